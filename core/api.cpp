@@ -1,0 +1,571 @@
+// The C entry points: each validates its arguments, then delegates; guard()
+// turns every failure into a status and a message.
+#include "context.hpp"
+#include "error.hpp"
+#include "log.hpp"
+#include "paths.hpp"
+#include "router.hpp"
+
+#include <fftmux/fftmux.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <tuple>
+
+using namespace fftmux;
+
+namespace {
+
+template <class T> void require(const T* p, const char* what) {
+  if (!p)
+    invalid(std::string(what) + " is NULL");
+}
+
+// Copies a caller's size-prefixed struct over its defaults.
+template <class T> T read_struct(const T* in, const char* name, size_t v1_size) {
+  T out;
+  std::memset(&out, 0, sizeof out);
+  if (!in)
+    return out;
+  if (in->struct_size < v1_size)
+    invalid(std::string(name) + "->struct_size = " + std::to_string(in->struct_size) +
+            ": must be at least " + std::to_string(v1_size) + "; initialize it with " + name +
+            "_init");
+  std::memcpy(&out, in, std::min<size_t>(in->struct_size, sizeof out));
+  return out;
+}
+
+template <size_t N> void copy_text(char (&dst)[N], const std::string& src) {
+  size_t n = std::min(src.size(), N - 1);
+  std::memcpy(dst, src.data(), n);
+  dst[n] = '\0';
+}
+
+// Text out through a caller's buffer, truncated to size, with the full length.
+void copy_out(const std::string& s, char* text, size_t size, size_t* needed) {
+  if (needed)
+    *needed = s.size() + 1;
+  if (!text || !size)
+    return;
+  size_t n = std::min(size - 1, s.size());
+  std::memcpy(text, s.data(), n);
+  text[n] = '\0';
+}
+
+std::string join(const std::vector<std::string>& v, const char* sep) {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i)
+    s += (i ? sep : "") + v[i];
+  return s;
+}
+
+void load_context_config(fftmux_context ctx, const char* option) {
+  std::string path = option ? option : env("FFTMUX_CONFIG");
+  if (!path.empty()) { // named explicitly: it must be right
+    ctx->config = load_config(path);
+    return;
+  }
+  path = default_config_path();
+  std::error_code ec;
+  if (path.empty() || !std::filesystem::exists(path, ec))
+    return;
+  try {
+    ctx->config = load_config(path);
+  } catch (const Error& e) {
+    ctx->notes.push_back(std::string("config ignored, defaults used: ") + e.what());
+    log(Level::warn, ctx->notes.back());
+  }
+}
+
+void check_direction(const Problem& p, int direction) {
+  if (direction != FFTMUX_FORWARD && direction != FFTMUX_INVERSE)
+    invalid("direction = " + std::to_string(direction) +
+            ": must be FFTMUX_FORWARD (-1) or FFTMUX_INVERSE (1)");
+  if (p.desc.kind == FFTMUX_R2C && direction != FFTMUX_FORWARD)
+    invalid("direction = " + std::to_string(direction) + ": an R2C plan runs forward only");
+  if (p.desc.kind == FFTMUX_C2R && direction != FFTMUX_INVERSE)
+    invalid("direction = " + std::to_string(direction) + ": a C2R plan runs inverse only");
+}
+
+// In-place plans take out == in (NULL out meaning the same); out-of-place
+// plans need disjoint memory.
+const void* check_pair(const Problem& p, const void* in, const void* out, uint64_t in_size,
+                       uint64_t out_size) {
+  if (p.in_place()) {
+    if (out && out != in)
+      invalid("out differs from in, but the plan is in-place (FFTMUX_IN_PLACE)");
+    return in;
+  }
+  if (!out)
+    invalid("out is NULL");
+  auto a = reinterpret_cast<uintptr_t>(in), b = reinterpret_cast<uintptr_t>(out);
+  if (a == b)
+    invalid("out == in, but the plan is out-of-place: create it with FFTMUX_IN_PLACE");
+  if (in_size && out_size && a < b + out_size && b < a + in_size)
+    invalid("in and out overlap, but the plan is out-of-place");
+  return out;
+}
+
+Backend& named_backend(fftmux_context ctx, const char* name) {
+  require(name, "backend");
+  Backend* b = ctx->registry.find(name);
+  if (!b)
+    fail(FFTMUX_ERROR_NOT_FOUND, "no backend named '" + std::string(name) + "' is installed");
+  if (!b->ready())
+    fail(FFTMUX_ERROR_UNAVAILABLE, "backend " + b->name() + " is unavailable: " + b->reason());
+  if (!b->table().buffer_alloc)
+    fail(FFTMUX_ERROR_UNSUPPORTED, "backend " + b->name() + " has no buffers of its own");
+  return *b;
+}
+
+fftmux_buffer new_buffer(fftmux_context ctx, Backend& b, void* handle, uint64_t bytes) {
+  auto* buf = new fftmux_buffer_s;
+  buf->context = ctx;
+  buf->backend = &b;
+  buf->handle = handle;
+  buf->bytes = bytes;
+  ++ctx->live;
+  return buf;
+}
+
+void check_range(fftmux_buffer buf, uint64_t offset, uint64_t bytes) {
+  if (offset > buf->bytes || bytes > buf->bytes - offset)
+    invalid("offset " + std::to_string(offset) + " + bytes " + std::to_string(bytes) +
+            " exceeds the buffer size " + std::to_string(buf->bytes));
+}
+
+fftmux_plan try_candidates(fftmux_context ctx, const Problem& p, Decision& d) {
+  for (Candidate& c : d.candidates) {
+    if (!c.accepted)
+      break;
+    void* handle = nullptr;
+    try {
+      c.backend->call("plan_create", [&] {
+        return c.backend->table().plan_create(c.backend->handle(), &p.desc, c.variant,
+                                              &handle);
+      });
+    } catch (const Error& e) {
+      c.failure = e.what();
+      log(Level::info, "plan creation failed, trying the next candidate: " + c.failure);
+      continue;
+    }
+    auto plan = std::make_unique<fftmux_plan_s>();
+    plan->context = ctx;
+    plan->backend = c.backend;
+    plan->variant = c.variant;
+    plan->variant_name = c.variant_name;
+    plan->handle = handle;
+    plan->problem = p;
+    plan->explain = explain(p, d, &c);
+    ++ctx->live;
+    return plan.release();
+  }
+  return nullptr;
+}
+
+[[noreturn]] void no_candidate(const Problem& p, const Decision& d) {
+  std::vector<std::string> why;
+  bool tried = false, unavailable = !d.candidates.empty();
+  for (const Candidate& c : d.candidates) {
+    tried = tried || c.accepted;
+    unavailable = unavailable && c.backend->state() == FFTMUX_BACKEND_UNAVAILABLE;
+    why.push_back(c.backend->name() + (c.variant_name.empty() ? "" : "/" + c.variant_name) +
+                  ": " + (c.accepted ? c.failure : c.reason));
+  }
+  std::string text = describe(p.desc) + ": " + (why.empty() ? "no backend is installed" : join(why, "; "));
+  if (tried)
+    fail(FFTMUX_ERROR_BACKEND, "every capable backend failed: " + text);
+  fail(unavailable ? FFTMUX_ERROR_UNAVAILABLE : FFTMUX_ERROR_UNSUPPORTED,
+       "no backend runs " + text);
+}
+
+} // namespace
+
+extern "C" {
+
+void fftmux_desc_init(fftmux_desc* d) {
+  if (!d)
+    return;
+  std::memset(d, 0, sizeof *d);
+  d->struct_size = sizeof *d;
+  d->rank = 1;
+  d->n[0] = d->n[1] = d->n[2] = 1;
+  d->batch = 1;
+  d->kind = FFTMUX_C2C;
+  d->precision = FFTMUX_F32;
+  d->norm = FFTMUX_NORM_BACKWARD;
+  d->placement = FFTMUX_HOST;
+}
+
+fftmux_status fftmux_desc_layout(const fftmux_desc* desc, fftmux_layout* layout) {
+  return guard("fftmux_desc_layout", [&] {
+    require(layout, "layout");
+    fftmux_layout out = read_struct(layout, "layout", sizeof(fftmux_layout));
+    Problem p = validate(desc);
+    std::memcpy(out.in_strides, p.desc.in_strides, sizeof out.in_strides);
+    std::memcpy(out.out_strides, p.desc.out_strides, sizeof out.out_strides);
+    out.in_distance = p.desc.in_distance;
+    out.out_distance = p.desc.out_distance;
+    out.in_bytes = p.in.span_bytes;
+    out.out_bytes = p.out.span_bytes;
+    std::memcpy(layout, &out, std::min<size_t>(layout->struct_size, sizeof out));
+  });
+}
+
+void fftmux_context_options_init(fftmux_context_options* o) {
+  if (!o)
+    return;
+  std::memset(o, 0, sizeof *o);
+  o->struct_size = sizeof *o;
+}
+
+fftmux_status fftmux_context_create(const fftmux_context_options* options,
+                                    fftmux_context* context) {
+  return guard("fftmux_context_create", [&] {
+    require(context, "context");
+    *context = nullptr;
+    fftmux_context_options o =
+        read_struct(options, "fftmux_context_options", sizeof(fftmux_context_options));
+    auto ctx = std::make_unique<fftmux_context_s>();
+    load_context_config(ctx.get(), o.config_path);
+    ctx->registry.discover(ctx->config, o.plugin_path ? o.plugin_path : "", ctx->notes);
+    std::string cache = cache_dir();
+    for (auto& b : ctx->registry.all()) {
+      auto it = ctx->config.backends.find(b->name());
+      if (it != ctx->config.backends.end())
+        b->config = it->second;
+      b->cache_dir = cache;
+    }
+    *context = ctx.release();
+  });
+}
+
+fftmux_status fftmux_context_destroy(fftmux_context ctx) {
+  return guard("fftmux_context_destroy", [&] {
+    if (!ctx)
+      return;
+    if (int live = ctx->live.load())
+      invalid(std::to_string(live) + " plans or buffers of this context are still alive: "
+                                     "destroy them first");
+    delete ctx;
+  });
+}
+
+fftmux_status fftmux_context_notes(fftmux_context ctx, char* text, size_t size, size_t* needed) {
+  return guard("fftmux_context_notes", [&] {
+    require(ctx, "context");
+    std::string all;
+    {
+      std::lock_guard<std::mutex> lock(ctx->notes_mutex);
+      for (auto& n : ctx->notes)
+        all += n + "\n";
+    }
+    copy_out(all, text, size, needed);
+  });
+}
+
+void fftmux_backend_info_init(fftmux_backend_info* info) {
+  if (!info)
+    return;
+  std::memset(info, 0, sizeof *info);
+  info->struct_size = sizeof *info;
+}
+
+fftmux_status fftmux_backend_count(fftmux_context ctx, uint32_t* count) {
+  return guard("fftmux_backend_count", [&] {
+    require(ctx, "context");
+    require(count, "count");
+    *count = uint32_t(ctx->registry.all().size());
+  });
+}
+
+fftmux_status fftmux_backend_get(fftmux_context ctx, uint32_t index, uint32_t flags,
+                                 fftmux_backend_info* info) {
+  return guard("fftmux_backend_get", [&] {
+    require(ctx, "context");
+    require(info, "info");
+    fftmux_backend_info out =
+        read_struct(info, "fftmux_backend_info", sizeof(fftmux_backend_info));
+    const auto& all = ctx->registry.all();
+    if (index >= all.size())
+      invalid("index = " + std::to_string(index) + ": there are " + std::to_string(all.size()) +
+              " backends");
+    if (flags & ~FFTMUX_PROBE)
+      invalid("flags = " + std::to_string(flags) + ": only FFTMUX_PROBE (1) is known");
+    Backend& b = *all[index];
+    if (flags & FFTMUX_PROBE)
+      b.ready();
+    out.state = b.state();
+    copy_text(out.name, b.name());
+    copy_text(out.version, b.version());
+    copy_text(out.library, b.library());
+    copy_text(out.reason, b.reason());
+    copy_text(out.devices, b.devices());
+    copy_text(out.variants, join(b.variants(), ","));
+    copy_text(out.hardware_key, b.hardware_key());
+    std::memcpy(info, &out, std::min<size_t>(info->struct_size, sizeof out));
+  });
+}
+
+void fftmux_support_init(fftmux_support* s) {
+  if (!s)
+    return;
+  std::memset(s, 0, sizeof *s);
+  s->struct_size = sizeof *s;
+  s->estimate_seconds = -1;
+}
+
+fftmux_status fftmux_query(fftmux_context ctx, const fftmux_desc* desc, const char* backend,
+                           fftmux_support* support) {
+  return guard("fftmux_query", [&] {
+    require(ctx, "context");
+    require(backend, "backend");
+    require(support, "support");
+    fftmux_support out = read_struct(support, "fftmux_support", sizeof(fftmux_support));
+    out.estimate_seconds = -1;
+    Problem p = validate(desc);
+    Backend* b = ctx->registry.find(backend);
+    if (!b)
+      fail(FFTMUX_ERROR_NOT_FOUND, "no backend named '" + std::string(backend) +
+                                       "' is installed");
+    std::vector<std::string> yes, no;
+    for (const Candidate& c : ask(*b, p)) {
+      if (c.accepted && yes.empty())
+        out.estimate_seconds = c.estimate;
+      if (c.accepted)
+        yes.push_back(c.variant_name);
+      else
+        no.push_back((c.variant_name.empty() ? "" : c.variant_name + ": ") + c.reason);
+    }
+    out.supported = !yes.empty();
+    copy_text(out.backend, b->name());
+    copy_text(out.variants, join(yes, ","));
+    copy_text(out.reason, yes.empty() ? b->name() + ": " + join(no, "; ") : "");
+    std::memcpy(support, &out, std::min<size_t>(support->struct_size, sizeof out));
+  });
+}
+
+void fftmux_plan_options_init(fftmux_plan_options* o) {
+  if (!o)
+    return;
+  std::memset(o, 0, sizeof *o);
+  o->struct_size = sizeof *o;
+}
+
+fftmux_status fftmux_plan_create(fftmux_context ctx, const fftmux_desc* desc,
+                                 const fftmux_plan_options* options, fftmux_plan* plan) {
+  return guard("fftmux_plan_create", [&] {
+    require(ctx, "context");
+    require(plan, "plan");
+    *plan = nullptr;
+    Problem p = validate(desc);
+    fftmux_plan_options o =
+        read_struct(options, "fftmux_plan_options", sizeof(fftmux_plan_options));
+    Decision d = route(ctx, p, o.backend, o.variant);
+    *plan = try_candidates(ctx, p, d);
+    if (!*plan)
+      no_candidate(p, d);
+  });
+}
+
+fftmux_status fftmux_plan_destroy(fftmux_plan plan) {
+  return guard("fftmux_plan_destroy", [&] {
+    if (!plan)
+      return;
+    plan->backend->table().plan_destroy(plan->handle);
+    --plan->context->live;
+    delete plan;
+  });
+}
+
+fftmux_status fftmux_plan_explain(fftmux_plan plan, char* text, size_t size, size_t* needed) {
+  return guard("fftmux_plan_explain", [&] {
+    require(plan, "plan");
+    copy_out(plan->explain, text, size, needed);
+  });
+}
+
+fftmux_status fftmux_plan_backend(fftmux_plan plan, const char** backend, const char** variant) {
+  return guard("fftmux_plan_backend", [&] {
+    require(plan, "plan");
+    if (backend)
+      *backend = plan->backend->name().c_str();
+    if (variant)
+      *variant = plan->variant_name.c_str();
+  });
+}
+
+fftmux_status fftmux_plan_desc(fftmux_plan plan, fftmux_desc* desc) {
+  return guard("fftmux_plan_desc", [&] {
+    require(plan, "plan");
+    require(desc, "desc");
+    read_desc(desc);
+    std::memcpy(desc, &plan->problem.desc, std::min<size_t>(desc->struct_size, sizeof *desc));
+  });
+}
+
+fftmux_status fftmux_execute(fftmux_plan plan, int direction, const void* in, void* out) {
+  return guard("fftmux_execute", [&] {
+    require(plan, "plan");
+    require(in, "in");
+    const Problem& p = plan->problem;
+    check_direction(p, direction);
+    void* dst = const_cast<void*>(check_pair(p, in, out, p.in.span_bytes, p.out.span_bytes));
+    plan->backend->call("execute", [&] {
+      return plan->backend->table().execute(plan->handle, direction, in, dst);
+    });
+  });
+}
+
+fftmux_status fftmux_execute_buffers(fftmux_plan plan, int direction, fftmux_buffer in,
+                                     fftmux_buffer out) {
+  return guard("fftmux_execute_buffers", [&] {
+    require(plan, "plan");
+    require(in, "in");
+    const Problem& p = plan->problem;
+    check_direction(p, direction);
+    auto* dst = static_cast<const fftmux_buffer_s*>(check_pair(p, in, out, 0, 0));
+    using Use = std::tuple<const fftmux_buffer_s*, uint64_t, const char*>;
+    for (auto [buf, need, name] : {Use{in, p.in.span_bytes, "in"}, Use{dst, p.out.span_bytes, "out"}}) {
+      if (buf->backend != plan->backend)
+        invalid(std::string(name) + " belongs to backend " + buf->backend->name() +
+                ", the plan runs on " + plan->backend->name());
+      if (buf->bytes < need)
+        invalid(std::string(name) + " holds " + std::to_string(buf->bytes) +
+                " bytes, the plan needs " + std::to_string(need));
+    }
+    if (in->handle == dst->handle && !p.in_place())
+      invalid("in and out wrap the same memory, but the plan is out-of-place");
+    const fftmux_backend_v1& t = plan->backend->table();
+    if (!t.execute_buffers)
+      fail(FFTMUX_ERROR_UNSUPPORTED, plan->backend->name() + " has no buffers of its own");
+    plan->backend->call("execute_buffers", [&] {
+      return t.execute_buffers(plan->handle, direction, in->handle, dst->handle);
+    });
+  });
+}
+
+fftmux_status fftmux_plan_synchronize(fftmux_plan plan) {
+  return guard("fftmux_plan_synchronize", [&] {
+    require(plan, "plan");
+    if (auto sync = plan->backend->table().synchronize)
+      plan->backend->call("synchronize", [&] { return sync(plan->handle); });
+  });
+}
+
+fftmux_status fftmux_buffer_create(fftmux_context ctx, const char* backend, uint64_t bytes,
+                                   fftmux_buffer* buffer) {
+  return guard("fftmux_buffer_create", [&] {
+    require(ctx, "context");
+    require(buffer, "buffer");
+    *buffer = nullptr;
+    if (bytes == 0)
+      invalid("bytes = 0: a buffer holds at least one byte");
+    Backend& b = named_backend(ctx, backend);
+    void* handle = nullptr;
+    b.call("buffer_alloc", [&] { return b.table().buffer_alloc(b.handle(), bytes, &handle); });
+    *buffer = new_buffer(ctx, b, handle, bytes);
+  });
+}
+
+fftmux_status fftmux_buffer_create_for_plan(fftmux_plan plan, uint64_t bytes,
+                                            fftmux_buffer* buffer) {
+  if (!plan) {
+    set_last_error("fftmux_buffer_create_for_plan: plan is NULL");
+    return FFTMUX_ERROR_INVALID_ARGUMENT;
+  }
+  return fftmux_buffer_create(plan->context, plan->backend->name().c_str(), bytes, buffer);
+}
+
+fftmux_status fftmux_buffer_wrap(fftmux_context ctx, const char* backend, uint64_t native,
+                                 uint64_t bytes, fftmux_buffer* buffer) {
+  return guard("fftmux_buffer_wrap", [&] {
+    require(ctx, "context");
+    require(buffer, "buffer");
+    *buffer = nullptr;
+    if (bytes == 0)
+      invalid("bytes = 0: a buffer holds at least one byte");
+    if (native == 0)
+      invalid("native = 0: not a valid handle");
+    Backend& b = named_backend(ctx, backend);
+    if (!b.table().buffer_wrap)
+      fail(FFTMUX_ERROR_UNSUPPORTED, b.name() + " cannot wrap native buffers");
+    void* handle = nullptr;
+    b.call("buffer_wrap",
+           [&] { return b.table().buffer_wrap(b.handle(), native, bytes, &handle); });
+    *buffer = new_buffer(ctx, b, handle, bytes);
+  });
+}
+
+fftmux_status fftmux_buffer_destroy(fftmux_buffer buf) {
+  return guard("fftmux_buffer_destroy", [&] {
+    if (!buf)
+      return;
+    buf->backend->table().buffer_free(buf->handle);
+    --buf->context->live;
+    delete buf;
+  });
+}
+
+fftmux_status fftmux_buffer_write(fftmux_buffer buf, uint64_t offset, const void* src,
+                                  uint64_t bytes) {
+  return guard("fftmux_buffer_write", [&] {
+    require(buf, "buffer");
+    require(src, "src");
+    check_range(buf, offset, bytes);
+    buf->backend->call("buffer_write", [&] {
+      return buf->backend->table().buffer_write(buf->handle, offset, src, bytes);
+    });
+  });
+}
+
+fftmux_status fftmux_buffer_read(fftmux_buffer buf, uint64_t offset, void* dst, uint64_t bytes) {
+  return guard("fftmux_buffer_read", [&] {
+    require(buf, "buffer");
+    require(dst, "dst");
+    check_range(buf, offset, bytes);
+    buf->backend->call("buffer_read", [&] {
+      return buf->backend->table().buffer_read(buf->handle, offset, dst, bytes);
+    });
+  });
+}
+
+fftmux_status fftmux_buffer_native(fftmux_buffer buf, uint64_t* native) {
+  return guard("fftmux_buffer_native", [&] {
+    require(buf, "buffer");
+    require(native, "native");
+    *native = buf->backend->table().buffer_native(buf->handle);
+  });
+}
+
+fftmux_status fftmux_buffer_size(fftmux_buffer buf, uint64_t* bytes) {
+  return guard("fftmux_buffer_size", [&] {
+    require(buf, "buffer");
+    require(bytes, "bytes");
+    *bytes = buf->bytes;
+  });
+}
+
+const char* fftmux_last_error(void) { return last_error(); }
+
+const char* fftmux_status_name(fftmux_status s) {
+  static const char* names[] = {"ok",          "invalid argument", "unsupported",
+                                "not found",   "unavailable",      "backend error",
+                                "out of memory", "i/o error",      "internal error"};
+  return unsigned(s) < sizeof names / sizeof *names ? names[s] : "unknown status";
+}
+
+const char* fftmux_version(int* major, int* minor, int* patch) {
+  if (major)
+    *major = FFTMUX_VERSION_MAJOR;
+  if (minor)
+    *minor = FFTMUX_VERSION_MINOR;
+  if (patch)
+    *patch = FFTMUX_VERSION_PATCH;
+  return FFTMUX_VERSION_STRING;
+}
+
+} // extern "C"

@@ -1,0 +1,13 @@
+// Diagnostics go to stderr only when FFTMUX_LOG asks for them (error, warn,
+// info, debug): a library inside someone else's process stays quiet.
+#pragma once
+
+#include <string>
+
+namespace fftmux {
+
+enum class Level { error = 0, warn = 1, info = 2, debug = 3 };
+
+void log(Level level, const std::string& message);
+
+} // namespace fftmux

@@ -1,0 +1,253 @@
+#include "problem.hpp"
+
+#include "error.hpp"
+
+#include <fftmux/plugin_support.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstring>
+#include <sstream>
+#include <vector>
+
+namespace fftmux {
+
+namespace {
+
+const char* const kind_names[] = {"c2c", "r2c", "c2r"};
+const char* const precision_names[] = {"f32", "f64"};
+const char* const norm_names[] = {"none", "backward", "ortho", "forward"};
+const char* const placement_names[] = {"host", "device"};
+
+constexpr size_t v1_size = offsetof(fftmux_desc, out_distance) + sizeof(int64_t);
+
+std::string field(const char* name, int index) {
+  return std::string(name) + "[" + std::to_string(index) + "]";
+}
+
+// a * b, or an error when it leaves int64.
+int64_t checked_mul(int64_t a, int64_t b, const std::string& what) {
+  int64_t r;
+  if (__builtin_mul_overflow(a, b, &r))
+    invalid(what + " overflows 64 bits");
+  return r;
+}
+
+void check_enum(uint32_t value, uint32_t count, const char* name) {
+  if (value >= count)
+    invalid(std::string(name) + " = " + std::to_string(value) + ": not a known value (0.." +
+            std::to_string(count - 1) + ")");
+}
+
+void check_sizes(const fftmux_desc& d) {
+  if (d.rank < 1 || d.rank > FFTMUX_MAX_RANK)
+    invalid("rank = " + std::to_string(d.rank) + ": rank must be 1, 2 or 3");
+  for (uint32_t i = 0; i < d.rank; ++i)
+    if (d.n[i] < 1)
+      invalid(field("n", i) + " = " + std::to_string(d.n[i]) +
+              ": every dimension must be at least 1");
+  if (d.batch < 1)
+    invalid("batch = " + std::to_string(d.batch) + ": batch must be at least 1");
+  int64_t total = d.batch;
+  for (uint32_t i = 0; i < d.rank; ++i)
+    total = checked_mul(total, d.n[i], "the element count (batch times every n)");
+  // The padded real layout and byte counts need headroom: 16 bytes per element.
+  checked_mul(total, 32, "the byte count of the data");
+}
+
+void check_strides(const int64_t* strides, int64_t distance, uint32_t rank, const char* side) {
+  for (uint32_t i = 0; i < rank; ++i)
+    if (strides[i] < 0)
+      invalid(field((std::string(side) + "_strides").c_str(), i) + " = " +
+              std::to_string(strides[i]) + ": strides must be positive (0 selects the default)");
+  if (distance < 0)
+    invalid(std::string(side) + "_distance = " + std::to_string(distance) +
+            ": distances must be positive (0 selects the default)");
+}
+
+Side make_side(const fftmux_desc& d, bool complex, bool halved, bool padded) {
+  Side s;
+  s.complex = complex;
+  s.element_bytes = (d.precision == FFTMUX_F64 ? 8u : 4u) * (complex ? 2u : 1u);
+  for (uint32_t i = 0; i < d.rank; ++i)
+    s.extent[i] = d.n[i];
+  if (halved)
+    s.extent[d.rank - 1] = d.n[d.rank - 1] / 2 + 1;
+  // Row-major defaults; the in-place real side is padded to the complex row.
+  int64_t step = 1;
+  for (int i = int(d.rank) - 1; i >= 0; --i) {
+    s.stride[i] = step;
+    int64_t row = s.extent[i];
+    if (padded && i == int(d.rank) - 1)
+      row = 2 * (d.n[i] / 2 + 1);
+    step *= row;
+  }
+  s.distance = step;
+  return s;
+}
+
+void apply_given(Side& s, const int64_t* strides, int64_t distance, uint32_t rank) {
+  for (uint32_t i = 0; i < rank; ++i)
+    if (strides[i])
+      s.stride[i] = strides[i];
+  if (distance)
+    s.distance = distance;
+}
+
+// Sufficient condition for distinct elements to have distinct addresses:
+// sorted by stride, each stride passes the span of the smaller dimensions.
+bool overlaps(const Side& s, uint32_t rank, int64_t batch) {
+  struct Dim {
+    int64_t stride, extent;
+  };
+  std::vector<Dim> dims;
+  for (uint32_t i = 0; i < rank; ++i)
+    if (s.extent[i] > 1)
+      dims.push_back({s.stride[i], s.extent[i]});
+  if (batch > 1)
+    dims.push_back({s.distance, batch});
+  std::sort(dims.begin(), dims.end(), [](Dim a, Dim b) { return a.stride < b.stride; });
+  int64_t reach = 0; // largest offset reached by the smaller dimensions
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (dims[i].stride <= reach)
+      return true;
+    reach += (dims[i].extent - 1) * dims[i].stride;
+  }
+  return false;
+}
+
+uint64_t span_bytes(const Side& s, uint32_t rank, int64_t batch, const char* side) {
+  std::string what = std::string("the ") + side + " span";
+  int64_t last = checked_mul(batch - 1, s.distance, what);
+  for (uint32_t i = 0; i < rank; ++i) {
+    int64_t reach = checked_mul(s.extent[i] - 1, s.stride[i], what);
+    if (__builtin_add_overflow(last, reach, &last))
+      invalid(what + " overflows 64 bits");
+  }
+  return uint64_t(checked_mul(last + 1, int64_t(s.element_bytes), what));
+}
+
+std::string list(const int64_t* v, uint32_t rank) {
+  std::string s = "{";
+  for (uint32_t i = 0; i < rank; ++i)
+    s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + "}";
+}
+
+// In place, input and output share memory: element for element they must sit
+// at the same bytes. For R2C/C2R the complex element k covers reals 2k, 2k+1.
+void check_in_place(const Problem& p) {
+  const fftmux_desc& d = p.desc;
+  const Side& real = d.kind == FFTMUX_C2R ? p.out : p.in;
+  const Side& cplx = d.kind == FFTMUX_C2R ? p.in : p.out;
+  if (d.kind == FFTMUX_C2C) {
+    for (uint32_t i = 0; i < d.rank; ++i)
+      if (p.in.stride[i] != p.out.stride[i])
+        invalid("in-place C2C needs equal layouts, but in_strides = " +
+                list(p.in.stride, d.rank) + " and out_strides = " + list(p.out.stride, d.rank));
+    if (d.batch > 1 && p.in.distance != p.out.distance)
+      invalid("in-place C2C needs equal layouts, but in_distance = " +
+              std::to_string(p.in.distance) + " and out_distance = " +
+              std::to_string(p.out.distance));
+    return;
+  }
+  const char* r = d.kind == FFTMUX_C2R ? "out" : "in";
+  const char* c = d.kind == FFTMUX_C2R ? "in" : "out";
+  uint32_t last = d.rank - 1;
+  for (uint32_t i = 0; i < d.rank; ++i) {
+    int64_t want = i == last ? cplx.stride[i] : 2 * cplx.stride[i];
+    if (real.stride[i] != want)
+      invalid("in-place " + std::string(kind_names[d.kind]) + " needs the real side padded: " +
+              field((std::string(r) + "_strides").c_str(), i) + " must be " +
+              std::to_string(want) + " (" + (i == last ? "" : "twice ") +
+              field((std::string(c) + "_strides").c_str(), i) + "), got " +
+              std::to_string(real.stride[i]));
+  }
+  if (d.batch > 1 && real.distance != 2 * cplx.distance)
+    invalid("in-place " + std::string(kind_names[d.kind]) +
+            " needs the real side padded: " + r + "_distance must be " +
+            std::to_string(2 * cplx.distance) + " (twice " + c + "_distance), got " +
+            std::to_string(real.distance));
+}
+
+} // namespace
+
+fftmux_desc read_desc(const fftmux_desc* desc) {
+  if (!desc)
+    invalid("desc is NULL");
+  if (desc->struct_size < v1_size)
+    invalid("desc->struct_size = " + std::to_string(desc->struct_size) + ": must be at least " +
+            std::to_string(v1_size) + "; initialize the descriptor with fftmux_desc_init");
+  fftmux_desc d;
+  fftmux_desc_init(&d);
+  std::memcpy(&d, desc, std::min<size_t>(desc->struct_size, sizeof d));
+  d.struct_size = sizeof d;
+  return d;
+}
+
+Problem validate(const fftmux_desc* desc) {
+  Problem p;
+  p.desc = read_desc(desc);
+  fftmux_desc& d = p.desc;
+  check_sizes(d);
+  check_enum(d.kind, 3, "kind");
+  check_enum(d.precision, 2, "precision");
+  check_enum(d.norm, 4, "norm");
+  check_enum(d.placement, 2, "placement");
+  if (d.flags & ~FFTMUX_FLAGS_ALL)
+    invalid("flags = " + std::to_string(d.flags) + ": unknown bits set (known: SHIFT_INPUT 1, "
+                                                   "SHIFT_OUTPUT 2, IN_PLACE 4)");
+  check_strides(d.in_strides, d.in_distance, d.rank, "in");
+  check_strides(d.out_strides, d.out_distance, d.rank, "out");
+
+  bool in_place = d.flags & FFTMUX_IN_PLACE;
+  p.in = make_side(d, d.kind != FFTMUX_R2C, d.kind == FFTMUX_C2R,
+                   in_place && d.kind == FFTMUX_R2C);
+  p.out = make_side(d, d.kind != FFTMUX_C2R, d.kind == FFTMUX_R2C,
+                    in_place && d.kind == FFTMUX_C2R);
+  apply_given(p.in, d.in_strides, d.in_distance, d.rank);
+  apply_given(p.out, d.out_strides, d.out_distance, d.rank);
+  for (uint32_t i = 0; i < FFTMUX_MAX_RANK; ++i) {
+    d.in_strides[i] = i < d.rank ? p.in.stride[i] : 0;
+    d.out_strides[i] = i < d.rank ? p.out.stride[i] : 0;
+    if (i < d.rank)
+      p.points *= d.n[i];
+  }
+  d.in_distance = p.in.distance;
+  d.out_distance = p.out.distance;
+  for (uint32_t i = d.rank; i < FFTMUX_MAX_RANK; ++i)
+    d.n[i] = 1;
+
+  p.in.span_bytes = span_bytes(p.in, d.rank, d.batch, "input");
+  p.out.span_bytes = span_bytes(p.out, d.rank, d.batch, "output");
+  if (overlaps(p.out, d.rank, d.batch))
+    invalid("out_strides = " + list(p.out.stride, d.rank) + " with out_distance = " +
+            std::to_string(p.out.distance) +
+            " make two output elements share memory; every output element needs its own place");
+  if (in_place)
+    check_in_place(p);
+  return p;
+}
+
+double scale_factor(const Problem& p, int direction) {
+  return plugin::scale(p.desc, direction);
+}
+
+std::string describe(const fftmux_desc& d) {
+  std::ostringstream s;
+  s << (d.kind < 3 ? kind_names[d.kind] : "?") << ' '
+    << (d.precision < 2 ? precision_names[d.precision] : "?") << ' ';
+  for (uint32_t i = 0; i < d.rank && i < FFTMUX_MAX_RANK; ++i)
+    s << (i ? "x" : "") << d.n[i];
+  s << " batch " << d.batch << ' ' << (d.placement < 2 ? placement_names[d.placement] : "?")
+    << ((d.flags & FFTMUX_IN_PLACE) ? " in-place" : " out-of-place") << " norm "
+    << (d.norm < 4 ? norm_names[d.norm] : "?");
+  if (d.flags & FFTMUX_SHIFT_INPUT)
+    s << " shift-input";
+  if (d.flags & FFTMUX_SHIFT_OUTPUT)
+    s << " shift-output";
+  return s.str();
+}
+
+} // namespace fftmux

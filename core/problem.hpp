@@ -1,0 +1,44 @@
+// A validated transform problem: the caller's descriptor with every default
+// resolved. Everything past validate() may trust it.
+#pragma once
+
+#include <fftmux/fftmux.h>
+
+#include <cstdint>
+#include <string>
+
+namespace fftmux {
+
+// One side (input or output) of a transform, in elements of its own type.
+struct Side {
+  bool complex = true;
+  int64_t extent[FFTMUX_MAX_RANK] = {1, 1, 1};
+  int64_t stride[FFTMUX_MAX_RANK] = {1, 1, 1};
+  int64_t distance = 1;
+  uint64_t element_bytes = 8;
+  uint64_t span_bytes = 0; // first to one past the last element, all batches
+};
+
+struct Problem {
+  fftmux_desc desc{}; // strides and distances resolved, never 0
+  Side in, out;
+  int64_t points = 1; // product of the logical sizes
+
+  bool in_place() const { return desc.flags & FFTMUX_IN_PLACE; }
+};
+
+// Checks every rule of the descriptor and resolves its defaults. Throws
+// Error(INVALID_ARGUMENT) with a message naming the field and the rule.
+Problem validate(const fftmux_desc* desc);
+
+// Copies min(desc->struct_size, sizeof) bytes over defaults, so that callers
+// built against an older, shorter descriptor still work.
+fftmux_desc read_desc(const fftmux_desc* desc);
+
+// The scale a transform applies in the given direction under its norm.
+double scale_factor(const Problem& problem, int direction);
+
+// "c2c f32 1d 1024x1 batch 8 host out-of-place": for logs and explain texts.
+std::string describe(const fftmux_desc& desc);
+
+} // namespace fftmux

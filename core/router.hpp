@@ -1,0 +1,39 @@
+// Which backend runs a plan: the candidates every backend accepts, ranked,
+// then tried in order until one creates the plan.
+#pragma once
+
+#include "context.hpp"
+
+#include <string>
+#include <vector>
+
+namespace fftmux {
+
+struct Candidate {
+  Backend* backend = nullptr;
+  uint32_t variant = 0;
+  std::string variant_name;
+  bool accepted = false;
+  std::string reason;     // why it declined, or the backend's remark
+  std::string failure;    // why its plan creation failed, when tried and failed
+  double estimate = -1.0; // the backend's own estimate in seconds
+};
+
+struct Decision {
+  std::string how;                   // how the order was chosen, for explain
+  std::vector<Candidate> candidates; // accepted ones first, in trial order
+};
+
+// Asks every backend (or the one forced by option or FFTMUX_BACKEND) about
+// the problem and orders the accepted answers. Throws NOT_FOUND for an
+// unknown forced backend.
+Decision route(fftmux_context context, const Problem& problem, const char* backend,
+               const char* variant);
+
+// Every variant of one backend, answered.
+std::vector<Candidate> ask(Backend& backend, const Problem& problem);
+
+// The explain text of a decision after its trials.
+std::string explain(const Problem& problem, const Decision& decision, const Candidate* chosen);
+
+} // namespace fftmux

@@ -1,0 +1,261 @@
+/*
+ * fftmux: one stable C API for Fast Fourier Transforms, routed to the fastest
+ * engine installed on the machine.
+ *
+ * Contract (docs/api.md has the long form):
+ * - Every function returns an fftmux_status; FFTMUX_OK is 0. On failure
+ *   fftmux_last_error() returns a message for the calling thread that names
+ *   the function, the argument and the rule it broke.
+ * - No function aborts, throws or prints on bad input.
+ * - Structs passed in start with struct_size; initialize them with the
+ *   matching *_init function so that fields added later get their defaults.
+ * - Enum values are fixed forever; new values are only ever appended.
+ */
+#ifndef FFTMUX_FFTMUX_H
+#define FFTMUX_FFTMUX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define FFTMUX_API __declspec(dllimport)
+#else
+#define FFTMUX_API __attribute__((visibility("default")))
+#endif
+
+#define FFTMUX_VERSION_MAJOR 0
+#define FFTMUX_VERSION_MINOR 1
+#define FFTMUX_VERSION_PATCH 0
+#define FFTMUX_VERSION_STRING "0.1.0"
+
+/* Largest rank a descriptor can hold. */
+#define FFTMUX_MAX_RANK 3
+
+typedef enum fftmux_status {
+  FFTMUX_OK = 0,
+  FFTMUX_ERROR_INVALID_ARGUMENT = 1, /* the caller broke a documented rule */
+  FFTMUX_ERROR_UNSUPPORTED = 2,      /* valid, but no (chosen) backend runs it */
+  FFTMUX_ERROR_NOT_FOUND = 3,        /* no backend of that name */
+  FFTMUX_ERROR_UNAVAILABLE = 4,      /* backend present but its device is not */
+  FFTMUX_ERROR_BACKEND = 5,          /* the engine reported a failure */
+  FFTMUX_ERROR_OUT_OF_MEMORY = 6,
+  FFTMUX_ERROR_IO = 7, /* a file could not be read or written */
+  FFTMUX_ERROR_INTERNAL = 8
+} fftmux_status;
+
+typedef enum fftmux_kind {
+  FFTMUX_C2C = 0, /* complex to complex */
+  FFTMUX_R2C = 1, /* real to half complex, forward only */
+  FFTMUX_C2R = 2  /* half complex to real, inverse only */
+} fftmux_kind;
+
+typedef enum fftmux_precision { FFTMUX_F32 = 0, FFTMUX_F64 = 1 } fftmux_precision;
+
+/* Which direction is scaled, as numpy.fft's norm argument. */
+typedef enum fftmux_norm {
+  FFTMUX_NORM_NONE = 0,     /* never scaled */
+  FFTMUX_NORM_BACKWARD = 1, /* 1/N on the inverse (numpy's default) */
+  FFTMUX_NORM_ORTHO = 2,    /* 1/sqrt(N) both ways */
+  FFTMUX_NORM_FORWARD = 3   /* 1/N on the forward */
+} fftmux_norm;
+
+/* Where the data lives: HOST plans are routed by end-to-end time (transfers
+ * included), DEVICE plans by execution time on backend buffers. Both accept
+ * fftmux_execute and fftmux_execute_buffers. */
+typedef enum fftmux_placement { FFTMUX_HOST = 0, FFTMUX_DEVICE = 1 } fftmux_placement;
+
+/* Sign of the exponent, as in FFTW. */
+typedef enum fftmux_direction { FFTMUX_FORWARD = -1, FFTMUX_INVERSE = 1 } fftmux_direction;
+
+/* Descriptor flags. The shifts follow numpy: SHIFT_INPUT transforms
+ * ifftshift(input), SHIFT_OUTPUT returns fftshift(result), along every axis
+ * except the halved last axis of the complex side of R2C/C2R. */
+#define FFTMUX_SHIFT_INPUT 0x1u
+#define FFTMUX_SHIFT_OUTPUT 0x2u
+#define FFTMUX_IN_PLACE 0x4u
+#define FFTMUX_FLAGS_ALL 0x7u
+
+/*
+ * A transform problem. Sizes are logical (real sizes for R2C/C2R). Strides
+ * and distances count elements of the side's type (real or complex); 0 means
+ * the default: contiguous row-major, and for in-place R2C/C2R the real side
+ * padded to 2*(n[rank-1]/2+1) along its last axis, as FFTW lays it out.
+ */
+typedef struct fftmux_desc {
+  uint32_t struct_size;
+  uint32_t rank;
+  int64_t n[FFTMUX_MAX_RANK];
+  int64_t batch;
+  uint32_t kind;      /* fftmux_kind */
+  uint32_t precision; /* fftmux_precision */
+  uint32_t norm;      /* fftmux_norm */
+  uint32_t placement; /* fftmux_placement */
+  uint32_t flags;     /* FFTMUX_SHIFT_*, FFTMUX_IN_PLACE */
+  uint32_t reserved;
+  int64_t in_strides[FFTMUX_MAX_RANK];
+  int64_t in_distance;
+  int64_t out_strides[FFTMUX_MAX_RANK];
+  int64_t out_distance;
+} fftmux_desc;
+
+/* Sets struct_size and defaults: rank 1, n = {1}, batch 1, C2C, F32,
+ * NORM_BACKWARD, HOST, out-of-place, default strides. */
+FFTMUX_API void fftmux_desc_init(fftmux_desc* desc);
+
+/* Resolved layout of a valid descriptor: element counts and byte spans that
+ * the input and output buffers must hold. */
+typedef struct fftmux_layout {
+  uint32_t struct_size;
+  uint32_t reserved;
+  int64_t in_strides[FFTMUX_MAX_RANK];
+  int64_t in_distance;
+  int64_t out_strides[FFTMUX_MAX_RANK];
+  int64_t out_distance;
+  uint64_t in_bytes;  /* bytes from the first to one past the last input element */
+  uint64_t out_bytes; /* same for the output */
+} fftmux_layout;
+
+FFTMUX_API fftmux_status fftmux_desc_layout(const fftmux_desc* desc, fftmux_layout* layout);
+
+typedef struct fftmux_context_s* fftmux_context;
+typedef struct fftmux_plan_s* fftmux_plan;
+typedef struct fftmux_buffer_s* fftmux_buffer;
+
+typedef struct fftmux_context_options {
+  uint32_t struct_size;
+  uint32_t reserved;
+  const char* config_path; /* NULL: $FFTMUX_CONFIG, then $XDG_CONFIG_HOME/fftmux/fftmux.toml */
+  const char* plugin_path; /* NULL: the usual discovery (docs/plugins.md) */
+} fftmux_context_options;
+
+FFTMUX_API void fftmux_context_options_init(fftmux_context_options* options);
+
+/* options may be NULL. A broken plugin or config never fails this call: it
+ * is reported by fftmux_backend_get and the log. */
+FFTMUX_API fftmux_status fftmux_context_create(const fftmux_context_options* options,
+                                               fftmux_context* context);
+/* Plans and buffers of the context must be destroyed before it. */
+FFTMUX_API fftmux_status fftmux_context_destroy(fftmux_context context);
+
+/* What the context noticed while starting: plugins skipped and why, a config
+ * or tuning cache it could not use. One line each; same conventions as
+ * fftmux_plan_explain. */
+FFTMUX_API fftmux_status fftmux_context_notes(fftmux_context context, char* text, size_t size,
+                                              size_t* needed);
+
+/* ---- Backends ---- */
+
+typedef enum fftmux_backend_state {
+  FFTMUX_BACKEND_LISTED = 0,      /* announced by a manifest, not loaded yet */
+  FFTMUX_BACKEND_READY = 1,       /* loaded and initialized */
+  FFTMUX_BACKEND_UNAVAILABLE = 2, /* loaded, but init failed (no device, no driver) */
+  FFTMUX_BACKEND_SKIPPED = 3      /* not loadable: see reason */
+} fftmux_backend_state;
+
+typedef struct fftmux_backend_info {
+  uint32_t struct_size;
+  uint32_t state; /* fftmux_backend_state */
+  char name[64];
+  char version[64];
+  char library[1024];     /* path of the shared library */
+  char reason[512];       /* why UNAVAILABLE or SKIPPED */
+  char devices[512];      /* the devices the backend runs on, one per line */
+  char variants[256];     /* comma-separated variant names */
+  char hardware_key[512]; /* identity of the engine and device for the tuning cache */
+} fftmux_backend_info;
+
+FFTMUX_API void fftmux_backend_info_init(fftmux_backend_info* info);
+
+/* Flags of fftmux_backend_get. */
+#define FFTMUX_PROBE 0x1u /* load and initialize the backend before describing it */
+
+FFTMUX_API fftmux_status fftmux_backend_count(fftmux_context context, uint32_t* count);
+FFTMUX_API fftmux_status fftmux_backend_get(fftmux_context context, uint32_t index, uint32_t flags,
+                                            fftmux_backend_info* info);
+
+/* ---- Negotiation ---- */
+
+typedef struct fftmux_support {
+  uint32_t struct_size;
+  uint32_t supported;       /* 1 when some variant of the backend accepts it */
+  char backend[64];         /* the backend asked */
+  char variants[256];       /* comma-separated variants that accept the problem */
+  char reason[512];         /* why not, when supported == 0 */
+  double estimate_seconds;  /* the backend's own estimate, < 0 when it has none */
+} fftmux_support;
+
+FFTMUX_API void fftmux_support_init(fftmux_support* support);
+
+/* Asks one backend whether it can run the problem. */
+FFTMUX_API fftmux_status fftmux_query(fftmux_context context, const fftmux_desc* desc,
+                                      const char* backend, fftmux_support* support);
+
+/* ---- Plans ---- */
+
+typedef struct fftmux_plan_options {
+  uint32_t struct_size;
+  uint32_t reserved;
+  const char* backend; /* NULL or "auto": routed; else a backend name. FFTMUX_BACKEND overrides "auto". */
+  const char* variant; /* NULL: the backend's best; else a variant name */
+} fftmux_plan_options;
+
+FFTMUX_API void fftmux_plan_options_init(fftmux_plan_options* options);
+
+FFTMUX_API fftmux_status fftmux_plan_create(fftmux_context context, const fftmux_desc* desc,
+                                            const fftmux_plan_options* options, fftmux_plan* plan);
+FFTMUX_API fftmux_status fftmux_plan_destroy(fftmux_plan plan);
+
+/* Writes the routing decision as text. needed (may be NULL) receives the
+ * length including the terminating zero; text is truncated to size. */
+FFTMUX_API fftmux_status fftmux_plan_explain(fftmux_plan plan, char* text, size_t size,
+                                             size_t* needed);
+/* Name of the backend and variant running the plan; valid while the plan lives. */
+FFTMUX_API fftmux_status fftmux_plan_backend(fftmux_plan plan, const char** backend,
+                                             const char** variant);
+FFTMUX_API fftmux_status fftmux_plan_desc(fftmux_plan plan, fftmux_desc* desc);
+
+/* Host memory. In-place plans take out == in (or out == NULL). One call at a
+ * time per plan; different plans may run concurrently. */
+FFTMUX_API fftmux_status fftmux_execute(fftmux_plan plan, int direction, const void* in, void* out);
+/* Backend memory: buffers of the plan's backend. */
+FFTMUX_API fftmux_status fftmux_execute_buffers(fftmux_plan plan, int direction, fftmux_buffer in,
+                                                fftmux_buffer out);
+/* Waits until work submitted through the plan has finished. */
+FFTMUX_API fftmux_status fftmux_plan_synchronize(fftmux_plan plan);
+
+/* ---- Buffers: memory owned by a backend ---- */
+
+FFTMUX_API fftmux_status fftmux_buffer_create(fftmux_context context, const char* backend,
+                                              uint64_t bytes, fftmux_buffer* buffer);
+/* A buffer on the backend that runs plan. */
+FFTMUX_API fftmux_status fftmux_buffer_create_for_plan(fftmux_plan plan, uint64_t bytes,
+                                                       fftmux_buffer* buffer);
+/* Wraps a native handle the caller owns: a host pointer (fftw), a CUdeviceptr
+ * (cuda), a VkBuffer (vulkan), a GL buffer name (opengl). */
+FFTMUX_API fftmux_status fftmux_buffer_wrap(fftmux_context context, const char* backend,
+                                            uint64_t native, uint64_t bytes, fftmux_buffer* buffer);
+FFTMUX_API fftmux_status fftmux_buffer_destroy(fftmux_buffer buffer);
+FFTMUX_API fftmux_status fftmux_buffer_write(fftmux_buffer buffer, uint64_t offset, const void* src,
+                                             uint64_t bytes);
+FFTMUX_API fftmux_status fftmux_buffer_read(fftmux_buffer buffer, uint64_t offset, void* dst,
+                                            uint64_t bytes);
+FFTMUX_API fftmux_status fftmux_buffer_native(fftmux_buffer buffer, uint64_t* native);
+FFTMUX_API fftmux_status fftmux_buffer_size(fftmux_buffer buffer, uint64_t* bytes);
+
+/* ---- Errors and version ---- */
+
+/* Message of the last failed call on this thread ("" after a success).
+ * Valid until the next fftmux call on this thread. */
+FFTMUX_API const char* fftmux_last_error(void);
+FFTMUX_API const char* fftmux_status_name(fftmux_status status);
+FFTMUX_API const char* fftmux_version(int* major, int* minor, int* patch);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FFTMUX_FFTMUX_H */

@@ -1,0 +1,126 @@
+/*
+ * fftmux plugin ABI, version 1. docs/plugins.md is the contract in prose.
+ *
+ * A plugin is a shared library exporting
+ *     const fftmux_backend_v1* fftmux_plugin_entry(uint32_t host_abi_version);
+ * announced by a TOML manifest beside it. The returned table lives as long
+ * as the library; it only ever grows at its end, and struct_size tells the
+ * host which fields exist. Only C types cross the boundary; every function
+ * catches its own exceptions and may be called from any thread (a plugin
+ * serializes internally what its engine cannot do concurrently). Failing
+ * functions call host->set_error with a full sentence and return a status.
+ */
+#ifndef FFTMUX_PLUGIN_H
+#define FFTMUX_PLUGIN_H
+
+#include "fftmux.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define FFTMUX_PLUGIN_ABI_VERSION 1u
+#define FFTMUX_PLUGIN_ENTRY "fftmux_plugin_entry"
+
+/* What the host gives a plugin at init. */
+typedef struct fftmux_host_v1 {
+  uint32_t struct_size;
+  uint32_t abi_version;
+  /* Sets the message fftmux_last_error() returns on the calling thread. */
+  void (*set_error)(const char* message);
+  /* A value of the plugin's own table [backends.<name>] of the config file,
+   * as text; NULL when absent. */
+  const char* (*config)(void* host_data, const char* key);
+  void* host_data;
+  /* Folder for the plugin's persistent caches (wisdom, SPIR-V, cubins),
+   * created on demand by the plugin. */
+  const char* cache_dir;
+  /* Replaces a file atomically (temporary file, then rename), creating its
+   * folders: for caches that another process may read at the same time. */
+  fftmux_status (*write_file)(const char* path, const void* data, size_t size);
+} fftmux_host_v1;
+
+/* Memory domains of fftmux_backend_v1.domain. */
+typedef enum fftmux_domain {
+  FFTMUX_DOMAIN_HOST = 0,   /* native handle: a host pointer */
+  FFTMUX_DOMAIN_CUDA = 1,   /* CUdeviceptr */
+  FFTMUX_DOMAIN_VULKAN = 2, /* VkBuffer */
+  FFTMUX_DOMAIN_OPENGL = 3  /* GL buffer name */
+} fftmux_domain;
+
+/* Capability bits of fftmux_backend_v1.caps: a summary the host checks
+ * before asking query, so a plugin is not loaded for what it never runs. */
+#define FFTMUX_CAP_F32 0x1u
+#define FFTMUX_CAP_F64 0x2u
+#define FFTMUX_CAP_C2C 0x4u
+#define FFTMUX_CAP_R2C 0x8u /* R2C and C2R */
+#define FFTMUX_CAP_STRIDES 0x10u
+#define FFTMUX_CAP_IN_PLACE 0x20u
+#define FFTMUX_CAP_SHIFT 0x40u
+
+/* Answer of query: supported, or declined with a reason. */
+typedef struct fftmux_answer_v1 {
+  uint32_t struct_size;
+  uint32_t supported;
+  double estimate_seconds; /* < 0: no estimate */
+  char reason[512];
+} fftmux_answer_v1;
+
+/* Description of an initialized backend. */
+typedef struct fftmux_about_v1 {
+  uint32_t struct_size;
+  uint32_t reserved;
+  char devices[512];      /* one line per device */
+  char hardware_key[512]; /* engine version, device name, driver, UUID / CPU model, threads */
+} fftmux_about_v1;
+
+typedef struct fftmux_backend_v1 {
+  uint32_t struct_size;
+  uint32_t abi_version; /* the ABI the plugin was built for */
+  const char* name;     /* lower case, [a-z0-9_-] */
+  const char* version;
+  uint32_t caps;        /* FFTMUX_CAP_* */
+  uint32_t max_rank;
+  uint32_t domain;      /* fftmux_domain of its buffers */
+  uint32_t variant_count;
+  const char* const* variants; /* variant names, the preferred first */
+
+  /* Probes devices. Failure (no driver, no device) leaves the backend
+   * listed as unavailable with the message given to set_error. */
+  fftmux_status (*init)(const fftmux_host_v1* host, void** backend);
+  void (*shutdown)(void* backend);
+  fftmux_status (*about)(void* backend, fftmux_about_v1* about);
+
+  /* The descriptor given to query and plan_create is valid and has its
+   * strides and distances resolved (never 0). */
+  fftmux_status (*query)(void* backend, const fftmux_desc* desc, uint32_t variant,
+                         fftmux_answer_v1* answer);
+  fftmux_status (*plan_create)(void* backend, const fftmux_desc* desc, uint32_t variant,
+                               void** plan);
+  void (*plan_destroy)(void* plan);
+  /* Host pointers; out == in for in-place plans. */
+  fftmux_status (*execute)(void* plan, int direction, const void* in, void* out);
+  fftmux_status (*execute_buffers)(void* plan, int direction, void* in, void* out);
+  fftmux_status (*synchronize)(void* plan);
+
+  fftmux_status (*buffer_alloc)(void* backend, uint64_t bytes, void** buffer);
+  fftmux_status (*buffer_wrap)(void* backend, uint64_t native, uint64_t bytes, void** buffer);
+  void (*buffer_free)(void* buffer);
+  fftmux_status (*buffer_write)(void* buffer, uint64_t offset, const void* src, uint64_t bytes);
+  fftmux_status (*buffer_read)(void* buffer, uint64_t offset, void* dst, uint64_t bytes);
+  uint64_t (*buffer_native)(void* buffer);
+} fftmux_backend_v1;
+
+typedef const fftmux_backend_v1* (*fftmux_plugin_entry_fn)(uint32_t host_abi_version);
+
+#if defined(_WIN32)
+#define FFTMUX_PLUGIN_EXPORT __declspec(dllexport)
+#else
+#define FFTMUX_PLUGIN_EXPORT __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FFTMUX_PLUGIN_H */

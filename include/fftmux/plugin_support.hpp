@@ -1,0 +1,100 @@
+// Header-only C++ helpers for plugin authors: the shape of each side of a
+// resolved descriptor, the scale of a direction, and the exception guard
+// every plugin entry needs. Depends on nothing but the ABI headers.
+#pragma once
+
+#include "plugin.h"
+
+#include <cmath>
+#include <cstdint>
+#include <new>
+#include <stdexcept>
+#include <string>
+
+namespace fftmux::plugin {
+
+// One side of a transform, axes right-aligned to FFTMUX_MAX_RANK (rank 1
+// uses the last slot) so loops over three axes serve every rank.
+struct Shape {
+  bool complex = true;
+  int64_t extent[FFTMUX_MAX_RANK] = {1, 1, 1};
+  int64_t stride[FFTMUX_MAX_RANK] = {0, 0, 0};
+  int64_t distance = 0;
+  unsigned shift_axes = 0; // axes a SHIFT flag applies to on this side
+};
+
+inline Shape shape(const fftmux_desc& d, bool input) {
+  Shape s;
+  bool real = input ? d.kind == FFTMUX_R2C : d.kind == FFTMUX_C2R;
+  s.complex = !real;
+  int offset = FFTMUX_MAX_RANK - int(d.rank);
+  for (uint32_t i = 0; i < d.rank; ++i) {
+    s.extent[offset + i] = d.n[i];
+    s.stride[offset + i] = input ? d.in_strides[i] : d.out_strides[i];
+    s.shift_axes |= 1u << (offset + i);
+  }
+  s.distance = input ? d.in_distance : d.out_distance;
+  if (d.kind != FFTMUX_C2C && s.complex) { // the halved axis is never shifted
+    s.extent[FFTMUX_MAX_RANK - 1] = d.n[d.rank - 1] / 2 + 1;
+    s.shift_axes &= ~(1u << (FFTMUX_MAX_RANK - 1));
+  }
+  return s;
+}
+
+inline int64_t points(const fftmux_desc& d) {
+  int64_t n = 1;
+  for (uint32_t i = 0; i < d.rank; ++i)
+    n *= d.n[i];
+  return n;
+}
+
+// The factor the transform applies in direction under d.norm.
+inline double scale(const fftmux_desc& d, int direction) {
+  double n = double(points(d));
+  switch (d.norm) {
+  case FFTMUX_NORM_BACKWARD:
+    return direction == FFTMUX_INVERSE ? 1.0 / n : 1.0;
+  case FFTMUX_NORM_ORTHO:
+    return 1.0 / std::sqrt(n);
+  case FFTMUX_NORM_FORWARD:
+    return direction == FFTMUX_FORWARD ? 1.0 / n : 1.0;
+  default:
+    return 1.0;
+  }
+}
+
+// Thrown inside a plugin; guarded() turns it into a status and a message.
+struct Failure : std::runtime_error {
+  Failure(fftmux_status s, const std::string& m) : std::runtime_error(m), status(s) {}
+  fftmux_status status;
+};
+
+[[noreturn]] inline void fail(fftmux_status status, const std::string& message) {
+  throw Failure(status, message);
+}
+
+// Runs body, catching everything: no exception may leave a plugin.
+template <class Body> fftmux_status guarded(const fftmux_host_v1* host, Body&& body) noexcept {
+  auto report = [&](const char* message) {
+    if (host && host->set_error)
+      host->set_error(message);
+  };
+  try {
+    body();
+    return FFTMUX_OK;
+  } catch (const Failure& e) {
+    report(e.what());
+    return e.status;
+  } catch (const std::bad_alloc&) {
+    report("out of host memory");
+    return FFTMUX_ERROR_OUT_OF_MEMORY;
+  } catch (const std::exception& e) {
+    report(e.what());
+    return FFTMUX_ERROR_INTERNAL;
+  } catch (...) {
+    report("unknown exception");
+    return FFTMUX_ERROR_INTERNAL;
+  }
+}
+
+} // namespace fftmux::plugin

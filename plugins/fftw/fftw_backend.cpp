@@ -1,0 +1,439 @@
+// The reference CPU backend: FFTW's guru64 interface for every layout, plus
+// the staging FFTW lacks (numpy shifts, normalization, a preserved C2R input).
+#include "fftw_api.hpp"
+#include "layout.hpp"
+
+#include <fftmux/plugin.h>
+#include <fftmux/plugin_support.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <thread>
+
+namespace fftmux::fftw {
+namespace {
+
+using plugin::fail;
+using plugin::guarded;
+using plugin::Shape;
+
+const fftmux_host_v1* host = nullptr;
+
+struct Backend {
+  int threads = 1;
+  int64_t thread_threshold = 1 << 16; // smaller problems run on one thread
+  unsigned rigor = FFTW_MEASURE;
+  std::string wisdom_dir;
+  std::mutex planner; // FFTW's planner is not thread-safe
+  bool wisdom_changed = false;
+};
+
+std::string config(const char* key, const std::string& fallback) {
+  const char* v = host->config ? host->config(host->host_data, key) : nullptr;
+  return v ? v : fallback;
+}
+
+unsigned parse_rigor(const std::string& name) {
+  const std::pair<const char*, unsigned> table[] = {{"estimate", FFTW_ESTIMATE},
+                                                    {"measure", FFTW_MEASURE},
+                                                    {"patient", FFTW_PATIENT},
+                                                    {"exhaustive", FFTW_EXHAUSTIVE}};
+  for (auto& [n, flag] : table)
+    if (name == n)
+      return flag;
+  fail(FFTMUX_ERROR_INVALID_ARGUMENT,
+       "[backends.fftw] planner = \"" + name + "\": use estimate, measure, patient or exhaustive");
+}
+
+std::string cpu_model() {
+  std::ifstream f("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(f, line))
+    if (line.rfind("model name", 0) == 0)
+      return line.substr(line.find(':') + 2);
+  return "unknown CPU";
+}
+
+template <class T> std::string wisdom_path(const Backend& b) {
+  return b.wisdom_dir + "/" + Api<T>::wisdom_file;
+}
+
+template <class T> void import_wisdom(const Backend& b) {
+  std::ifstream f(wisdom_path<T>(b));
+  std::stringstream s;
+  s << f.rdbuf();
+  if (!s.str().empty())
+    Api<T>::import_wisdom(s.str().c_str()); // stale or corrupt wisdom is ignored
+}
+
+template <class T> void export_wisdom(const Backend& b) {
+  char* text = Api<T>::export_wisdom();
+  if (text)
+    host->write_file(wisdom_path<T>(b).c_str(), text, std::strlen(text));
+  std::free(text);
+}
+
+// FFTW's view of one side: guru dimensions and the batch loop.
+struct Dims {
+  fftw_iodim64 dims[FFTMUX_MAX_RANK];
+  fftw_iodim64 batch;
+  int rank;
+};
+
+Dims guru_dims(const fftmux_desc& d, const Shape& in, const Shape& out) {
+  Dims g{};
+  g.rank = int(d.rank);
+  int offset = FFTMUX_MAX_RANK - g.rank;
+  for (int i = 0; i < g.rank; ++i)
+    g.dims[i] = {d.n[i], in.stride[offset + i], out.stride[offset + i]};
+  g.batch = {d.batch, in.distance, out.distance};
+  return g;
+}
+
+// A side laid out contiguously: the staging buffers' layout.
+Shape packed(Shape s) {
+  int64_t step = 1;
+  for (int i = FFTMUX_MAX_RANK - 1; i >= 0; --i) {
+    s.stride[i] = step;
+    step *= s.extent[i];
+  }
+  s.distance = step;
+  return s;
+}
+
+int64_t span(const Shape& s, int64_t batch) {
+  int64_t last = (batch - 1) * s.distance;
+  for (int i = 0; i < FFTMUX_MAX_RANK; ++i)
+    last += (s.extent[i] - 1) * s.stride[i];
+  return last + 1;
+}
+
+struct PlanBase {
+  virtual ~PlanBase() = default;
+  virtual void execute(int direction, const void* in, void* out) = 0;
+};
+
+template <class T> class Plan final : public PlanBase {
+  using A = Api<T>;
+  using Complex = typename A::complex;
+
+public:
+  Plan(Backend& backend, const fftmux_desc& d) : b_(backend), d_(d) {
+    user_in_ = plugin::shape(d, true);
+    user_out_ = plugin::shape(d, false);
+    stage_in_ = (d.flags & FFTMUX_SHIFT_INPUT) || (d.kind == FFTMUX_C2R && !in_place());
+    stage_out_ = d.flags & FFTMUX_SHIFT_OUTPUT;
+    engine_in_ = stage_in_ ? packed(user_in_) : user_in_;
+    engine_out_ = stage_out_ ? packed(user_out_) : user_out_;
+    if (stage_in_)
+      scratch_in_.reset(alloc(span(engine_in_, d.batch) * width(engine_in_)));
+    if (stage_out_)
+      scratch_out_.reset(alloc(span(engine_out_, d.batch) * width(engine_out_)));
+    for (int dir : {FFTMUX_FORWARD, FFTMUX_INVERSE})
+      if (runs(dir))
+        aligned_[slot(dir)] = make(dir, 0);
+  }
+
+  ~Plan() override {
+    std::lock_guard<std::mutex> lock(b_.planner);
+    for (auto* set : {&aligned_, &unaligned_})
+      for (auto p : *set)
+        if (p)
+          A::destroy(p);
+  }
+
+  void execute(int dir, const void* in, void* out) override {
+    const T* src = static_cast<const T*>(in);
+    if (stage_in_) {
+      gather(src, scratch_in_.get());
+      src = scratch_in_.get();
+    }
+    T* dst = stage_out_ ? scratch_out_.get() : static_cast<T*>(out);
+    run(dir, const_cast<T*>(src), dst);
+    double s = plugin::scale(d_, dir);
+    if (stage_out_)
+      scatter(dst, static_cast<T*>(out), T(s));
+    else if (s != 1.0)
+      rescale(static_cast<T*>(out), T(s));
+  }
+
+private:
+  struct Free {
+    void operator()(T* p) const { A::free(p); }
+  };
+  using Memory = std::unique_ptr<T, Free>;
+
+  bool in_place() const { return d_.flags & FFTMUX_IN_PLACE; }
+  bool engine_in_place() const { return in_place() && !stage_in_ && !stage_out_; }
+  bool runs(int dir) const {
+    return d_.kind == FFTMUX_C2C || (d_.kind == FFTMUX_R2C) == (dir == FFTMUX_FORWARD);
+  }
+  static int slot(int dir) { return dir == FFTMUX_FORWARD ? 0 : 1; }
+  static int64_t width(const Shape& s) { return s.complex ? 2 : 1; }
+
+  static T* alloc(int64_t count) {
+    T* p = static_cast<T*>(A::malloc(size_t(count) * sizeof(T)));
+    if (!p)
+      fail(FFTMUX_ERROR_OUT_OF_MEMORY,
+           "fftw_malloc of " + std::to_string(count * int64_t(sizeof(T))) + " bytes failed");
+    return p;
+  }
+
+  // Plans one direction. FFTW_MEASURE overwrites its arrays, so the user
+  // sides are planned on scratch memory of the same span.
+  typename A::plan make(int dir, unsigned extra) {
+    Memory tmp_in, tmp_out;
+    T* in = scratch_in_.get();
+    T* out = scratch_out_.get();
+    int64_t in_count = span(engine_in_, d_.batch) * width(engine_in_);
+    int64_t out_count = span(engine_out_, d_.batch) * width(engine_out_);
+    if (engine_in_place()) {
+      tmp_in.reset(alloc(std::max(in_count, out_count)));
+      in = out = tmp_in.get();
+    } else {
+      if (!in)
+        tmp_in.reset(in = alloc(in_count));
+      if (!out)
+        tmp_out.reset(out = alloc(out_count));
+    }
+    Dims g = guru_dims(d_, engine_in_, engine_out_);
+    unsigned flags = b_.rigor | extra;
+    std::lock_guard<std::mutex> lock(b_.planner);
+    // Waking threads costs more than small transforms take.
+    int64_t work = plugin::points(d_) * d_.batch;
+    A::plan_with_nthreads(work < b_.thread_threshold ? 1 : b_.threads);
+    typename A::plan p = nullptr;
+    if (d_.kind == FFTMUX_C2C)
+      p = A::dft(g.rank, g.dims, 1, &g.batch, reinterpret_cast<Complex*>(in),
+                 reinterpret_cast<Complex*>(out), dir, flags);
+    else if (d_.kind == FFTMUX_R2C)
+      p = A::r2c(g.rank, g.dims, 1, &g.batch, in, reinterpret_cast<Complex*>(out), flags);
+    else
+      p = A::c2r(g.rank, g.dims, 1, &g.batch, reinterpret_cast<Complex*>(in), out, flags);
+    if (!p)
+      fail(FFTMUX_ERROR_UNSUPPORTED, "FFTW could not plan this layout");
+    b_.wisdom_changed = b_.wisdom_changed || b_.rigor != FFTW_ESTIMATE;
+    return p;
+  }
+
+  // FFTW's new-array execute needs the planning arrays' alignment; callers'
+  // arrays that lack it get a plan made with FFTW_UNALIGNED, once.
+  typename A::plan pick(int dir, T* in, T* out) {
+    if (A::alignment_of(in) == 0 && A::alignment_of(out) == 0)
+      return aligned_[slot(dir)];
+    std::call_once(unaligned_once_[slot(dir)],
+                   [&] { unaligned_[slot(dir)] = make(dir, FFTW_UNALIGNED); });
+    return unaligned_[slot(dir)];
+  }
+
+  void run(int dir, T* in, T* out) {
+    typename A::plan p = pick(dir, in, out);
+    if (d_.kind == FFTMUX_C2C)
+      A::run_dft(p, reinterpret_cast<Complex*>(in), reinterpret_cast<Complex*>(out));
+    else if (d_.kind == FFTMUX_R2C)
+      A::run_r2c(p, in, reinterpret_cast<Complex*>(out));
+    else
+      A::run_c2r(p, reinterpret_cast<Complex*>(in), out);
+  }
+
+  static Map map(const Shape& s, bool shifted) {
+    return strided_map(s.extent, s.stride, s.distance, shifted ? s.shift_axes : 0);
+  }
+
+  template <class F> void walk_side(const Shape& a, bool shift, const Shape& b, F&& f) const {
+    walk(a.extent, d_.batch, map(a, shift), map(b, false), f);
+  }
+
+  void gather(const T* user, T* packed) const {
+    bool shift = d_.flags & FFTMUX_SHIFT_INPUT;
+    int64_t w = width(user_in_);
+    walk_side(user_in_, shift, engine_in_, [&](int64_t u, int64_t p) {
+      std::copy_n(user + u * w, w, packed + p * w);
+    });
+  }
+
+  void scatter(const T* packed, T* user, T s) const {
+    int64_t w = width(user_out_);
+    walk_side(user_out_, true, engine_out_, [&](int64_t u, int64_t p) {
+      for (int64_t c = 0; c < w; ++c)
+        user[u * w + c] = packed[p * w + c] * s;
+    });
+  }
+
+  void rescale(T* user, T s) const {
+    int64_t w = width(user_out_);
+    walk_side(user_out_, false, user_out_, [&](int64_t u, int64_t) {
+      for (int64_t c = 0; c < w; ++c)
+        user[u * w + c] *= s;
+    });
+  }
+
+  Backend& b_;
+  fftmux_desc d_;
+  Shape user_in_, user_out_, engine_in_, engine_out_;
+  bool stage_in_ = false, stage_out_ = false;
+  Memory scratch_in_, scratch_out_;
+  std::array<typename A::plan, 2> aligned_{}, unaligned_{};
+  std::once_flag unaligned_once_[2];
+};
+
+// ---- the table's functions ----
+
+fftmux_status init(const fftmux_host_v1* h, void** out) {
+  host = h;
+  return guarded(h, [&] {
+    auto b = std::make_unique<Backend>();
+    unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    b->threads = std::stoi(config("threads", std::to_string(cores)));
+    if (b->threads < 1)
+      fail(FFTMUX_ERROR_INVALID_ARGUMENT, "[backends.fftw] threads must be at least 1");
+    b->thread_threshold = std::stoll(config("thread_threshold", "65536"));
+    b->rigor = parse_rigor(config("planner", "measure"));
+    b->wisdom_dir = config("wisdom_dir", std::string(h->cache_dir ? h->cache_dir : "") + "/fftw");
+    if (!Api<double>::init_threads() || !Api<float>::init_threads())
+      fail(FFTMUX_ERROR_BACKEND, "fftw_init_threads failed");
+    Api<double>::make_planner_thread_safe();
+    Api<float>::make_planner_thread_safe();
+    import_wisdom<double>(*b);
+    import_wisdom<float>(*b);
+    *out = b.release();
+  });
+}
+
+void shutdown(void* p) {
+  auto* b = static_cast<Backend*>(p);
+  if (b->wisdom_changed) {
+    export_wisdom<double>(*b);
+    export_wisdom<float>(*b);
+  }
+  delete b;
+}
+
+fftmux_status about(void* p, fftmux_about_v1* a) {
+  return guarded(host, [&] {
+    auto* b = static_cast<Backend*>(p);
+    std::string cpu = cpu_model();
+    std::snprintf(a->devices, sizeof a->devices, "CPU: %s, %d threads", cpu.c_str(), b->threads);
+    std::snprintf(a->hardware_key, sizeof a->hardware_key, "%s; cpu %s; threads %d",
+                  fftw_version, cpu.c_str(), b->threads);
+  });
+}
+
+fftmux_status query(void* p, const fftmux_desc* d, uint32_t, fftmux_answer_v1* a) {
+  return guarded(host, [&] {
+    auto* b = static_cast<Backend*>(p);
+    double n = double(plugin::points(*d)) * double(d->batch);
+    double flops = 5.0 * n * std::log2(std::max(2.0, double(plugin::points(*d))));
+    a->supported = 1;
+    a->estimate_seconds = flops / (2e9 * b->threads); // a rough guess: 2 GFLOP/s per thread
+  });
+}
+
+fftmux_status plan_create(void* p, const fftmux_desc* d, uint32_t, void** out) {
+  return guarded(host, [&] {
+    auto& b = *static_cast<Backend*>(p);
+    std::unique_ptr<PlanBase> plan;
+    if (d->precision == FFTMUX_F64)
+      plan = std::make_unique<Plan<double>>(b, *d);
+    else
+      plan = std::make_unique<Plan<float>>(b, *d);
+    *out = plan.release();
+  });
+}
+
+void plan_destroy(void* plan) { delete static_cast<PlanBase*>(plan); }
+
+fftmux_status execute(void* plan, int direction, const void* in, void* out) {
+  return guarded(host, [&] { static_cast<PlanBase*>(plan)->execute(direction, in, out); });
+}
+
+// fftmux buffers of this backend are host memory: the handle is the pointer.
+struct Buffer {
+  void* data;
+  bool owned;
+};
+
+fftmux_status execute_buffers(void* plan, int direction, void* in, void* out) {
+  return execute(plan, direction, static_cast<Buffer*>(in)->data,
+                 static_cast<Buffer*>(out)->data);
+}
+
+fftmux_status synchronize(void*) { return FFTMUX_OK; }
+
+fftmux_status buffer_alloc(void*, uint64_t bytes, void** out) {
+  return guarded(host, [&] {
+    void* data = fftw_malloc(size_t(bytes));
+    if (!data)
+      fail(FFTMUX_ERROR_OUT_OF_MEMORY, "fftw_malloc of " + std::to_string(bytes) + " bytes failed");
+    *out = new Buffer{data, true};
+  });
+}
+
+fftmux_status buffer_wrap(void*, uint64_t native, uint64_t, void** out) {
+  return guarded(host, [&] { *out = new Buffer{reinterpret_cast<void*>(native), false}; });
+}
+
+void buffer_free(void* p) {
+  auto* b = static_cast<Buffer*>(p);
+  if (b->owned)
+    fftw_free(b->data);
+  delete b;
+}
+
+fftmux_status buffer_write(void* p, uint64_t offset, const void* src, uint64_t bytes) {
+  std::memcpy(static_cast<char*>(static_cast<Buffer*>(p)->data) + offset, src, bytes);
+  return FFTMUX_OK;
+}
+
+fftmux_status buffer_read(void* p, uint64_t offset, void* dst, uint64_t bytes) {
+  std::memcpy(dst, static_cast<const char*>(static_cast<Buffer*>(p)->data) + offset, bytes);
+  return FFTMUX_OK;
+}
+
+uint64_t buffer_native(void* p) {
+  return reinterpret_cast<uint64_t>(static_cast<Buffer*>(p)->data);
+}
+
+const char* const variants[] = {"default"};
+
+const fftmux_backend_v1 table = {
+    sizeof(fftmux_backend_v1),
+    FFTMUX_PLUGIN_ABI_VERSION,
+    "fftw",
+    FFTMUX_VERSION_STRING,
+    FFTMUX_CAP_F32 | FFTMUX_CAP_F64 | FFTMUX_CAP_C2C | FFTMUX_CAP_R2C | FFTMUX_CAP_STRIDES |
+        FFTMUX_CAP_IN_PLACE | FFTMUX_CAP_SHIFT,
+    FFTMUX_MAX_RANK,
+    FFTMUX_DOMAIN_HOST,
+    1,
+    variants,
+    init,
+    shutdown,
+    about,
+    query,
+    plan_create,
+    plan_destroy,
+    execute,
+    execute_buffers,
+    synchronize,
+    buffer_alloc,
+    buffer_wrap,
+    buffer_free,
+    buffer_write,
+    buffer_read,
+    buffer_native,
+};
+
+} // namespace
+} // namespace fftmux::fftw
+
+extern "C" FFTMUX_PLUGIN_EXPORT const fftmux_backend_v1* fftmux_plugin_entry(uint32_t host_abi) {
+  return host_abi >= 1 ? &fftmux::fftw::table : nullptr;
+}

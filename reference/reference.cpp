@@ -1,0 +1,317 @@
+#include "reference.hpp"
+
+#include <fftw3.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <stdexcept>
+#include <string>
+
+namespace fftmux::ref {
+
+namespace {
+
+using Cl = std::complex<long double>;
+constexpr int R = FFTMUX_MAX_RANK;
+
+fftmux_desc resolved(const fftmux_desc& d) {
+  fftmux_layout l;
+  l.struct_size = sizeof l;
+  if (fftmux_desc_layout(&d, &l) != FFTMUX_OK)
+    throw std::invalid_argument(fftmux_last_error());
+  fftmux_desc r = d;
+  std::memcpy(r.in_strides, l.in_strides, sizeof r.in_strides);
+  std::memcpy(r.out_strides, l.out_strides, sizeof r.out_strides);
+  r.in_distance = l.in_distance;
+  r.out_distance = l.out_distance;
+  return r;
+}
+
+// The geometry of one side, right-aligned to three axes.
+struct Geometry {
+  bool complex;
+  int64_t ext[R] = {1, 1, 1};
+  int64_t stride[R] = {0, 0, 0};
+  int64_t distance;
+  int64_t count() const { return ext[0] * ext[1] * ext[2]; }
+};
+
+Geometry geometry(const fftmux_desc& d, bool input) {
+  Geometry g;
+  g.complex = !(input ? d.kind == FFTMUX_R2C : d.kind == FFTMUX_C2R);
+  int off = R - int(d.rank);
+  for (uint32_t i = 0; i < d.rank; ++i) {
+    g.ext[off + i] = d.n[i];
+    g.stride[off + i] = input ? d.in_strides[i] : d.out_strides[i];
+  }
+  if (d.kind != FFTMUX_C2C && g.complex)
+    g.ext[R - 1] = d.n[d.rank - 1] / 2 + 1;
+  g.distance = input ? d.in_distance : d.out_distance;
+  return g;
+}
+
+// Element e (packed index within a batch) of a side, at its place in memory.
+int64_t offset(const Geometry& g, int64_t b, int64_t e) {
+  int64_t o = b * g.distance;
+  for (int a = R - 1; a >= 0; --a) {
+    o += (e % g.ext[a]) * g.stride[a];
+    e /= g.ext[a];
+  }
+  return o;
+}
+
+template <class T> Cl load(const void* data, const Geometry& g, int64_t at) {
+  const T* p = static_cast<const T*>(data);
+  return g.complex ? Cl(p[2 * at], p[2 * at + 1]) : Cl(p[at], 0);
+}
+
+template <class T> void store(void* data, const Geometry& g, int64_t at, Cl v) {
+  T* p = static_cast<T*>(data);
+  if (g.complex) {
+    p[2 * at] = T(v.real());
+    p[2 * at + 1] = T(v.imag());
+  } else {
+    p[at] = T(v.real());
+  }
+}
+
+// Packed index of (i0, i1, i2) in extents ext.
+int64_t packed(const int64_t* ext, const int64_t* i) {
+  return (i[0] * ext[1] + i[1]) * ext[2] + i[2];
+}
+
+void unpack(const int64_t* ext, int64_t e, int64_t* i) {
+  for (int a = R - 1; a >= 0; --a) {
+    i[a] = e % ext[a];
+    e /= ext[a];
+  }
+}
+
+// Moves every element to (i + n/2) mod n along the axes in mask (fftshift),
+// or reads from there (ifftshift) when inverse.
+std::vector<Cl> roll(const std::vector<Cl>& x, const int64_t* ext, unsigned mask, bool inverse) {
+  std::vector<Cl> y(x.size());
+  int64_t i[R], j[R];
+  for (int64_t e = 0; e < int64_t(x.size()); ++e) {
+    unpack(ext, e, i);
+    for (int a = 0; a < R; ++a)
+      j[a] = (mask >> a & 1u) ? (i[a] + ext[a] / 2) % ext[a] : i[a];
+    if (inverse)
+      y[e] = x[packed(ext, j)];
+    else
+      y[packed(ext, j)] = x[e];
+  }
+  return y;
+}
+
+void naive_axis(std::vector<Cl>& x, const int64_t* ext, int axis, int sign) {
+  int64_t n = ext[axis];
+  if (n == 1)
+    return;
+  std::vector<Cl> w(static_cast<size_t>(n)), line(static_cast<size_t>(n));
+  const long double pi = 3.141592653589793238462643383279502884L;
+  for (int64_t k = 0; k < n; ++k)
+    w[k] = std::polar(1.0L, sign * 2 * pi * k / n);
+  int64_t step = 1;
+  for (int a = axis + 1; a < R; ++a)
+    step *= ext[a];
+  for (int64_t e = 0; e < int64_t(x.size()); ++e) {
+    if ((e / step) % n != 0)
+      continue; // e is the first element of a line along axis
+    for (int64_t k = 0; k < n; ++k) {
+      Cl s = 0;
+      for (int64_t j = 0; j < n; ++j)
+        s += x[e + j * step] * w[(j * k) % n];
+      line[k] = s;
+    }
+    for (int64_t k = 0; k < n; ++k)
+      x[e + k * step] = line[k];
+  }
+}
+
+void fftw_dft(std::vector<Cl>& x, const int64_t* ext, int sign) {
+  std::vector<std::complex<double>> buf(x.begin(), x.end());
+  int n[R] = {int(ext[0]), int(ext[1]), int(ext[2])};
+  auto* p = reinterpret_cast<fftw_complex*>(buf.data());
+  fftw_plan plan = fftw_plan_dft(R, n, p, p, sign, FFTW_ESTIMATE);
+  fftw_execute(plan);
+  fftw_destroy_plan(plan);
+  std::copy(buf.begin(), buf.end(), x.begin());
+}
+
+bool naive_fits(const int64_t* ext) {
+  double work = double(ext[0]) * ext[1] * ext[2] * double(ext[0] + ext[1] + ext[2]);
+  return work <= 4e7;
+}
+
+void dft(std::vector<Cl>& x, const int64_t* ext, int sign, Method m) {
+  if (m == Method::naive || (m == Method::automatic && naive_fits(ext))) {
+    for (int a = 0; a < R; ++a)
+      naive_axis(x, ext, a, sign);
+  } else {
+    fftw_dft(x, ext, sign);
+  }
+}
+
+// The full complex array a C2R input stands for: Hermitian completion.
+std::vector<Cl> complete(const std::vector<Cl>& half, const int64_t* full, const int64_t* hext) {
+  std::vector<Cl> x(size_t(full[0] * full[1] * full[2]));
+  int64_t i[R], j[R];
+  for (int64_t e = 0; e < int64_t(x.size()); ++e) {
+    unpack(full, e, i);
+    if (i[2] < hext[2]) {
+      x[e] = half[packed(hext, i)];
+      continue;
+    }
+    for (int a = 0; a < R; ++a)
+      j[a] = (full[a] - i[a]) % full[a];
+    x[e] = std::conj(half[packed(hext, j)]);
+  }
+  return x;
+}
+
+template <class T> Values read_as(const fftmux_desc& d, bool input, const void* data) {
+  Geometry g = geometry(d, input);
+  Values out(size_t(g.count() * d.batch));
+  for (int64_t b = 0; b < d.batch; ++b)
+    for (int64_t e = 0; e < g.count(); ++e) {
+      Cl v = load<T>(data, g, offset(g, b, e));
+      out[b * g.count() + e] = {double(v.real()), double(v.imag())};
+    }
+  return out;
+}
+
+unsigned all_axes(const fftmux_desc& d) { return ((1u << d.rank) - 1) << (R - d.rank); }
+
+} // namespace
+
+Values read_side(const fftmux_desc& desc, bool input, const void* data) {
+  fftmux_desc d = resolved(desc);
+  return d.precision == FFTMUX_F64 ? read_as<double>(d, input, data)
+                                   : read_as<float>(d, input, data);
+}
+
+void write_side(const fftmux_desc& desc, bool input, const Values& values, void* data) {
+  fftmux_desc d = resolved(desc);
+  Geometry g = geometry(d, input);
+  if (int64_t(values.size()) != g.count() * d.batch)
+    throw std::invalid_argument("write_side: " + std::to_string(values.size()) +
+                                " values for a side of " + std::to_string(g.count() * d.batch));
+  for (int64_t b = 0; b < d.batch; ++b)
+    for (int64_t e = 0; e < g.count(); ++e) {
+      const std::complex<double>& v = values[b * g.count() + e];
+      Cl val(v.real(), v.imag());
+      if (d.precision == FFTMUX_F64)
+        store<double>(data, g, offset(g, b, e), val);
+      else
+        store<float>(data, g, offset(g, b, e), val);
+    }
+}
+
+Values expected(const fftmux_desc& desc, int direction, const void* input, Method method) {
+  fftmux_desc d = resolved(desc);
+  Geometry in = geometry(d, true), out = geometry(d, false);
+  Geometry full = d.kind == FFTMUX_C2C ? in : d.kind == FFTMUX_R2C ? in : out;
+  unsigned axes = all_axes(d), halved = axes & ~(1u << (R - 1));
+  Values x = read_side(d, true, input);
+  long double scale = 1.0L;
+  long double n = full.count();
+  if (d.norm == FFTMUX_NORM_ORTHO)
+    scale = 1.0L / std::sqrt(n);
+  else if ((d.norm == FFTMUX_NORM_BACKWARD && direction == FFTMUX_INVERSE) ||
+           (d.norm == FFTMUX_NORM_FORWARD && direction == FFTMUX_FORWARD))
+    scale = 1.0L / n;
+  Values result;
+  for (int64_t b = 0; b < d.batch; ++b) {
+    std::vector<Cl> side(x.begin() + b * in.count(), x.begin() + (b + 1) * in.count());
+    bool c2r = d.kind == FFTMUX_C2R;
+    if (d.flags & FFTMUX_SHIFT_INPUT)
+      side = roll(side, in.ext, c2r ? halved : axes, true);
+    std::vector<Cl> y = c2r ? complete(side, full.ext, in.ext) : side;
+    dft(y, full.ext, direction, method);
+    std::vector<Cl> o(size_t(out.count()));
+    int64_t i[R];
+    for (int64_t e = 0; e < out.count(); ++e) {
+      unpack(out.ext, e, i);
+      Cl v = y[packed(full.ext, i)] * scale;
+      o[e] = out.complex ? v : Cl(v.real(), 0);
+    }
+    if (d.flags & FFTMUX_SHIFT_OUTPUT)
+      o = roll(o, out.ext, d.kind == FFTMUX_R2C ? halved : axes, false);
+    for (auto& v : o)
+      result.push_back({double(v.real()), double(v.imag())});
+  }
+  return result;
+}
+
+std::vector<unsigned char> random_input(const fftmux_desc& desc, uint64_t seed) {
+  fftmux_desc d = resolved(desc);
+  fftmux_layout l;
+  l.struct_size = sizeof l;
+  fftmux_desc_layout(&d, &l);
+  std::vector<unsigned char> bytes(l.in_bytes);
+  Geometry g = geometry(d, true);
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  Values v(size_t(g.count() * d.batch));
+  if (d.kind == FFTMUX_C2R) { // the spectrum of random reals
+    fftmux_desc r = d;
+    r.kind = FFTMUX_R2C;
+    r.flags &= ~(FFTMUX_SHIFT_INPUT | FFTMUX_SHIFT_OUTPUT | FFTMUX_IN_PLACE);
+    r.norm = FFTMUX_NORM_NONE;
+    r.precision = FFTMUX_F64;
+    std::memset(r.in_strides, 0, sizeof r.in_strides);
+    std::memset(r.out_strides, 0, sizeof r.out_strides);
+    r.in_distance = r.out_distance = 0;
+    std::vector<unsigned char> reals = random_input(r, seed);
+    v = expected(r, FFTMUX_FORWARD, reals.data(), Method::fftw);
+    if (d.flags & FFTMUX_SHIFT_INPUT) // stored centred, as the plan expects it
+      v = [&] {
+        Values c(v.size());
+        for (int64_t b = 0; b < d.batch; ++b) {
+          std::vector<Cl> s(v.begin() + b * g.count(), v.begin() + (b + 1) * g.count());
+          s = roll(s, g.ext, all_axes(d) & ~(1u << (R - 1)), false);
+          std::copy(s.begin(), s.end(), c.begin() + b * g.count());
+        }
+        return c;
+      }();
+  } else {
+    for (auto& e : v)
+      e = g.complex ? std::complex<double>(u(rng), u(rng)) : std::complex<double>(u(rng), 0);
+  }
+  write_side(d, true, v, bytes.data());
+  return bytes;
+}
+
+double relative_error(const Values& got, const Values& want) {
+  if (got.size() != want.size())
+    return INFINITY;
+  long double diff = 0, norm = 0;
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (!std::isfinite(got[i].real()) || !std::isfinite(got[i].imag()))
+      return INFINITY;
+    diff += std::norm(std::complex<long double>(got[i]) - std::complex<long double>(want[i]));
+    norm += std::norm(std::complex<long double>(want[i]));
+  }
+  return double(norm > 0 ? std::sqrt(diff / norm) : std::sqrt(diff));
+}
+
+double error_bound(const fftmux_desc& d) {
+  double eps = d.precision == FFTMUX_F64 ? 0x1p-52 : 0x1p-23;
+  double n = 1;
+  for (uint32_t i = 0; i < d.rank && i < R; ++i)
+    n *= double(d.n[i]);
+  return eps * (5.0 * std::max(1.0, std::log2(n)) + 4.0);
+}
+
+double flops(const fftmux_desc& d) {
+  double n = 1;
+  for (uint32_t i = 0; i < d.rank && i < R; ++i)
+    n *= double(d.n[i]);
+  double f = 5.0 * n * std::log2(std::max(n, 2.0)) * double(d.batch);
+  return d.kind == FFTMUX_C2C ? f : f / 2;
+}
+
+} // namespace fftmux::ref

@@ -1,0 +1,78 @@
+// fftmux backends [--json]
+#include "commands.hpp"
+
+#include <fftmux/fftmux.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <sstream>
+
+namespace fftmux::cli {
+
+namespace {
+
+const char* state_name(uint32_t s) {
+  static const char* names[] = {"listed", "ok", "unavailable", "skipped"};
+  return s < 4 ? names[s] : "?";
+}
+
+std::vector<std::string> lines(const std::string& text, char sep = '\n') {
+  std::vector<std::string> out;
+  std::stringstream s(text);
+  std::string line;
+  while (std::getline(s, line, sep))
+    if (!line.empty())
+      out.push_back(line);
+  return out;
+}
+
+void print_table(const std::vector<fftmux_backend_info>& all, const std::string& notes) {
+  std::printf("%-10s %-12s %-8s %-24s %s\n", "NAME", "STATUS", "VERSION", "VARIANTS",
+              "DEVICES / REASON");
+  for (const auto& b : all) {
+    bool ok = b.state == FFTMUX_BACKEND_READY;
+    std::vector<std::string> detail = lines(ok ? b.devices : b.reason);
+    std::printf("%-10s %-12s %-8s %-24s %s\n", b.name, state_name(b.state), b.version,
+                b.variants, detail.empty() ? "" : detail[0].c_str());
+    for (size_t i = 1; i < detail.size(); ++i)
+      std::printf("%58s%s\n", "", detail[i].c_str());
+  }
+  if (all.empty())
+    std::printf("(no plugins found; FFTMUX_LOG=debug shows where fftmux looked)\n");
+  for (const auto& n : lines(notes))
+    std::printf("note: %s\n", n.c_str());
+}
+
+nlohmann::json to_json(const std::vector<fftmux_backend_info>& all) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& b : all)
+    out.push_back({{"name", b.name},
+                   {"version", b.version},
+                   {"status", state_name(b.state)},
+                   {"reason", b.reason},
+                   {"library", b.library},
+                   {"devices", lines(b.devices)},
+                   {"variants", lines(b.variants, ',')},
+                   {"hardware_key", b.hardware_key}});
+  return out;
+}
+
+} // namespace
+
+Action add_backends(CLI::App& app) {
+  auto* sub = app.add_subcommand("backends", "list the backends, their devices and variants");
+  auto json = std::make_shared<bool>(false);
+  sub->add_flag("--json", *json, "print a JSON array");
+  return [json] {
+    context ctx;
+    auto all = ctx.backends(true);
+    if (*json)
+      std::printf("%s\n", to_json(all).dump(2).c_str());
+    else
+      print_table(all, ctx.notes());
+    return 0;
+  };
+}
+
+} // namespace fftmux::cli

@@ -1,0 +1,80 @@
+#include "problem_options.hpp"
+
+#include <stdexcept>
+
+namespace fftmux::cli {
+
+std::vector<int64_t> parse_shape(const std::string& text) {
+  std::vector<int64_t> dims;
+  size_t start = 0;
+  while (true) {
+    size_t end = text.find('x', start);
+    std::string part = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    size_t used = 0;
+    long long v = 0;
+    try {
+      v = std::stoll(part, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (part.empty() || used != part.size() || v < 1)
+      throw std::runtime_error("--shape " + text +
+                               ": expected sizes of at least 1 joined by 'x', e.g. 1024x1024");
+    dims.push_back(v);
+    if (end == std::string::npos)
+      break;
+    start = end + 1;
+  }
+  if (dims.size() > FFTMUX_MAX_RANK)
+    throw std::runtime_error("--shape " + text + ": at most 3 dimensions");
+  return dims;
+}
+
+uint32_t choice(const std::string& option, const std::string& value,
+                std::initializer_list<const char*> names) {
+  uint32_t i = 0;
+  std::string list;
+  for (const char* n : names) {
+    if (value == n)
+      return i;
+    list += (i++ ? ", " : "") + std::string(n);
+  }
+  throw std::runtime_error(option + " " + value + ": expected one of " + list);
+}
+
+void ProblemOptions::add_to(CLI::App& app) {
+  app.add_option("--shape", shape, "transform sizes, e.g. 1024 or 512x512 or 64x64x64")
+      ->capture_default_str();
+  app.add_option("--batch", batch, "number of transforms")->capture_default_str();
+  app.add_option("--kind", kind, "c2c, r2c or c2r")->capture_default_str();
+  app.add_option("--precision", precision, "f32 or f64")->capture_default_str();
+  app.add_option("--norm", norm, "none, backward, ortho or forward")->capture_default_str();
+  app.add_option("--shift", shift, "none, input, output or both (numpy ifftshift/fftshift)")
+      ->capture_default_str();
+  app.add_option("--placement", placement, "host or device")->capture_default_str();
+  app.add_flag("--in-place", in_place, "transform in place");
+  app.add_option("--backend", backend, "auto or a backend name")->capture_default_str();
+  app.add_option("--variant", variant, "a variant of the backend");
+}
+
+fftmux_desc ProblemOptions::desc() const {
+  fftmux_desc d;
+  fftmux_desc_init(&d);
+  std::vector<int64_t> dims = parse_shape(shape);
+  d.rank = uint32_t(dims.size());
+  for (size_t i = 0; i < dims.size(); ++i)
+    d.n[i] = dims[i];
+  if (batch < 1)
+    throw std::runtime_error("--batch " + std::to_string(batch) + ": must be at least 1");
+  d.batch = batch;
+  d.kind = choice("--kind", kind, {"c2c", "r2c", "c2r"});
+  d.precision = choice("--precision", precision, {"f32", "f64"});
+  d.norm = choice("--norm", norm, {"none", "backward", "ortho", "forward"});
+  d.placement = choice("--placement", placement, {"host", "device"});
+  d.flags = choice("--shift", shift, {"none", "input", "output", "both"});
+  if (in_place)
+    d.flags |= FFTMUX_IN_PLACE;
+  return d;
+}
+
+} // namespace fftmux::cli

@@ -1,0 +1,36 @@
+// The problem options shared by `fftmux run`, `explain` and `autotune`.
+#pragma once
+
+#include <fftmux/fftmux.h>
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+namespace fftmux::cli {
+
+struct ProblemOptions {
+  std::string shape = "1024";
+  int64_t batch = 1;
+  std::string kind = "c2c";
+  std::string precision = "f32";
+  std::string norm = "backward";
+  std::string shift = "none";
+  std::string placement = "host";
+  bool in_place = false;
+  std::string backend = "auto";
+  std::string variant;
+
+  void add_to(CLI::App& app);
+  // Throws std::runtime_error naming the option that is wrong.
+  fftmux_desc desc() const;
+};
+
+// "1024x512" -> {1024, 512}; throws std::runtime_error on anything else.
+std::vector<int64_t> parse_shape(const std::string& text);
+
+// Index of value in names, or a runtime_error listing the choices.
+uint32_t choice(const std::string& option, const std::string& value,
+                std::initializer_list<const char*> names);
+
+} // namespace fftmux::cli
