@@ -49,7 +49,7 @@ const Syntax opengl = {
     "layout(std430, binding = 0) readonly buffer Src { cplx_t d[]; } src;\n"
     "layout(std430, binding = 1) writeonly buffer Dst { cplx_t d[]; } dst;\n"
     "layout(std430, binding = 2) readonly buffer Tab { cplx_t d[]; } tab;\n"
-    "uniform uint group_offset;\n",
+    "layout(location = 0) uniform uint group_offset;\n",
     "shared real_t sh[%u];\n",
     "void %s() {\n",
     "}\n",

@@ -615,6 +615,15 @@ struct Planner {
 
 } // namespace
 
+uint64_t side_bytes(const fftmux_desc& desc, bool input) {
+  plugin::Shape s = plugin::shape(desc, input);
+  int64_t last = (desc.batch - 1) * s.distance;
+  for (int i = 0; i < FFTMUX_MAX_RANK; ++i)
+    last += (s.extent[i] - 1) * s.stride[i];
+  uint64_t scalar = desc.precision == FFTMUX_F64 ? 8 : 4;
+  return uint64_t(last + 1) * scalar * (s.complex ? 2 : 1);
+}
+
 Plan plan(const fftmux_desc& desc, int direction, const Device& device, const Options& options) {
   if (desc.precision == FFTMUX_F64 && !device.f64)
     throw Unsupported("the device has no double precision (shaderFloat64)");

@@ -22,24 +22,23 @@ cd unit_root(int sign, int64_t a, int64_t b) {
 
 void host_fft(std::vector<cd>& x, int sign) {
   int64_t n = int64_t(x.size());
-  std::vector<cd> y(x.size()), v;
+  std::vector<cd> y(x.size()), v, root(x.size());
+  for (int64_t m = 0; m < n; ++m)
+    root[size_t(m)] = unit_root(sign, m, n);
   int64_t span = 1;
   for (int r : {7, 5, 3, 2}) {
-    while (n / span % r == 0 && span < n) {
+    while (span < n && n / span % r == 0) {
       v.resize(size_t(r));
-      std::vector<cd> w(static_cast<size_t>(r));
-      for (int i = 0; i < r; ++i)
-        w[size_t(i)] = unit_root(sign, i, r);
-      int64_t q = n / r;
+      int64_t q = n / r, step = n / (span * r);
       for (int64_t j = 0; j < q; ++j) {
         int64_t k = j % span;
         for (int i = 0; i < r; ++i)
-          v[size_t(i)] = x[size_t(j + i * q)] * unit_root(sign, i * k, span * r);
+          v[size_t(i)] = x[size_t(j + i * q)] * root[size_t(i * k * step)];
         int64_t d = (j / span) * span * r + k;
         for (int o = 0; o < r; ++o) {
           cd s = 0;
           for (int i = 0; i < r; ++i)
-            s += v[size_t(i)] * w[size_t(i * o % r)];
+            s += v[size_t(i)] * root[size_t(i * o % r * (n / r))];
           y[size_t(d + o * span)] = s;
         }
       }

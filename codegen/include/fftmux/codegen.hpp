@@ -168,6 +168,10 @@ struct Plan {
 Plan plan(const fftmux_desc& desc, int direction, const Device& device,
           const Options& options = {});
 
+// Bytes from the first to one past the last element of one side of a
+// resolved descriptor (what fftmux_desc_layout reports, without libfftmux).
+uint64_t side_bytes(const fftmux_desc& desc, bool input);
+
 // ---- Emission ----
 
 enum class Dialect { vulkan, opengl, cuda };
