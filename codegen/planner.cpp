@@ -415,6 +415,7 @@ struct Planner {
   Step r2c_step(int64_t half) {
     Step s;
     s.kind = Step::r2c_post;
+    s.span = half; // the half length
     s.table = Table{tables.half(2 * half), 0, -1, false};
     return s;
   }

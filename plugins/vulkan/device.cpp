@@ -320,6 +320,11 @@ void Device::run_once(const std::function<void(VkCommandBuffer)>& record) {
   cleanup();
 }
 
+void Device::idle() {
+  std::lock_guard<std::mutex> lock(queue_mutex);
+  vk::check(api.vkQueueWaitIdle(queue), "vkQueueWaitIdle");
+}
+
 // ---- buffers ----
 
 Buffer::Buffer(Device& d, uint64_t bytes, bool host_visible) : d_(d) {
@@ -375,6 +380,7 @@ void Buffer::write(uint64_t offset, const void* src, uint64_t bytes) {
   if (!bytes)
     return;
   if (mapped_) {
+    d_.idle(); // kernels submitted earlier may still use the memory
     std::memcpy(static_cast<char*>(mapped_) + offset, src, bytes);
     return;
   }
@@ -394,6 +400,7 @@ void Buffer::read(uint64_t offset, void* dst, uint64_t bytes) {
   if (!bytes)
     return;
   if (mapped_) {
+    d_.idle(); // kernels submitted earlier may still use the memory
     std::memcpy(dst, static_cast<const char*>(mapped_) + offset, bytes);
     return;
   }

@@ -60,6 +60,7 @@ public:
   // One command buffer, recorded by record, submitted and waited for.
   void run_once(const std::function<void(VkCommandBuffer)>& record);
   void save_pipeline_cache();
+  void idle(); // waits until the queue has no work left
 
 private:
   void pick(const Settings& s);

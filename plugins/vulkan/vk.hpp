@@ -52,6 +52,7 @@ namespace fftmux::vk {
   X(vkDestroyQueryPool)                                                                            \
   X(vkGetQueryPoolResults)                                                                         \
   X(vkQueueSubmit)                                                                                 \
+  X(vkQueueWaitIdle)                                                                               \
   X(vkCreateFence)                                                                                 \
   X(vkDestroyFence)                                                                                \
   X(vkWaitForFences)                                                                               \

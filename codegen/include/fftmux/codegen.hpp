@@ -125,8 +125,9 @@ struct Step {
   Index index;
   Table table;
   int64_t limit = std::numeric_limits<int64_t>::max();
-  // r2c_post: the line holds Z = FFT(x[2n] + i x[2n+1]); produces X[0..length]
-  // of the real transform of length 2 * kernel length, reading table as Side::table.
+  // r2c_post: the line holds Z = FFT(x[2n] + i x[2n+1]) of length span;
+  // produces X[0..span] of the real transform of length 2 span, reading
+  // table as Side::table.
 };
 
 struct Kernel {
