@@ -28,7 +28,8 @@ const Best& best(int64_t n, uint32_t max_radix, std::map<int64_t, Best>& memo) {
     return it->second;
   Best b{n == 1 ? 0.0 : 1e300, {}};
   for (const Radix& r : radices) {
-    if (uint32_t(r.r) > max_radix || n % r.r != 0)
+    bool pow2 = (r.r & (r.r - 1)) == 0;
+    if ((pow2 && uint32_t(r.r) > max_radix) || n % r.r != 0)
       continue;
     const Best& rest = best(n / r.r, max_radix, memo);
     double c = rest.cost + r.cost;
@@ -53,13 +54,10 @@ bool smooth(int64_t n) {
 std::vector<int> factorize(int64_t n, uint32_t max_radix) {
   if (n < 1 || !smooth(n))
     return {};
-  // 11 and 13 have no smaller replacement: they are always allowed.
+  // max_radix bounds the power-of-two radices; odd primes have no smaller
+  // replacement and are always allowed.
   std::map<int64_t, Best> memo;
   std::vector<int> r = best(n, std::max<uint32_t>(max_radix, 2), memo).radices;
-  if (r.empty() && n > 1) { // a factor above max_radix: allow every radix
-    memo.clear();
-    r = best(n, 16, memo).radices;
-  }
   std::sort(r.rbegin(), r.rend());
   return r;
 }

@@ -554,7 +554,11 @@ struct Planner {
     rs.access = Access::real_pair;
     l.n = h;
     int64_t fits = smooth(h) ? h : bluestein_length(h);
-    if (fits <= single_limit()) { // one kernel, pre/post-processing fused
+    // The fused r2c post-processing reads whole complex values from shared
+    // memory: the line must fit it in both components.
+    bool fused = fits <= single_limit() &&
+                 (!r2c || 2 * (std::max(fits, h + 1) + 1) <= shared_scalars());
+    if (fused) { // one kernel, pre/post-processing fused
       if (r2c) {
         l.load = rs;
         l.store = cs;

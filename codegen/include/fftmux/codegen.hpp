@@ -32,7 +32,7 @@ struct Device {
 
 // The knobs an autotuner turns (the backends' variants).
 struct Options {
-  uint32_t max_radix = 16;     // largest butterfly
+  uint32_t max_radix = 16;     // largest power-of-two butterfly
   uint32_t values_per_thread = 0; // target registers per thread, 0 = by precision
   uint32_t group_threads = 0;  // target invocations per workgroup, 0 = 256
   uint32_t max_single = 0;     // longest one-pass transform, 0 = what shared memory holds
@@ -48,7 +48,8 @@ struct Unsupported : std::runtime_error {
 
 // Radices for an n whose prime factors are all <= 13, chosen by a cost model
 // (fewest shared-memory exchanges first), largest first; empty when n has a
-// larger prime factor. factorize(1) is empty too.
+// larger prime factor. factorize(1) is empty too. max_radix bounds the
+// power-of-two radices only.
 std::vector<int> factorize(int64_t n, uint32_t max_radix = 16);
 bool smooth(int64_t n); // every prime factor <= 13
 // The padded length of a Bluestein convolution for n: 2,3,5,7-smooth, >= 2n-1.
