@@ -64,7 +64,7 @@ Plan::Plan(Device& d, const fftmux_desc& desc, const codegen::Options& options)
   std::vector<codegen::Plan> plans;
   for (int dir : directions) {
     try {
-      plans.push_back(codegen::plan(desc, dir, d.limits(), options));
+      plans.push_back(codegen::plan(desc, dir, d.limits(), d.tuned(options)));
     } catch (const codegen::Unsupported& e) {
       fail(FFTMUX_ERROR_UNSUPPORTED, std::string("vulkan: ") + e.what());
     }
@@ -157,6 +157,13 @@ void Plan::destroy_pipelines() {
       if (p.pipeline)
         d_.api.vkDestroyPipeline(d_.device, p.pipeline, nullptr);
   dirs_.clear();
+}
+
+size_t Plan::passes() const {
+  size_t n = 0;
+  for (const auto& [dir, dd] : dirs_)
+    n = std::max(n, dd.passes.size());
+  return n;
 }
 
 Plan::Direction& Plan::dir(int direction) {

@@ -98,7 +98,7 @@ fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answ
         if ((d->kind == FFTMUX_R2C && dir != FFTMUX_FORWARD) ||
             (d->kind == FFTMUX_C2R && dir != FFTMUX_INVERSE))
           continue;
-        codegen::Plan plan = codegen::plan(*d, dir, dev.limits(), options_of(variant));
+        codegen::Plan plan = codegen::plan(*d, dir, dev.limits(), dev.tuned(options_of(variant)));
         passes = std::max(passes, plan.passes.size());
         size_t elem = d->precision == FFTMUX_F64 ? 16 : 8;
         uint64_t scratch = plan.scratch_elements * elem;

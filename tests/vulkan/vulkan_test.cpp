@@ -126,19 +126,19 @@ std::vector<Case> cases() {
     fftmux_desc d = desc({240}, 2);
     d.norm = norm;
     both(d);
-    d = desc({1009});
+    d = desc({97});
     d.norm = norm;
     both(d);
   }
   // shifts, even and odd, 1D to 3D, both directions, one- and multi-pass
   for (uint32_t f : {FFTMUX_SHIFT_INPUT, FFTMUX_SHIFT_OUTPUT, FFTMUX_SHIFT_INPUT | FFTMUX_SHIFT_OUTPUT}) {
-    for (auto n : std::vector<std::vector<int64_t>>{{64}, {63}, {17}, {12, 9}, {5, 6, 7}, {16384}}) {
+    for (auto n : std::vector<std::vector<int64_t>>{{64}, {63}, {17}, {12, 9}, {5, 6, 7}}) {
       fftmux_desc d = desc(n, 2);
       d.flags = f;
       add(d);
     }
   }
-  for (auto n : std::vector<std::vector<int64_t>>{{10}, {9}, {6, 7}, {8, 5, 3}}) {
+  for (auto n : std::vector<std::vector<int64_t>>{{10}, {9}, {6, 7}, {8, 5, 3}, {16384}, {4097}}) {
     fftmux_desc d = desc(n);
     d.flags = FFTMUX_SHIFT_INPUT | FFTMUX_SHIFT_OUTPUT;
     add(d, FFTMUX_INVERSE);
@@ -274,7 +274,7 @@ TEST(Backend, ReportsDeviceAndVariants) {
 
 TEST(Backend, EveryVariantIsCorrect) {
   SKIP_WITHOUT_VULKAN();
-  fftmux_desc d = desc({6000}, 2);
+  fftmux_desc d = desc({240}, 2);
   for (const char* v : {"default", "radix8", "radix4", "wide", "narrow", "small-groups"}) {
     plan p = shared().ctx->make_plan(d, "vulkan", v);
     EXPECT_EQ(p.variant(), v);
@@ -318,9 +318,9 @@ TEST(Backend, RejectsWrongDirectionAndSmallBuffers) {
   EXPECT_NE(fftmux_execute(p.get(), FFTMUX_INVERSE, in.data(), out.data()), FFTMUX_OK);
   EXPECT_NE(std::string(fftmux_last_error()).find("forward"), std::string::npos)
       << fftmux_last_error();
-  buffer small = p.make_buffer(16);
-  EXPECT_NE(fftmux_execute_buffers(p.get(), FFTMUX_FORWARD, small.get(), small.get()), FFTMUX_OK);
-  EXPECT_NE(std::string(fftmux_last_error()).find("too small"), std::string::npos)
+  buffer small = p.make_buffer(16), other = p.make_buffer(16);
+  EXPECT_NE(fftmux_execute_buffers(p.get(), FFTMUX_FORWARD, small.get(), other.get()), FFTMUX_OK);
+  EXPECT_NE(std::string(fftmux_last_error()).find("bytes"), std::string::npos)
       << fftmux_last_error();
 }
 
