@@ -21,6 +21,13 @@ int main(int argc, char** argv) {
   add(add_backends);
   add(add_run);
   add(add_explain);
+  std::string names;
+  for (auto& [sub, action] : commands)
+    names += (names.empty() ? "" : ", ") + sub->get_name();
+  if (argc > 1 && argv[1][0] != '-' && names.find(argv[1]) == std::string::npos) {
+    std::fprintf(stderr, "fftmux: unknown command '%s' (commands: %s)\n", argv[1], names.c_str());
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
