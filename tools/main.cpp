@@ -22,9 +22,12 @@ int main(int argc, char** argv) {
   add(add_run);
   add(add_explain);
   std::string names;
-  for (auto& [sub, action] : commands)
+  bool known = argc < 2 || argv[1][0] == '-';
+  for (auto& [sub, action] : commands) {
     names += (names.empty() ? "" : ", ") + sub->get_name();
-  if (argc > 1 && argv[1][0] != '-' && names.find(argv[1]) == std::string::npos) {
+    known = known || sub->get_name() == argv[1];
+  }
+  if (!known) {
     std::fprintf(stderr, "fftmux: unknown command '%s' (commands: %s)\n", argv[1], names.c_str());
     return 2;
   }
