@@ -5,10 +5,12 @@
 #include "log.hpp"
 #include "paths.hpp"
 #include "router.hpp"
+#include "tuner.hpp"
 
 #include <fftmux/fftmux.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstring>
 #include <filesystem>
@@ -233,6 +235,12 @@ fftmux_status fftmux_context_create(const fftmux_context_options* options,
     load_context_config(ctx.get(), o.config_path);
     ctx->registry.discover(ctx->config, o.plugin_path ? o.plugin_path : "");
     std::string cache = cache_dir();
+    ctx->tuning_path = env("FFTMUX_TUNING_CACHE");
+    if (ctx->tuning_path.empty())
+      ctx->tuning_path = !ctx->config.tuning_cache.empty() ? ctx->config.tuning_cache
+                                                            : cache + "/tuning.toml";
+    std::string lib = library_dir();
+    ctx->system_tuning_path = lib.empty() ? "" : lib + "/fftmux/tuning.toml";
     for (auto& b : ctx->registry.all()) {
       auto it = ctx->config.backends.find(b->name());
       if (it != ctx->config.backends.end())
@@ -551,6 +559,64 @@ fftmux_status fftmux_buffer_size(fftmux_buffer buf, uint64_t* bytes) {
     require(buf, "buffer");
     require(bytes, "bytes");
     *bytes = buf->bytes;
+  });
+}
+
+void fftmux_tune_options_init(fftmux_tune_options* o) {
+  if (!o)
+    return;
+  std::memset(o, 0, sizeof *o);
+  o->struct_size = sizeof *o;
+  o->repeats = 15;
+  o->warmup = 3;
+  o->write_cache = 1;
+}
+
+fftmux_status fftmux_autotune(fftmux_context ctx, const fftmux_desc* problems, size_t count,
+                              const fftmux_tune_options* options) {
+  return guard("fftmux_autotune", [&] {
+    require(ctx, "context");
+    if (count && !problems)
+      invalid("problems is NULL but count = " + std::to_string(count));
+    fftmux_tune_options o;
+    fftmux_tune_options_init(&o);
+    if (options)
+      o = read_struct(options, "fftmux_tune_options", sizeof(fftmux_tune_options));
+    if (o.repeats < 1)
+      invalid("options->repeats = 0: at least one timed run is needed");
+    if (o.budget_seconds < 0 || !std::isfinite(o.budget_seconds))
+      invalid("options->budget_seconds must be 0 (no limit) or positive");
+    std::vector<Problem> all;
+    for (size_t i = 0; i < count; ++i)
+      try {
+        all.push_back(validate(&problems[i]));
+      } catch (const Error& e) {
+        invalid("problems[" + std::to_string(i) + "]: " + e.what());
+      }
+    autotune(ctx, all, o);
+  });
+}
+
+fftmux_status fftmux_autotune_problems(uint32_t set, fftmux_desc* problems, size_t capacity,
+                                       size_t* count) {
+  return guard("fftmux_autotune_problems", [&] {
+    if (set > FFTMUX_TUNE_QUICK)
+      invalid("set = " + std::to_string(set) +
+              ": use FFTMUX_TUNE_DEFAULT (0) or FFTMUX_TUNE_QUICK (1)");
+    if (capacity && !problems)
+      invalid("problems is NULL but capacity = " + std::to_string(capacity));
+    std::vector<fftmux_desc> all = tune_problems(set);
+    if (count)
+      *count = all.size();
+    std::copy_n(all.begin(), std::min(capacity, all.size()), problems);
+  });
+}
+
+fftmux_status fftmux_tuning_cache_path(fftmux_context ctx, char* text, size_t size,
+                                       size_t* needed) {
+  return guard("fftmux_tuning_cache_path", [&] {
+    require(ctx, "context");
+    copy_out(ctx->tuning_path, text, size, needed);
   });
 }
 

@@ -17,6 +17,9 @@ struct Candidate {
   std::string reason;     // why it declined, or the backend's remark
   std::string failure;    // why its plan creation failed, when tried and failed
   double estimate = -1.0; // the backend's own estimate in seconds
+  double seconds = -1.0;  // measured or interpolated from the tuning cache
+  std::string basis;      // how seconds was found, or why tuning rejected it
+  bool tuned_failed = false;
 };
 
 struct Decision {
@@ -25,8 +28,10 @@ struct Decision {
 };
 
 // Asks every backend (or the one forced by option or FFTMUX_BACKEND) about
-// the problem and orders the accepted answers. Throws NOT_FOUND for an
-// unknown forced backend.
+// the problem and orders the accepted answers: measured or interpolated
+// times from the tuning cache first, fastest first; then the rest by the
+// backends' estimates or the configured preference; candidates that failed
+// when tuned last. Throws NOT_FOUND for an unknown forced backend.
 Decision route(fftmux_context context, const Problem& problem, const char* backend,
                const char* variant);
 
