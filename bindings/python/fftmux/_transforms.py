@@ -181,6 +181,12 @@ class PlanCache:
         with self._lock:
             self._plans.clear()
 
+    def plans(self):
+        """The cached plans, most recently used last: plans()[-1].explain() says what ran
+        the last transform."""
+        with self._lock:
+            return list(self._plans.values())
+
     def get(self, desc, backend):
         key = (_desc.key(desc), backend)
         with self._lock:
