@@ -184,13 +184,19 @@ def text(name, handle):
 _INIT_ROOM = 1 << 14
 
 
+_templates = {}
+
+
 def new(struct, init):
     """A struct initialized by its C *_init function, so new fields get their defaults."""
-    room = ctypes.create_string_buffer(max(_INIT_ROOM, ctypes.sizeof(struct)))
-    getattr(lib(), init)(ctypes.cast(room, POINTER(struct)))
-    s = struct.from_buffer_copy(room.raw[: ctypes.sizeof(struct)])
-    s.struct_size = ctypes.sizeof(struct)  # what this binding knows, never more
-    return s
+    template = _templates.get(init)
+    if template is None:  # the defaults never change: ask the library once
+        room = ctypes.create_string_buffer(max(_INIT_ROOM, ctypes.sizeof(struct)))
+        getattr(lib(), init)(ctypes.cast(room, POINTER(struct)))
+        template = struct.from_buffer_copy(room.raw[: ctypes.sizeof(struct)])
+        template.struct_size = ctypes.sizeof(struct)  # what this binding knows, never more
+        _templates[init] = template
+    return struct.from_buffer_copy(template)
 
 
 def library_struct_size(struct, init):

@@ -120,11 +120,6 @@ def layout(desc):
     return out
 
 
-def key(desc):
-    """Hashable identity of a descriptor, for plan caches."""
-    return bytes(desc)
-
-
 def _named(table, code):
     return next(name for name, value in table.items() if value == code)
 

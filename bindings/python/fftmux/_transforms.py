@@ -139,11 +139,9 @@ def run_pass(a, kind, axes, n, direction, norm, flags, backend, out=None):
         src = np.array(src, order="C")  # a fresh, aligned copy in canonical order
         src_side = _side(src, len(batch_axes))
     dst, dst_side, result = _destination(out, perm, out_shape, out_dtype, len(batch_axes), src)
-    desc = _desc.make(n, kind, precision, batch=src_side[1], norm=norm, shift=None,
-                      in_strides=src_side[0], in_distance=src_side[2],
-                      out_strides=dst_side[0], out_distance=dst_side[2])
-    desc.flags |= flags
-    plan_cache.get(desc, backend).run(direction, src.ctypes.data, dst.ctypes.data)
+    problem = (tuple(n), kind, precision, src_side[1], norm, flags, tuple(src_side[0]),
+               src_side[2], tuple(dst_side[0]), dst_side[2])
+    plan_cache.get(problem, backend).run(direction, src.ctypes.data, dst.ctypes.data)
     return result if out is None or result is out else _copy_into(out, result)
 
 
@@ -161,6 +159,15 @@ def _destination(out, perm, out_shape, dtype, batch_rank, src):
 def _copy_into(out, result):
     np.copyto(out, result)
     return out
+
+
+def _make_desc(n, kind, precision, batch, norm, flags, in_strides, in_distance, out_strides,
+               out_distance):
+    desc = _desc.make(n, kind, precision, batch=batch, norm=norm, in_strides=in_strides,
+                      in_distance=in_distance, out_strides=out_strides,
+                      out_distance=out_distance)
+    desc.flags |= flags
+    return desc
 
 
 class PlanCache:
@@ -187,14 +194,16 @@ class PlanCache:
         with self._lock:
             return list(self._plans.values())
 
-    def get(self, desc, backend):
-        key = (_desc.key(desc), backend)
+    def get(self, problem, backend):
+        """The plan for problem = (n, kind, precision, batch, norm, flags, in_strides,
+        in_distance, out_strides, out_distance) on backend, made on a miss."""
+        key = (problem, backend)
         with self._lock:
             plan = self._plans.pop(key, None)
             if plan is not None:
                 self._plans[key] = plan
                 return plan
-        plan = Plan.from_desc(desc, backend or "auto")  # planning can be slow: not under the lock
+        plan = Plan.from_desc(_make_desc(*problem), backend or "auto")  # slow: not locked
         with self._lock:
             self._plans[key] = plan
             while len(self._plans) > max(0, self.maxsize):
