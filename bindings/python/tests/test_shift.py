@@ -75,6 +75,8 @@ def test_shift_over_more_than_three_axes(rng, shift):
     r = x.real.copy()
     want = shifted(np.fft.rfftn, r, shift, (0, 1, 2, 3), shift_out_axes=(0, 1, 2))
     assert_close(fftmux.rfftn(r, shift=shift), want)
+    want = shifted(np.fft.irfftn, x, shift, (0, 1, 2, 3), shift_in_axes=(0, 1, 2))
+    assert_close(fftmux.irfftn(x, shift=shift), want)
 
 
 def test_centred_round_trip(rng):
