@@ -10,7 +10,7 @@ KINDS = {"c2c": C.C2C, "r2c": C.R2C, "c2r": C.C2R}
 NORMS = {"none": C.NORM_NONE, "backward": C.NORM_BACKWARD, "ortho": C.NORM_ORTHO,
          "forward": C.NORM_FORWARD}
 PLACEMENTS = {"host": C.HOST, "device": C.DEVICE}
-SHIFTS = {None: 0, "input": C.SHIFT_INPUT, "output": C.SHIFT_OUTPUT,
+SHIFTS = {None: 0, "none": 0, "input": C.SHIFT_INPUT, "output": C.SHIFT_OUTPUT,
           "both": C.SHIFT_INPUT | C.SHIFT_OUTPUT}
 PRECISIONS = {"f32": C.F32, "f64": C.F64}
 _REAL = {C.F32: np.dtype(np.float32), C.F64: np.dtype(np.float64)}

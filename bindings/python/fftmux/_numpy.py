@@ -14,6 +14,7 @@ import operator
 import numpy as np
 
 from . import _capi as C
+from ._desc import shift_flags as _shift
 from ._transforms import as_input, resize, run_pass
 
 try:
@@ -32,16 +33,6 @@ def _norm(norm):
     except (KeyError, TypeError):
         raise ValueError(f'Invalid norm value {norm}; should be "backward", "ortho" or '
                          '"forward".') from None
-
-
-def _shift(shift):
-    flags = {None: 0, False: 0, "input": C.SHIFT_INPUT, "output": C.SHIFT_OUTPUT,
-             "both": C.SHIFT_INPUT | C.SHIFT_OUTPUT}
-    try:
-        return flags[shift]
-    except (KeyError, TypeError):
-        raise ValueError(f"shift = {shift!r}: use None, 'input' (transform ifftshift(a)), "
-                         "'output' (return fftshift of the result) or 'both'") from None
 
 
 def _axis(axis, ndim):
