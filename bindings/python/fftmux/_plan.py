@@ -43,6 +43,10 @@ class _Handle:
     def context(self):
         return self._context
 
+    @property
+    def closed(self):
+        return not self._finalizer.alive
+
     def close(self):
         """Frees the C object now instead of when garbage-collected."""
         if self._finalizer.alive:
@@ -243,6 +247,7 @@ class Plan(_Handle):
 
     def run(self, direction, in_address, out_address):
         """fftmux_execute on raw addresses; the caller guarantees the memory is right."""
+        direction = direction_code(direction)
         with self._lock:
             C.call("fftmux_execute", self.handle, direction, in_address, out_address)
 

@@ -200,7 +200,7 @@ class PlanCache:
         key = (problem, backend)
         with self._lock:
             plan = self._plans.pop(key, None)
-            if plan is not None:
+            if plan is not None and not plan.closed:  # a caller may have closed it
                 self._plans[key] = plan
                 return plan
         plan = Plan.from_desc(_make_desc(*problem), backend or "auto")  # slow: not locked

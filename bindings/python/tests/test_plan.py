@@ -204,3 +204,19 @@ def test_query():
     assert s.estimate_seconds is None or s.estimate_seconds >= 0
     with pytest.raises(fftmux.NotFoundError, match="no backend named 'nope'"):
         fftmux.query("nope", (100,))
+
+
+def test_a_closed_cached_plan_is_replaced(rng):
+    x = random(rng, 24, np.complex128)
+    fftmux.fft(x)
+    fftmux.plan_cache.plans()[-1].close()
+    assert_close(fftmux.fft(x), np.fft.fft(x))
+    assert not fftmux.plan_cache.plans()[-1].closed
+
+
+def test_run_on_raw_addresses(rng):
+    x = random(rng, 16, np.complex128)
+    y = np.empty_like(x)
+    p = fftmux.Plan((16,))
+    p.run("forward", x.ctypes.data, y.ctypes.data)
+    assert_close(y, np.fft.fft(x))
