@@ -18,7 +18,8 @@ def direction_code(direction):
     try:
         return _DIRECTIONS[direction]
     except (KeyError, TypeError):
-        raise ValueError(f"direction = {direction!r}: use 'forward' (-1) or 'inverse' (1)") from None
+        raise ValueError(
+            f"direction = {direction!r}: use 'forward' (-1) or 'inverse' (1)") from None
 
 
 class _Handle:
