@@ -16,6 +16,7 @@
 #include <ctime>
 #include <map>
 #include <random>
+#include <utility>
 
 namespace fftmux {
 
@@ -115,23 +116,27 @@ int own_direction(const fftmux_desc& d) {
 
 // ---- one candidate under measurement ----
 
-struct Plan {
+// A plugin object released by Release; moves pass ownership on.
+template <class Release> struct Owned {
   Backend* backend = nullptr;
   void* handle = nullptr;
-  ~Plan() {
+  Owned() = default;
+  Owned(Owned&& o) noexcept : backend(o.backend), handle(std::exchange(o.handle, nullptr)) {}
+  Owned& operator=(Owned&&) = delete;
+  ~Owned() {
     if (handle)
-      backend->table().plan_destroy(handle);
+      Release()(backend->table(), handle);
   }
 };
 
-struct Buffer {
-  Backend* backend = nullptr;
-  void* handle = nullptr;
-  ~Buffer() {
-    if (handle)
-      backend->table().buffer_free(handle);
-  }
+struct DestroyPlan {
+  void operator()(const fftmux_backend_v1& t, void* h) const { t.plan_destroy(h); }
 };
+struct FreeBuffer {
+  void operator()(const fftmux_backend_v1& t, void* h) const { t.buffer_free(h); }
+};
+using Plan = Owned<DestroyPlan>;
+using Buffer = Owned<FreeBuffer>;
 
 struct Trial {
   Candidate c;
