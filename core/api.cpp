@@ -140,7 +140,8 @@ void check_range(fftmux_buffer buf, uint64_t offset, uint64_t bytes) {
 }
 
 fftmux_plan try_candidates(fftmux_context ctx, const Problem& p, Decision& d) {
-  for (Candidate& c : d.candidates) {
+  for (size_t i = 0; i < d.candidates.size(); ++i) {
+    Candidate& c = d.candidates[i];
     if (!c.accepted)
       break;
     void* handle = nullptr;
@@ -161,7 +162,8 @@ fftmux_plan try_candidates(fftmux_context ctx, const Problem& p, Decision& d) {
     plan->variant_name = c.variant_name;
     plan->handle = handle;
     plan->problem = p;
-    plan->explain = explain(p, d, &c);
+    plan->decision = std::move(d);
+    plan->chosen = i;
     ++ctx->live;
     return plan.release();
   }
@@ -397,7 +399,8 @@ fftmux_status fftmux_plan_destroy(fftmux_plan plan) {
 fftmux_status fftmux_plan_explain(fftmux_plan plan, char* text, size_t size, size_t* needed) {
   return guard("fftmux_plan_explain", [&] {
     require(plan, "plan");
-    copy_out(plan->explain, text, size, needed);
+    const Decision& d = plan->decision;
+    copy_out(explain(plan->problem, d, &d.candidates[plan->chosen]), text, size, needed);
   });
 }
 

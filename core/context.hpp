@@ -2,6 +2,7 @@
 #pragma once
 
 #include "config.hpp"
+#include "decision.hpp"
 #include "problem.hpp"
 #include "registry.hpp"
 #include "tuning.hpp"
@@ -40,7 +41,8 @@ struct fftmux_plan_s {
   std::string variant_name;
   void* handle = nullptr;
   fftmux::Problem problem;
-  std::string explain;
+  fftmux::Decision decision; // for explain
+  size_t chosen = 0;         // index of the running candidate in decision
 };
 
 struct fftmux_buffer_s {

@@ -463,16 +463,21 @@ std::optional<Estimate> TuningCache::interpolate(const Problem& p, const std::st
     return t / (double(m.points) * double(m.batch) * std::max(1.0, m.log_points));
   };
   double x = std::log2(double(p.points));
+  const std::vector<size_t>& list = it->second;
+  auto usable = [&](size_t i) { return !entries_[i].failed && entries_[i].times.count(variant); };
+  // The nearest usable neighbour on each side, found from the sorted position.
+  auto at = std::lower_bound(list.begin(), list.end(), x, [&](size_t i, double v) {
+    return entries_[i].log_points < v;
+  });
   const Measurement *lo = nullptr, *hi = nullptr;
-  for (size_t i : it->second) {
-    const Measurement& m = entries_[i];
-    if (m.failed || !m.times.count(variant))
-      continue;
-    if (m.log_points <= x)
-      lo = &m;
-    if (m.log_points >= x && !hi)
-      hi = &m;
-  }
+  for (auto i = at; i != list.end() && !hi; ++i)
+    if (usable(*i))
+      hi = &entries_[*i];
+  for (auto i = at; i != list.begin() && !lo;)
+    if (usable(*--i))
+      lo = &entries_[*i];
+  if (hi && hi->log_points == x && !lo)
+    lo = hi;
   double scale = double(p.points) * double(p.desc.batch) * std::max(1.0, x);
   if (lo && hi && lo != hi) {
     double c0 = cost(*lo, lo->times.at(variant)), c1 = cost(*hi, hi->times.at(variant));
