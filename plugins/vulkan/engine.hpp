@@ -150,6 +150,7 @@ private:
   void wait(Recording& r);
   void release(Recording& r);
   void destroy_pipelines();
+  uint64_t dense_out_bytes() const; // the output's elements alone
 
   Device& d_;
   fftmux_desc desc_;

@@ -159,6 +159,14 @@ void Plan::destroy_pipelines() {
   dirs_.clear();
 }
 
+uint64_t Plan::dense_out_bytes() const {
+  plugin::Shape s = plugin::shape(desc_, false);
+  uint64_t n = uint64_t(desc_.batch) * (s.complex ? 2 : 1) * (desc_.precision == FFTMUX_F64 ? 8 : 4);
+  for (int64_t e : s.extent)
+    n *= uint64_t(e);
+  return n;
+}
+
 size_t Plan::passes() const {
   size_t n = 0;
   for (const auto& [dir, dd] : dirs_)
@@ -336,6 +344,10 @@ void Plan::execute(int direction, const void* in, void* out) {
   Buffer& bin = *host_in_;
   Buffer& bout = in_place ? *host_in_ : *host_out_;
   bin.write(0, in, in_bytes_);
+  // The kernels write only the output's elements: where the layout has gaps
+  // they must keep the caller's bytes, so those go down first.
+  if (!in_place && out_bytes_ > dense_out_bytes())
+    bout.write(0, out, out_bytes_);
   execute_buffers(direction, bin, bout);
   synchronize();
   bout.read(0, out, out_bytes_);
