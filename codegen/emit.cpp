@@ -27,7 +27,9 @@ std::string format(const char* f, ...) {
   return s;
 }
 
-std::string u(int64_t v) { return std::to_string(v) + "u"; }
+std::string u(int64_t v) {
+  return std::to_string(v) + "u";
+}
 
 void replace_all(std::string& s, const std::string& from, const std::string& to) {
   for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
@@ -93,9 +95,7 @@ public:
     }
     // CUDA declares shared memory inside the kernel, GLSL outside.
     bool inside = x_.dialect == Dialect::cuda;
-    std::string shared =
-        shared_used_ ? format(x_.shared_decl, k_.shared_scalars())
-                     : "";
+    std::string shared = shared_used_ ? format(x_.shared_decl, k_.shared_scalars()) : "";
     o << (inside ? "" : shared) << format(x_.entry_open, entry().c_str(), k_.workgroup())
       << (inside ? shared : "");
     o << "  uint lid = " << x_.local_id << ";\n  uint group = " << x_.group_id << ";\n";
@@ -249,8 +249,8 @@ private:
     write_shared(from, "x");
     barrier();
     for (size_t s = 0; s < to.slots.size(); ++s)
-      guarded(to.slots[s].guard, "xs[" + std::to_string(s) + "] = sh[" +
-                                     shared_index(to.alt, to.slots[s].pos) + "];");
+      guarded(to.slots[s].guard,
+              "xs[" + std::to_string(s) + "] = sh[" + shared_index(to.alt, to.slots[s].pos) + "];");
     barrier();
     write_shared(from, "y");
     barrier();
@@ -311,9 +311,9 @@ private:
       const std::string& k = to.slots[i].pos;
       std::string a = shared_index(false, "(" + k + " % " + u(h) + ")");
       std::string b = shared_index(false, "((" + u(h) + " - " + k + ") % " + u(h) + ")");
-      guarded(to.slots[i].guard,
-              reg(i) + " = r2c_post(CPLX(sh[" + a + "], sh[" + a + " + " + half() + "]), CPLX(sh[" +
-                  b + "], sh[" + b + " + " + half() + "]), " + lookup(s.table, k) + ");");
+      guarded(to.slots[i].guard, reg(i) + " = r2c_post(CPLX(sh[" + a + "], sh[" + a + " + " +
+                                     half() + "]), CPLX(sh[" + b + "], sh[" + b + " + " + half() +
+                                     "]), " + lookup(s.table, k) + ");");
     }
     return to;
   }
@@ -333,7 +333,8 @@ private:
                     int64_t offset) const {
     std::string s;
     for (const Term& t : ts) {
-      std::string c = t.coord == kElement ? e : std::string(alt ? "dA" : "dS") + std::to_string(t.coord);
+      std::string c =
+          t.coord == kElement ? e : std::string(alt ? "dA" : "dS") + std::to_string(t.coord);
       s += (s.empty() ? "" : " + ") + (t.coef == 1 ? c : c + " * " + u(t.coef));
     }
     if (offset || s.empty())
@@ -344,7 +345,9 @@ private:
   std::string index(const Index& ix, const std::string& pos, bool alt) const {
     std::string s = terms(ix.terms, pos, alt, ix.offset);
     if (ix.product != kNone)
-      s += " * " + (ix.product == kElement ? pos : std::string(alt ? "dA" : "dS") + std::to_string(ix.product));
+      s += " * " + (ix.product == kElement
+                        ? pos
+                        : std::string(alt ? "dA" : "dS") + std::to_string(ix.product));
     return s;
   }
 
@@ -443,7 +446,8 @@ private:
     if (!t.split_bits)
       return table(t.offset, m, t.conj);
     std::string hi = table(t.hi_offset, "((" + m + ") >> " + u(t.split_bits) + ")", false);
-    std::string lo = table(t.offset, "((" + m + ") & " + u((int64_t(1) << t.split_bits) - 1) + ")", false);
+    std::string lo =
+        table(t.offset, "((" + m + ") & " + u((int64_t(1) << t.split_bits) - 1) + ")", false);
     std::string v = "cmul(" + hi + ", " + lo + ")";
     return t.conj ? "cconj(" + v + ")" : v;
   }

@@ -39,7 +39,8 @@ Shared& shared() {
     r.skip = "no backend named vulkan was found (built with FFTMUX_WITH_VULKAN?)";
     for (const fftmux_backend_info& b : r.ctx->backends(true))
       if (std::string(b.name) == "vulkan")
-        r.skip = b.state == FFTMUX_BACKEND_READY ? "" : std::string("vulkan unavailable: ") + b.reason;
+        r.skip =
+            b.state == FFTMUX_BACKEND_READY ? "" : std::string("vulkan unavailable: ") + b.reason;
     return r;
   }();
   return s;
@@ -134,7 +135,8 @@ std::vector<Case> cases() {
     d.norm = norm;
     add(d, FFTMUX_FORWARD);
   }
-  for (uint32_t f : {FFTMUX_SHIFT_INPUT, FFTMUX_SHIFT_OUTPUT, FFTMUX_SHIFT_INPUT | FFTMUX_SHIFT_OUTPUT})
+  for (uint32_t f :
+       {FFTMUX_SHIFT_INPUT, FFTMUX_SHIFT_OUTPUT, FFTMUX_SHIFT_INPUT | FFTMUX_SHIFT_OUTPUT})
     for (auto n : std::vector<std::vector<int64_t>>{{16384}, {63, 16}}) {
       fftmux_desc d = desc(n);
       d.flags = f;
@@ -194,8 +196,8 @@ std::vector<Case> cases() {
     add(d);
   }
   // device placement: fftmux buffers are VkBuffers
-  for (fftmux_desc d : {desc({16384}), desc({4097}), desc({64, 64}, 1, FFTMUX_R2C),
-                        desc({32768}, 1, FFTMUX_C2R)}) {
+  for (fftmux_desc d :
+       {desc({16384}), desc({4097}), desc({64, 64}, 1, FFTMUX_R2C), desc({32768}, 1, FFTMUX_C2R)}) {
     d.placement = FFTMUX_DEVICE;
     add(d);
     d.flags = FFTMUX_IN_PLACE;
