@@ -280,7 +280,10 @@ struct Planner {
 
   // ---- lines of smooth length: one kernel, or a four-step chain ----
 
-  void line(const Line& l, double scale, std::vector<Step> post = {}) {
+  // reuse >= 0: l.load is the packed scratch region at that base, which the
+  // first pass may overwrite in place (each workgroup reads and writes the
+  // same columns), so a chain of three passes needs one region, not two.
+  void line(const Line& l, double scale, std::vector<Step> post = {}, int64_t reuse = -1) {
     if (l.n <= single_limit()) {
       Kernel k;
       k.length = l.n;
@@ -298,7 +301,7 @@ struct Planner {
     if (!post.empty())
       fail(FFTMUX_ERROR_INTERNAL, "post steps on a multi-pass line");
     int64_t n1 = column_length(l.n), n2 = l.n / n1;
-    int64_t base = take(l.n * product(l.digits));
+    int64_t base = reuse >= 0 ? reuse : take(l.n * product(l.digits));
     // Pass 1: columns of n = n2 * n1' + n2', twiddled, into packed rows.
     Kernel k;
     k.length = n1;
@@ -316,7 +319,7 @@ struct Planner {
     rows.digits.insert(rows.digits.begin(), n1);
     rows.load = packed(base, n2, rows.digits, {{kElement, 1}});
     rows.store = substitute(l.store, {{0, 1}, {kElement, n1}}, 1);
-    line(rows, scale);
+    line(rows, scale, {}, base);
   }
 
   static Index product_index() { // position * digit 0: four-step twiddles
