@@ -206,13 +206,16 @@ private:
 
   // ---- shared memory ----
 
-  std::string shared_index(bool alt, const std::string& pos) const {
+  // Declares v as the shared-memory index of pos (padded: one spare word
+  // per 32), as a statement prefix: the index is written once per slot.
+  std::string shared_var(const char* v, bool alt, const std::string& pos) const {
     std::string team = alt ? "teamA" : "teamS", i = pos;
     if (k_.teams > 1 && k_.team_major)
-      i = "(" + team + " * " + u(k_.line_scalars()) + " + " + pos + ")";
+      i = team + " * " + u(k_.line_scalars()) + " + " + pos;
     else if (k_.teams > 1)
-      i = "(" + pos + " * " + u(k_.teams) + " + " + team + ")";
-    return k_.pad_shared ? "(" + i + " + (" + i + " >> 5u))" : i;
+      i = pos + " * " + u(k_.teams) + " + " + team;
+    std::string d = "uint " + std::string(v) + " = " + i + "; ";
+    return k_.pad_shared ? d + v + " += " + v + " >> 5u; " : d;
   }
   std::string half() const { return u(k_.component_scalars()); }
 
@@ -221,10 +224,10 @@ private:
   void write_shared(const Layout& from, const char* comps) {
     for (size_t s = 0; s < from.slots.size(); ++s) {
       const Slot& sl = from.slots[s];
-      std::string at = shared_index(from.alt, sl.pos), stmt;
+      std::string stmt = shared_var("i", from.alt, sl.pos);
       for (const char* c = comps; *c; ++c)
-        stmt += "sh[" + at + (*c == 'y' && !k_.split_exchange ? " + " + half() : "") + "] = r[" +
-                std::to_string(s) + "]." + *c + "; ";
+        stmt += std::string("sh[i") + (*c == 'y' && !k_.split_exchange ? " + " + half() : "") +
+                "] = r[" + std::to_string(s) + "]." + *c + "; ";
       guarded(sl.guard, stmt);
     }
   }
@@ -235,28 +238,31 @@ private:
     if (shared_used_)
       barrier();
     shared_used_ = true;
+    auto read = [&](const char* what) {
+      for (size_t s = 0; s < to.slots.size(); ++s) {
+        std::string r = std::to_string(s);
+        std::string stmt =
+            shared_var("i", to.alt, to.slots[s].pos) +
+            (std::string(what) == "xy"  ? "r[" + r + "] = CPLX(sh[i], sh[i + " + half() + "]);"
+             : std::string(what) == "x" ? "xs[" + r + "] = sh[i];"
+                                        : "r[" + r + "] = CPLX(xs[" + r + "], sh[i]);");
+        guarded(to.slots[s].guard, stmt);
+      }
+    };
     if (!k_.split_exchange) {
       write_shared(from, "xy");
       barrier();
-      for (size_t s = 0; s < to.slots.size(); ++s) {
-        std::string at = shared_index(to.alt, to.slots[s].pos);
-        guarded(to.slots[s].guard, "r[" + std::to_string(s) + "] = CPLX(sh[" + at + "], sh[" + at +
-                                       " + " + half() + "]);");
-      }
+      read("xy");
       return to;
     }
     // One component at a time: the real parts wait in xs.
     write_shared(from, "x");
     barrier();
-    for (size_t s = 0; s < to.slots.size(); ++s)
-      guarded(to.slots[s].guard,
-              "xs[" + std::to_string(s) + "] = sh[" + shared_index(to.alt, to.slots[s].pos) + "];");
+    read("x");
     barrier();
     write_shared(from, "y");
     barrier();
-    for (size_t s = 0; s < to.slots.size(); ++s)
-      guarded(to.slots[s].guard, "r[" + std::to_string(s) + "] = CPLX(xs[" + std::to_string(s) +
-                                     "], sh[" + shared_index(to.alt, to.slots[s].pos) + "]);");
+    read("y");
     return to;
   }
 
@@ -309,11 +315,11 @@ private:
     barrier();
     for (size_t i = 0; i < to.slots.size(); ++i) {
       const std::string& k = to.slots[i].pos;
-      std::string a = shared_index(false, "(" + k + " % " + u(h) + ")");
-      std::string b = shared_index(false, "((" + u(h) + " - " + k + ") % " + u(h) + ")");
-      guarded(to.slots[i].guard, reg(i) + " = r2c_post(CPLX(sh[" + a + "], sh[" + a + " + " +
-                                     half() + "]), CPLX(sh[" + b + "], sh[" + b + " + " + half() +
-                                     "]), " + lookup(s.table, k) + ");");
+      std::string stmt = shared_var("a", false, "(" + k + " % " + u(h) + ")") +
+                         shared_var("b", false, "(" + u(h) + " - " + k + ") % " + u(h));
+      guarded(to.slots[i].guard, stmt + reg(i) + " = r2c_post(CPLX(sh[a], sh[a + " + half() +
+                                     "]), CPLX(sh[b], sh[b + " + half() + "]), " +
+                                     lookup(s.table, k) + ");");
     }
     return to;
   }
