@@ -9,7 +9,8 @@
 // of the data: 2 * bytes / time. Self-contained: links the engine, shaderc
 // and FFTW statically; needs only the Vulkan loader at run time.
 //
-//   vulkan_bench [--elements 2^k] [--repeat 20] [--only 1d|2d|3d|f64|r2c|N,...]
+//   vulkan_bench [--elements 2^k] [--repeat 20] [--only LIST] (LIST: 1d, 2d, 3d,
+//                f64, r2c and sizes N of the 1D set, comma-separated)
 //                [--device i] [--csv file] [--variant name]
 #include "engine.hpp"
 
@@ -108,14 +109,15 @@ std::vector<Problem> problems(const Options& o) {
     return v;
   std::vector<Problem> keep;
   for (const Problem& p : v) {
-    bool hit = p.label == o.only;
+    bool hit = false;
     size_t at = 0;
     std::string list = o.only + ",";
     while (!hit && at < list.size()) {
       size_t comma = list.find(',', at);
       std::string item = list.substr(at, comma - at);
-      hit = p.n.size() == 1 && p.label == "1d" && !item.empty() &&
-            std::all_of(item.begin(), item.end(), ::isdigit) && std::stoll(item) == p.n[0];
+      hit = item == p.label ||
+            (p.n.size() == 1 && p.label == "1d" && !item.empty() &&
+             std::all_of(item.begin(), item.end(), ::isdigit) && std::stoll(item) == p.n[0]);
       at = comma + 1;
     }
     if (hit)

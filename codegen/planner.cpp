@@ -234,7 +234,8 @@ struct Planner {
     bool post = false;
     for (const Step& s : k.steps)
       post = post || s.kind == Step::r2c_post;
-    int64_t wanted = std::max<int64_t>(opt.group_threads / k.threads, coalesce ? opt.coalesce_teams : 1);
+    int64_t wanted =
+        std::max<int64_t>(opt.group_threads / k.threads, coalesce ? opt.coalesce_teams : 1);
     wanted = std::max<int64_t>(1, std::min({wanted, cap_threads, lines}));
     // Lines that fit with both components in shared memory, or with one.
     int64_t fit2 = shared_scalars() / (2 * per_line), fit1 = shared_scalars() / per_line;
@@ -335,32 +336,69 @@ struct Planner {
     int levels = 1;
     for (double reach = double(lim); reach < double(n); reach *= double(lim))
       ++levels;
-    if (levels > 3)
-      fail(FFTMUX_ERROR_UNSUPPORTED,
-           "length " + std::to_string(n) + " needs more than 3 passes on this device");
-    double target = std::pow(double(n), 1.0 / levels);
-    int64_t best = 0;
-    for (int64_t c = 2; c <= lim; ++c) {
-      if (n % c || double(n / c) > std::pow(double(lim), levels - 1))
-        continue;
-      if (!best ||
-          std::abs(std::log(double(c) / target)) < std::abs(std::log(double(best) / target)))
-        best = c;
+    for (; levels <= 3; ++levels) { // the fewest passes whose factors all fit
+      double target = std::pow(double(n), 1.0 / levels);
+      int64_t best = 0;
+      for (int64_t c = 2; c <= lim; ++c)
+        if (n % c == 0 && splits(n / c, levels - 1) &&
+            (!best ||
+             std::abs(std::log(double(c) / target)) < std::abs(std::log(double(best) / target))))
+          best = c;
+      if (best)
+        return best;
     }
-    if (!best)
-      fail(FFTMUX_ERROR_UNSUPPORTED, "no four-step split of " + std::to_string(n) + " fits");
-    return best;
+    fail(FFTMUX_ERROR_UNSUPPORTED,
+         "length " + std::to_string(n) + " needs more than 3 passes on this device");
+  }
+
+  // Whether n factors into at most `levels` lengths a chain kernel takes.
+  bool splits(int64_t n, int levels) const {
+    if (n <= chain_limit())
+      return true;
+    if (levels <= 1)
+      return false;
+    for (int64_t c = 2; c <= chain_limit(); ++c)
+      if (n % c == 0 && splits(n / c, levels - 1))
+        return true;
+    return false;
+  }
+
+  // Bluestein's padded length for n, and when it needs passes over columns
+  // and rows, its column length (0 for one kernel): the shortest 7-smooth
+  // m >= 2n - 1 that splits into a column chain kernel and a row kernel.
+  std::pair<int64_t, int64_t> bluestein_shape(int64_t n) const {
+    int64_t m = bluestein_length(n);
+    if (m <= single_limit())
+      return {m, 0};
+    for (int64_t c = m; c <= 2 * m; ++c) {
+      int64_t x = c;
+      for (int p : {2, 3, 5, 7})
+        while (x % p == 0)
+          x /= p;
+      if (x != 1)
+        continue;
+      int64_t m1 = 0;
+      for (int64_t d = 2; d <= chain_limit(); ++d)
+        if (c % d == 0 && c / d <= single_limit() &&
+            (!m1 || std::abs(std::log(double(d) / 64)) < std::abs(std::log(double(m1) / 64))))
+          m1 = d;
+      if (m1)
+        return {c, m1};
+    }
+    fail(FFTMUX_ERROR_UNSUPPORTED,
+         "Bluestein for n = " + std::to_string(n) + " needs more than 3 passes on this device");
   }
 
   // ---- Bluestein: x * chirp, convolved with the conjugate chirp, * chirp ----
 
   void bluestein(const Line& l, double scale, bool r2c_post = false) {
-    int64_t n = l.n, m = bluestein_length(n);
+    auto [m, m1] = bluestein_shape(l.n);
+    int64_t n = l.n;
     Table ct{tables.chirp(n, sign), 0, -1, false};
     Table kt{tables.bluestein(n, m, sign, scale), 0, -1, false};
     Index at;
     at.terms = {{kElement, 1}};
-    if (m <= single_limit()) { // one kernel: forward, pointwise, inverse in registers
+    if (!m1) { // one kernel: forward, pointwise, inverse in registers
       Kernel k;
       k.length = m;
       k.digits = l.digits;
@@ -385,14 +423,6 @@ struct Planner {
       fail(FFTMUX_ERROR_INTERNAL, "r2c post on a multi-pass Bluestein line");
     // Three passes over m = m1 * m2: columns forward; rows forward, times
     // the kernel's spectrum, inverse; columns inverse.
-    int64_t m1 = 0;
-    for (int64_t c = 2; c <= chain_limit(); ++c)
-      if (m % c == 0 && m / c <= single_limit() &&
-          (!m1 || std::abs(std::log(double(c) / 64)) < std::abs(std::log(double(m1) / 64))))
-        m1 = c;
-    if (!m1)
-      fail(FFTMUX_ERROR_UNSUPPORTED, "Bluestein length " + std::to_string(m) + " for n = " +
-                                         std::to_string(n) + " needs more than 3 passes");
     int64_t m2 = m / m1;
     int64_t base = take(m * product(l.digits));
     std::vector<int64_t> cols = l.digits, rows = l.digits;

@@ -20,6 +20,9 @@ namespace fftmux::vulkan {
 
 struct Settings {
   int device = -1;       // index in the driver's order; -1: discrete GPU first
+  // Longest line one kernel transforms (0: what shared memory holds); lower
+  // values force multi-pass plans, for tests on slow drivers.
+  uint32_t single_pass_limit = 0;
   std::string cache_dir; // SPIR-V and pipeline cache; empty: no disk cache
   // Atomic file replacement (the host's write_file); nullptr: plain write.
   std::function<void(const std::string&, const std::vector<char>&)> write_file;

@@ -31,6 +31,19 @@ std::string config(const char* key) {
   return v ? v : "";
 }
 
+// A non-negative integer of the plugin's config, or fallback when absent.
+long index(const char* key, const char* rule, long fallback) {
+  std::string v = config(key);
+  if (v.empty())
+    return fallback;
+  char* end = nullptr;
+  long n = std::strtol(v.c_str(), &end, 10);
+  if (*end || n < 0)
+    fail(FFTMUX_ERROR_INVALID_ARGUMENT,
+         std::string("[backends.vulkan] ") + key + " = \"" + v + "\": use " + rule);
+  return n;
+}
+
 struct PlanHandle {
   Device* device;
   std::unique_ptr<Plan> plan;
@@ -46,15 +59,13 @@ fftmux_status init(const fftmux_host_v1* h, void** out) {
   host = h; // config() below reads it during init only
   fftmux_status st = guarded(h, [&] {
     Settings s;
-    std::string dev = config("device");
-    if (!dev.empty()) {
-      char* end = nullptr;
-      long v = std::strtol(dev.c_str(), &end, 10);
-      if (*end || v < 0)
-        fail(FFTMUX_ERROR_INVALID_ARGUMENT,
-             "[backends.vulkan] device = \"" + dev + "\": use a device index, 0 or more");
-      s.device = int(v);
-    }
+    s.device = int(index("device", "a device index, 0 or more", -1));
+    s.single_pass_limit =
+        uint32_t(index("single_pass_limit", "a length, 16 or more (0: no limit)", 0));
+    if (s.single_pass_limit && s.single_pass_limit < 16)
+      fail(FFTMUX_ERROR_INVALID_ARGUMENT,
+           "[backends.vulkan] single_pass_limit = " + std::to_string(s.single_pass_limit) +
+               ": use 16 or more (0: no limit)");
     if (h->cache_dir && *h->cache_dir)
       s.cache_dir = std::string(h->cache_dir) + "/vulkan";
     if (auto write = h->write_file)

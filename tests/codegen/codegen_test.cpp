@@ -150,6 +150,20 @@ TEST(Plan, BluesteinForLargePrimes) {
   EXPECT_GE(three.scratch_elements, uint64_t(bluestein_length(10007)));
 }
 
+TEST(Plan, ChainsFindFactorsThatFit) {
+  Options small;
+  small.max_single = 64; // chain kernels of at most 64 points
+  Plan p = plan(problem({30030}), FFTMUX_FORWARD, lavapipe(), small); // 2*3*5*7*11*13
+  EXPECT_EQ(p.passes.size(), 3u) << p.summary;
+  for (const Pass& pass : p.passes)
+    EXPECT_LE(pass.kernel.length, 64);
+  // Bluestein picks a padded length that splits into columns and rows.
+  Plan b = plan(problem({1999}), FFTMUX_FORWARD, lavapipe(), small);
+  EXPECT_EQ(b.passes.size(), 3u) << b.summary;
+  for (const Pass& pass : b.passes)
+    EXPECT_LE(pass.kernel.length, 64);
+}
+
 TEST(Plan, RealTransformsUseTheHalfLength) {
   Plan r = plan(problem({1024}, FFTMUX_R2C), FFTMUX_FORWARD, h200());
   ASSERT_EQ(r.passes.size(), 1u);
