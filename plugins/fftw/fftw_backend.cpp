@@ -429,6 +429,7 @@ const fftmux_backend_v1 table = {
     buffer_write,
     buffer_read,
     buffer_native,
+    nullptr, // plan_set_stream: FFTW has no queues
 };
 
 } // namespace

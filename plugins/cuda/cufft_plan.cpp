@@ -1,0 +1,218 @@
+// The "cufft" variant: cuFFT plans for every layout it can address, with
+// numpy shifts and normalization fused into cuFFT's LTO callbacks or done by
+// generated elementwise kernels (route.hpp decides which).
+#include "backend.hpp"
+#include "check.hpp"
+#include "route.hpp"
+
+#include <cufftXt.h>
+
+#include <algorithm>
+#include <array>
+
+namespace fftmux::cuda {
+
+namespace {
+
+using plugin::fail;
+
+struct Types {
+  cudaDataType in, out, exec;
+};
+
+Types cufft_types(const fftmux_desc& d) {
+  bool f64 = d.precision == FFTMUX_F64;
+  cudaDataType c = f64 ? CUDA_C_64F : CUDA_C_32F, r = f64 ? CUDA_R_64F : CUDA_R_32F;
+  if (d.kind == FFTMUX_R2C)
+    return {r, c, c};
+  if (d.kind == FFTMUX_C2R)
+    return {c, r, c};
+  return {c, c, c};
+}
+
+cufftXtCallbackType callback_type(bool load, bool complex, bool f64) {
+  static const cufftXtCallbackType table[2][2][2] = {
+      {{CUFFT_CB_ST_REAL, CUFFT_CB_ST_REAL_DOUBLE},
+       {CUFFT_CB_ST_COMPLEX, CUFFT_CB_ST_COMPLEX_DOUBLE}},
+      {{CUFFT_CB_LD_REAL, CUFFT_CB_LD_REAL_DOUBLE},
+       {CUFFT_CB_LD_COMPLEX, CUFFT_CB_LD_COMPLEX_DOUBLE}}};
+  return table[load][complex][f64];
+}
+
+const char* const kSlotSuffix[2] = {"_fwd", "_inv"};
+
+class CufftPlan final : public Plan {
+public:
+  CufftPlan(Backend& b, const fftmux_desc& d, bool callbacks) : Plan(b, d) {
+    route_ = plan_route(d, callbacks);
+    compile_kernels();
+    make_handles();
+    int64_t elem_in = route_.engine_in.element_bytes(f64()),
+            elem_out = route_.engine_out.element_bytes(f64());
+    if (route_.in_stage)
+      scratch_in_ = DeviceMemory(size_t(route_.engine_in.span() * elem_in));
+    if (route_.out_stage)
+      scratch_out_ = DeviceMemory(size_t(route_.engine_out.span() * elem_out));
+  }
+
+  ~CufftPlan() override {
+    for (cufftHandle h : handles_)
+      if (h)
+        cufftDestroy(h);
+  }
+
+  void enqueue(int direction, const void* in, void* out) override {
+    backend().use();
+    int s = Route::slot(direction);
+    const Route::Ops& o = route_.ops[s];
+    void* src = const_cast<void*>(in);
+    if (route_.in_stage) {
+      copy(gather_[s], src, scratch_in_.get(), route_.engine_in.count(), "gather kernel");
+      src = scratch_in_.get();
+    }
+    void* dst = route_.out_stage ? scratch_out_.get() : out;
+    check(cufftXtExec(handle(s), src, dst, direction), "cufftXtExec");
+    if (route_.out_stage)
+      copy(scatter_[s], dst, out, route_.engine_out.count(), "scatter kernel");
+    else if (o.post_pass)
+      copy(post_[s], out, out, route_.user_out.count(), "scaling kernel");
+  }
+
+  const Route& route() const { return route_; }
+
+private:
+  bool f64() const { return desc().precision == FFTMUX_F64; }
+  cufftHandle handle(int slot) const { return handles_[handles_[1] ? slot : 0]; }
+
+  void on_stream_change() override {
+    for (cufftHandle h : handles_)
+      if (h)
+        check(cufftSetStream(h, stream()), "cufftSetStream");
+  }
+
+  void copy(cudaKernel_t k, const void* src, void* dst, int64_t count, const char* what) {
+    int64_t blocks = std::min<int64_t>((count + kCopyThreads - 1) / kCopyThreads, 1 << 20);
+    void* args[] = {&src, &dst};
+    launch(k, dim3(unsigned(blocks)), dim3(kCopyThreads), 0, stream(), args, what);
+  }
+
+  // The gather, scatter and scaling kernels this route needs, one module.
+  void compile_kernels() {
+    Emitter emit(f64());
+    std::string source = emit.prelude();
+    std::vector<std::pair<cudaKernel_t*, std::string>> wanted;
+    for (int s = 0; s < 2; ++s) {
+      if (!runs(desc(), s == 0 ? FFTMUX_FORWARD : FFTMUX_INVERSE))
+        continue;
+      const Route::Ops& o = route_.ops[s];
+      auto add = [&](cudaKernel_t* slot, const char* stem, const Side& src, unsigned src_roll,
+                     const Side& dst, unsigned dst_roll, const ElementOps& ops) {
+        std::string name = stem + std::string(kSlotSuffix[s]);
+        source += emit.copy_kernel({name, src, dst, src_roll, dst_roll, ops});
+        wanted.emplace_back(slot, name);
+      };
+      if (route_.in_stage)
+        add(&gather_[s], "gather", route_.user_in, route_.in_roll, route_.engine_in, 0, o.gather);
+      if (route_.out_stage)
+        add(&scatter_[s], "scatter", route_.engine_out, 0, route_.user_out, route_.out_roll,
+            o.scatter);
+      else if (o.post_pass)
+        add(&post_[s], "scale", route_.user_out, 0, route_.user_out, 0, o.post);
+    }
+    if (wanted.empty())
+      return;
+    module_ = std::make_unique<Module>(backend().compiler->compile(source, Output::cubin));
+    for (auto& [slot, name] : wanted)
+      *slot = module_->kernel(name);
+  }
+
+  // LTO IR of the callbacks of one direction slot, empty when it has none.
+  std::string callbacks_ir(int s, std::string& load, std::string& store) const {
+    const Route::Ops& o = route_.ops[s];
+    Emitter emit(f64());
+    std::string source = emit.prelude();
+    if (!o.load.identity()) {
+      load = std::string("fftmux_load") + kSlotSuffix[s];
+      source += emit.callback({load, route_.engine_in, true, o.load});
+    }
+    if (!o.store.identity()) {
+      store = std::string("fftmux_store") + kSlotSuffix[s];
+      source += emit.callback({store, route_.engine_out, false, o.store});
+    }
+    if (load.empty() && store.empty())
+      return {};
+    return backend().compiler->compile(source, Output::ltoir);
+  }
+
+  void set_callbacks(cufftHandle h, int s) {
+    std::string load, store;
+    ltoir_[s] = callbacks_ir(s, load, store);
+    for (auto [name, is_load] : {std::pair{&load, true}, std::pair{&store, false}}) {
+      if (name->empty())
+        continue;
+      const Side& side = is_load ? route_.engine_in : route_.engine_out;
+      void* no_info = nullptr; // the callbacks carry their constants in their code
+      check(cufftXtSetJITCallback(h, name->c_str(), ltoir_[s].data(), ltoir_[s].size(),
+                                  callback_type(is_load, side.complex, f64()), &no_info),
+            "cufftXtSetJITCallback");
+    }
+  }
+
+  // One cuFFT plan, or one per direction when their callbacks differ; they
+  // share one work area.
+  void make_handles() {
+    const fftmux_desc& d = desc();
+    int rank = int(d.rank);
+    bool per_direction = d.kind == FFTMUX_C2C && route_.any_callbacks();
+    auto in = *cufft_embed(route_.engine_in, rank);
+    auto out = *cufft_embed(route_.engine_out, rank);
+    long long n[FFTMUX_MAX_RANK];
+    std::copy(d.n, d.n + rank, n);
+    Types t = cufft_types(d);
+    size_t work = 0;
+    for (int s = 0; s < (per_direction ? 2 : 1); ++s) {
+      int cb_slot = d.kind == FFTMUX_C2R ? 1 : s;
+      check(cufftCreate(&handles_[s]), "cufftCreate");
+      check(cufftSetAutoAllocation(handles_[s], 0), "cufftSetAutoAllocation");
+      if (route_.callbacks(cb_slot))
+        set_callbacks(handles_[s], cb_slot);
+      size_t size = 0;
+      check(cufftXtMakePlanMany(handles_[s], rank, n, in.embed, in.stride, in.distance, t.in,
+                                out.embed, out.stride, out.distance, t.out, d.batch, &size,
+                                t.exec),
+            "cufftXtMakePlanMany");
+      work = std::max(work, size);
+    }
+    work_ = DeviceMemory(work);
+    for (cufftHandle h : handles_)
+      if (h)
+        check(cufftSetWorkArea(h, work_.get()), "cufftSetWorkArea");
+    on_stream_change();
+  }
+
+  Route route_;
+  std::array<cufftHandle, 2> handles_{};
+  std::string ltoir_[2];
+  std::unique_ptr<Module> module_;
+  cudaKernel_t gather_[2] = {}, scatter_[2] = {}, post_[2] = {};
+  DeviceMemory work_, scratch_in_, scratch_out_;
+};
+
+} // namespace
+
+// Callbacks first; where cuFFT cannot plan with them (some sizes, some
+// layouts), the same problem with elementwise passes instead.
+std::unique_ptr<Plan> make_cufft_plan(Backend& b, const fftmux_desc& d) {
+  bool callbacks = b.cufft_fusion != "pass";
+  if (callbacks && plan_route(d, true).any_callbacks()) {
+    try {
+      return std::make_unique<CufftPlan>(b, d, true);
+    } catch (const plugin::Failure& f) {
+      if (f.status == FFTMUX_ERROR_OUT_OF_MEMORY)
+        throw;
+    }
+  }
+  return std::make_unique<CufftPlan>(b, d, false);
+}
+
+} // namespace fftmux::cuda

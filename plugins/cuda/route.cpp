@@ -1,0 +1,130 @@
+#include "route.hpp"
+
+namespace fftmux::cuda {
+
+bool runs(const fftmux_desc& d, int direction) {
+  return d.kind == FFTMUX_C2C || (d.kind == FFTMUX_R2C) == (direction == FFTMUX_FORWARD);
+}
+
+bool in_place_compatible(const Side& in, const Side& out, uint32_t kind) {
+  if (kind == FFTMUX_C2C) {
+    for (int a = 0; a < kAxes; ++a)
+      if (in.extent[a] > 1 && in.stride[a] != out.stride[a])
+        return false;
+    return true;
+  }
+  // The real side, counted in reals, is the complex side padded to pairs.
+  const Side& real = kind == FFTMUX_R2C ? in : out;
+  const Side& cplx = kind == FFTMUX_R2C ? out : in;
+  if (real.stride[kAxes - 1] != 1 || cplx.stride[kAxes - 1] != 1)
+    return false;
+  for (int a = 0; a < kAxes - 1; ++a)
+    if (real.extent[a] > 1 && real.stride[a] != 2 * cplx.stride[a])
+      return false;
+  return true;
+}
+
+namespace {
+
+// Decides which sides are staged and how each shift is done. The shift
+// decisions can force staging, never the other way round.
+struct Shifts {
+  unsigned in_axes = 0, out_axes = 0;
+  unsigned out_by_modulation = 0;
+  bool in_by_modulation = false;
+};
+
+Shifts place_shifts(const fftmux_desc& d, Route& r, bool callbacks) {
+  Shifts s;
+  s.in_axes = (d.flags & FFTMUX_SHIFT_INPUT) ? r.user_in.shift_axes : 0;
+  s.out_axes = (d.flags & FFTMUX_SHIFT_OUTPUT) ? r.user_out.shift_axes : 0;
+  // A modulation of a real side must be a sign (+-1), so only even lengths.
+  bool load_ok = r.user_in.complex || output_shift_modulation(r.user_in, s.out_axes, -1).half_turns();
+  bool store_ok =
+      r.user_out.complex || input_shift_modulation(r.user_out, s.in_axes, 0, -1).half_turns();
+  if (s.out_axes) {
+    if (r.out_stage)
+      r.out_roll = s.out_axes;
+    else if (load_ok && (r.in_stage || callbacks))
+      s.out_by_modulation = s.out_axes;
+    else
+      r.out_stage = true, r.out_roll = s.out_axes;
+  }
+  if (s.in_axes) {
+    if (r.in_stage)
+      r.in_roll = s.in_axes;
+    else if (store_ok && (r.out_stage || callbacks))
+      s.in_by_modulation = true;
+    else
+      r.in_stage = true, r.in_roll = s.in_axes;
+  }
+  return s;
+}
+
+void place_ops(const fftmux_desc& d, const Shifts& s, Route& r, bool callbacks) {
+  for (int dir : {FFTMUX_FORWARD, FFTMUX_INVERSE}) {
+    if (!runs(d, dir))
+      continue;
+    Route::Ops& o = r.ops[Route::slot(dir)];
+    ElementOps load, store;
+    if (s.out_by_modulation)
+      load.mod = output_shift_modulation(r.engine_in, s.out_by_modulation, dir);
+    if (s.in_by_modulation)
+      store.mod = input_shift_modulation(r.engine_out, s.in_axes, s.out_by_modulation, dir);
+    // The scale rides on a pass or callback that runs anyway, if one does.
+    double scale = plugin::scale(d, dir);
+    if (r.in_stage)
+      load.scale = scale;
+    else if (r.out_stage || callbacks)
+      store.scale = scale;
+    else if (scale != 1)
+      o.post.scale = scale, o.post_pass = true;
+    (r.in_stage ? o.gather : o.load) = load;
+    (r.out_stage ? o.scatter : o.store) = store;
+  }
+}
+
+std::string roll_text(unsigned axes) {
+  std::string t;
+  for (int a = 1; a < kAxes; ++a)
+    if (axes >> a & 1u)
+      t += (t.empty() ? "" : ",") + std::to_string(a - 1);
+  return t;
+}
+
+} // namespace
+
+Route plan_route(const fftmux_desc& d, bool callbacks) {
+  Route r;
+  r.user_in = user_side(d, true);
+  r.user_out = user_side(d, false);
+  int rank = int(d.rank);
+  bool in_place = d.flags & FFTMUX_IN_PLACE;
+  bool mismatch = in_place && !in_place_compatible(r.user_in, r.user_out, d.kind);
+  r.in_stage = !cufft_embed(r.user_in, rank) || mismatch || (d.kind == FFTMUX_C2R && !in_place);
+  r.out_stage = !cufft_embed(r.user_out, rank) || mismatch;
+  Shifts s = place_shifts(d, r, callbacks);
+  r.engine_in = r.in_stage ? packed(r.user_in) : r.user_in;
+  r.engine_out = r.out_stage ? packed(r.user_out) : r.user_out;
+  r.engine_in_place = in_place && !r.in_stage && !r.out_stage;
+  place_ops(d, s, r, callbacks);
+  return r;
+}
+
+std::string Route::describe() const {
+  std::string t;
+  auto add = [&](const std::string& part) { t += (t.empty() ? "" : ", ") + part; };
+  if (in_stage)
+    add("gather input" + (in_roll ? " rolling axes " + roll_text(in_roll) : std::string()));
+  if (out_stage)
+    add("scatter output" + (out_roll ? " rolling axes " + roll_text(out_roll) : std::string()));
+  if (any_callbacks())
+    add("cuFFT callbacks");
+  if (ops[0].post_pass || ops[1].post_pass)
+    add("scaling pass");
+  if (engine_in_place)
+    add("in place");
+  return t.empty() ? "cuFFT alone" : t;
+}
+
+} // namespace fftmux::cuda
