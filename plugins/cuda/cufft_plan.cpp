@@ -39,8 +39,6 @@ cufftXtCallbackType callback_type(bool load, bool complex, bool f64) {
   return table[load][complex][f64];
 }
 
-const char* const kSlotSuffix[2] = {"_fwd", "_inv"};
-
 class CufftPlan final : public Plan {
 public:
   CufftPlan(Backend& b, const fftmux_desc& d, bool callbacks) : Plan(b, d) {
@@ -98,62 +96,29 @@ private:
 
   // The gather, scatter and scaling kernels this route needs, one module.
   void compile_kernels() {
-    Emitter emit(f64());
-    std::string source = emit.prelude();
-    std::vector<std::pair<cudaKernel_t*, std::string>> wanted;
-    for (int s = 0; s < 2; ++s) {
-      if (!runs(desc(), s == 0 ? FFTMUX_FORWARD : FFTMUX_INVERSE))
-        continue;
-      const Route::Ops& o = route_.ops[s];
-      auto add = [&](cudaKernel_t* slot, const char* stem, const Side& src, unsigned src_roll,
-                     const Side& dst, unsigned dst_roll, const ElementOps& ops) {
-        std::string name = stem + std::string(kSlotSuffix[s]);
-        source += emit.copy_kernel({name, src, dst, src_roll, dst_roll, ops});
-        wanted.emplace_back(slot, name);
-      };
-      if (route_.in_stage)
-        add(&gather_[s], "gather", route_.user_in, route_.in_roll, route_.engine_in, 0, o.gather);
-      if (route_.out_stage)
-        add(&scatter_[s], "scatter", route_.engine_out, 0, route_.user_out, route_.out_roll,
-            o.scatter);
-      else if (o.post_pass)
-        add(&post_[s], "scale", route_.user_out, 0, route_.user_out, 0, o.post);
-    }
-    if (wanted.empty())
+    std::string source = kernels_source(route_, desc());
+    if (source.empty())
       return;
     module_ = std::make_unique<Module>(backend().compiler->compile(source, Output::cubin));
-    for (auto& [slot, name] : wanted)
-      *slot = module_->kernel(name);
-  }
-
-  // LTO IR of the callbacks of one direction slot, empty when it has none.
-  std::string callbacks_ir(int s, std::string& load, std::string& store) const {
-    const Route::Ops& o = route_.ops[s];
-    Emitter emit(f64());
-    std::string source = emit.prelude();
-    if (!o.load.identity()) {
-      load = std::string("fftmux_load") + kSlotSuffix[s];
-      source += emit.callback({load, route_.engine_in, true, o.load});
+    for (int s = 0; s < 2; ++s) {
+      KernelNames k = kernel_names(route_, desc(), s);
+      for (auto [slot, name] : {std::pair{&gather_[s], &k.gather}, std::pair{&scatter_[s], &k.scatter},
+                                std::pair{&post_[s], &k.post}})
+        if (!name->empty())
+          *slot = module_->kernel(*name);
     }
-    if (!o.store.identity()) {
-      store = std::string("fftmux_store") + kSlotSuffix[s];
-      source += emit.callback({store, route_.engine_out, false, o.store});
-    }
-    if (load.empty() && store.empty())
-      return {};
-    return backend().compiler->compile(source, Output::ltoir);
   }
 
   void set_callbacks(cufftHandle h, int s) {
-    std::string load, store;
-    ltoir_[s] = callbacks_ir(s, load, store);
-    for (auto [name, is_load] : {std::pair{&load, true}, std::pair{&store, false}}) {
+    ltoir_[s] = backend().compiler->compile(callbacks_source(route_, desc(), s), Output::ltoir);
+    KernelNames k = kernel_names(route_, desc(), s);
+    for (auto [name, load] : {std::pair{&k.load, true}, std::pair{&k.store, false}}) {
       if (name->empty())
         continue;
-      const Side& side = is_load ? route_.engine_in : route_.engine_out;
+      const Side& side = load ? route_.engine_in : route_.engine_out;
       void* no_info = nullptr; // the callbacks carry their constants in their code
       check(cufftXtSetJITCallback(h, name->c_str(), ltoir_[s].data(), ltoir_[s].size(),
-                                  callback_type(is_load, side.complex, f64()), &no_info),
+                                  callback_type(load, side.complex, f64()), &no_info),
             "cufftXtSetJITCallback");
     }
   }

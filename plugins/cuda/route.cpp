@@ -84,11 +84,12 @@ void place_ops(const fftmux_desc& d, const Shifts& s, Route& r, bool callbacks) 
   }
 }
 
-std::string roll_text(unsigned axes) {
+// The rolled axes in the descriptor's numbering.
+std::string roll_text(unsigned axes, int rank) {
   std::string t;
-  for (int a = 1; a < kAxes; ++a)
+  for (int a = kAxes - rank; a < kAxes; ++a)
     if (axes >> a & 1u)
-      t += (t.empty() ? "" : ",") + std::to_string(a - 1);
+      t += (t.empty() ? "" : ",") + std::to_string(a - (kAxes - rank));
   return t;
 }
 
@@ -96,6 +97,7 @@ std::string roll_text(unsigned axes) {
 
 Route plan_route(const fftmux_desc& d, bool callbacks) {
   Route r;
+  r.rank = int(d.rank);
   r.user_in = user_side(d, true);
   r.user_out = user_side(d, false);
   int rank = int(d.rank);
@@ -111,13 +113,60 @@ Route plan_route(const fftmux_desc& d, bool callbacks) {
   return r;
 }
 
+KernelNames kernel_names(const Route& r, const fftmux_desc& d, int slot) {
+  KernelNames k;
+  if (!runs(d, slot == 0 ? FFTMUX_FORWARD : FFTMUX_INVERSE))
+    return k;
+  const char* suffix = slot == 0 ? "_fwd" : "_inv";
+  const Route::Ops& o = r.ops[slot];
+  if (r.in_stage)
+    k.gather = std::string("fftmux_gather") + suffix;
+  if (r.out_stage)
+    k.scatter = std::string("fftmux_scatter") + suffix;
+  else if (o.post_pass)
+    k.post = std::string("fftmux_scale") + suffix;
+  if (!o.load.identity())
+    k.load = std::string("fftmux_load") + suffix;
+  if (!o.store.identity())
+    k.store = std::string("fftmux_store") + suffix;
+  return k;
+}
+
+std::string kernels_source(const Route& r, const fftmux_desc& d) {
+  Emitter emit(d.precision == FFTMUX_F64);
+  std::string source;
+  for (int s = 0; s < 2; ++s) {
+    KernelNames k = kernel_names(r, d, s);
+    const Route::Ops& o = r.ops[s];
+    if (!k.gather.empty())
+      source += emit.copy_kernel({k.gather, r.user_in, r.engine_in, r.in_roll, 0, o.gather});
+    if (!k.scatter.empty())
+      source +=
+          emit.copy_kernel({k.scatter, r.engine_out, r.user_out, 0, r.out_roll, o.scatter});
+    if (!k.post.empty())
+      source += emit.copy_kernel({k.post, r.user_out, r.user_out, 0, 0, o.post});
+  }
+  return source.empty() ? source : emit.prelude() + source;
+}
+
+std::string callbacks_source(const Route& r, const fftmux_desc& d, int slot) {
+  Emitter emit(d.precision == FFTMUX_F64);
+  KernelNames k = kernel_names(r, d, slot);
+  std::string source;
+  if (!k.load.empty())
+    source += emit.callback({k.load, r.engine_in, true, r.ops[slot].load});
+  if (!k.store.empty())
+    source += emit.callback({k.store, r.engine_out, false, r.ops[slot].store});
+  return source.empty() ? source : emit.prelude() + source;
+}
+
 std::string Route::describe() const {
   std::string t;
   auto add = [&](const std::string& part) { t += (t.empty() ? "" : ", ") + part; };
   if (in_stage)
-    add("gather input" + (in_roll ? " rolling axes " + roll_text(in_roll) : std::string()));
+    add("gather input" + (in_roll ? " rolling axes " + roll_text(in_roll, rank) : std::string()));
   if (out_stage)
-    add("scatter output" + (out_roll ? " rolling axes " + roll_text(out_roll) : std::string()));
+    add("scatter output" + (out_roll ? " rolling axes " + roll_text(out_roll, rank) : std::string()));
   if (any_callbacks())
     add("cuFFT callbacks");
   if (ops[0].post_pass || ops[1].post_pass)

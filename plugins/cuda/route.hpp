@@ -11,6 +11,7 @@
 namespace fftmux::cuda {
 
 struct Route {
+  int rank = 1;
   Side user_in, user_out;     // the caller's layouts
   Side engine_in, engine_out; // what cuFFT reads and writes
   bool in_stage = false;      // gather user_in -> packed engine_in first
@@ -37,6 +38,19 @@ bool runs(const fftmux_desc& d, int direction);
 
 // callbacks: whether cuFFT callbacks may carry modulations and scaling.
 Route plan_route(const fftmux_desc& d, bool callbacks);
+
+// Names of the generated functions a direction slot runs, empty for those
+// it does not.
+struct KernelNames {
+  std::string gather, scatter, post; // kernels
+  std::string load, store;           // cuFFT callbacks
+};
+KernelNames kernel_names(const Route& r, const fftmux_desc& d, int slot);
+
+// CUDA C++ of every copy kernel of the route (for a cubin), and of one
+// slot's callbacks (for LTO IR); empty when there are none.
+std::string kernels_source(const Route& r, const fftmux_desc& d);
+std::string callbacks_source(const Route& r, const fftmux_desc& d, int slot);
 
 // cuFFT transforms in place only when both sides address the same elements.
 bool in_place_compatible(const Side& in, const Side& out, uint32_t kind);
