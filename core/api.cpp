@@ -231,7 +231,7 @@ fftmux_status fftmux_context_create(const fftmux_context_options* options,
         read_struct(options, "fftmux_context_options", sizeof(fftmux_context_options));
     auto ctx = std::make_unique<fftmux_context_s>();
     load_context_config(ctx.get(), o.config_path);
-    ctx->registry.discover(ctx->config, o.plugin_path ? o.plugin_path : "", ctx->notes);
+    ctx->registry.discover(ctx->config, o.plugin_path ? o.plugin_path : "");
     std::string cache = cache_dir();
     for (auto& b : ctx->registry.all()) {
       auto it = ctx->config.backends.find(b->name());
@@ -263,6 +263,11 @@ fftmux_status fftmux_context_notes(fftmux_context ctx, char* text, size_t size, 
       for (auto& n : ctx->notes)
         all += n + "\n";
     }
+    for (auto& b : ctx->registry.all())
+      if (b->state() == FFTMUX_BACKEND_SKIPPED || b->state() == FFTMUX_BACKEND_UNAVAILABLE)
+        all += "backend " + b->name() +
+               (b->state() == FFTMUX_BACKEND_SKIPPED ? " skipped: " : " unavailable: ") +
+               b->reason() + "\n";
     copy_out(all, text, size, needed);
   });
 }

@@ -21,6 +21,16 @@ int main(int argc, char** argv) {
   add(add_backends);
   add(add_run);
   add(add_explain);
+  std::string names;
+  bool known = argc < 2 || argv[1][0] == '-';
+  for (auto& [sub, action] : commands) {
+    names += (names.empty() ? "" : ", ") + sub->get_name();
+    known = known || sub->get_name() == argv[1];
+  }
+  if (!known) {
+    std::fprintf(stderr, "fftmux: unknown command '%s' (commands: %s)\n", argv[1], names.c_str());
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
