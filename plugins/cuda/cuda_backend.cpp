@@ -15,6 +15,10 @@ namespace {
 using plugin::fail;
 using plugin::guarded;
 
+// A copy of the host table: the one init gets belongs to a context and dies
+// with it, while the library (and other contexts' backends) may live on. Its
+// functions are the host library's own; host_data is only read during init.
+fftmux_host_v1 host_table{};
 const fftmux_host_v1* host = nullptr;
 
 std::string config(const char* key, const std::string& fallback) {
@@ -36,10 +40,13 @@ Buffer* buffer_of(void* p) { return static_cast<Buffer*>(p); }
 enum Variant : uint32_t { kCufft = 0 };
 
 fftmux_status init(const fftmux_host_v1* h, void** out) {
-  host = h;
+  if (h) {
+    host_table = *h;
+    host = &host_table;
+  }
   return guarded(h, [&] {
     auto b = std::make_unique<Backend>();
-    b->host = h;
+    b->host = host;
     b->device = probe(std::stoi(config("device", "0")));
     b->cufft_fusion = config("cufft_fusion", "callback");
     if (b->cufft_fusion != "callback" && b->cufft_fusion != "pass")
