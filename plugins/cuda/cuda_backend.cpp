@@ -2,6 +2,7 @@
 // wrapped CUdeviceptrs), streams, and the plans of both variants.
 #include "backend.hpp"
 #include "check.hpp"
+#include "native.hpp"
 
 #include <fftmux/plugin.h>
 #include <fftmux/plugin_support.hpp>
@@ -37,7 +38,7 @@ struct Buffer {
 
 Buffer* buffer_of(void* p) { return static_cast<Buffer*>(p); }
 
-enum Variant : uint32_t { kCufft = 0 };
+enum Variant : uint32_t { kCufft = 0, kNative = 1 };
 
 fftmux_status init(const fftmux_host_v1* h, void** out) {
   if (h) {
@@ -73,13 +74,20 @@ fftmux_status about(void* p, fftmux_about_v1* a) {
 
 fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answer_v1* a) {
   return guarded(host, [&] {
-    if (variant != kCufft)
+    if (variant != kCufft && variant != kNative)
       fail(FFTMUX_ERROR_INVALID_ARGUMENT, "no CUDA variant " + std::to_string(variant));
+    if (variant == kNative) {
+      std::string why = native_declines(*d, native_limits(backend_of(p)->device.shared_optin));
+      if (!why.empty()) {
+        std::snprintf(a->reason, sizeof a->reason, "%s", why.c_str());
+        a->supported = 0;
+        return;
+      }
+    }
     // Memory-bound: the bytes over a conservative 3 TB/s plus a launch.
     double bytes = double(side_bytes(*d, true) + side_bytes(*d, false));
     a->supported = 1;
     a->estimate_seconds = 5e-6 + bytes / 3e12;
-    (void)p;
   });
 }
 
@@ -87,9 +95,12 @@ fftmux_status plan_create(void* p, const fftmux_desc* d, uint32_t variant, void*
   return guarded(host, [&] {
     Backend& b = *backend_of(p);
     b.use();
-    if (variant != kCufft)
+    if (variant == kCufft)
+      *out = make_cufft_plan(b, *d).release();
+    else if (variant == kNative)
+      *out = make_native_plan(b, *d).release();
+    else
       fail(FFTMUX_ERROR_INVALID_ARGUMENT, "no CUDA variant " + std::to_string(variant));
-    *out = make_cufft_plan(b, *d).release();
   });
 }
 
@@ -181,7 +192,7 @@ fftmux_status buffer_read(void* p, uint64_t offset, void* dst, uint64_t bytes) {
 
 uint64_t buffer_native(void* p) { return reinterpret_cast<uint64_t>(buffer_of(p)->data); }
 
-const char* const variants[] = {"cufft"};
+const char* const variants[] = {"cufft", "native"};
 
 const fftmux_backend_v1 table = {
     sizeof(fftmux_backend_v1),

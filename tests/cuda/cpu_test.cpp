@@ -6,6 +6,7 @@
 #include "cases.hpp"
 
 #include <elementwise.hpp>
+#include <native.hpp>
 #include <nvrtc.hpp>
 #include <route.hpp>
 
@@ -21,6 +22,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 namespace fftmux::cuda_test {
 namespace {
@@ -94,6 +96,34 @@ TEST(CudaKernels, CompileForSm90WithoutAGpu) {
   }
   EXPECT_GT(kernels, 50);
   EXPECT_GT(callbacks, 50);
+}
+
+// The generator's CUDA dialect, for the H200's 227 KiB of shared memory per
+// block: every pass of every problem the native variant runs.
+TEST(CudaKernels, NativeKernelsCompileForSm90WithoutAGpu) {
+  cuda::Compiler compiler("sm_90", "test", "", nullptr);
+  codegen::Device h200 = cuda::native_limits(232448);
+  // The native variant accepts every case of the suites.
+  for (const std::string& text : correctness_cases())
+    EXPECT_EQ(cuda::native_declines(resolve(parse_case(text)), h200), "") << text;
+  // Compiling all of them takes minutes: one problem of each kind of plan.
+  const char* problems[] = {
+      "c2c f32 1024 b8 shift=both norm=ortho", // one pass
+      "c2c f32 16384 b8",                      // one pass in 227 KiB
+      "c2c f32 65536 b4",                      // several passes
+      "c2c f32 10007 b4",                      // Bluestein
+      "c2c f64 4097 b4 in-place",
+      "r2c f32 4096 b2 shift=out",
+      "c2r f64 30x20 b3 shift=in",
+      "c2c f32 16x12x10 b2 istride=1,16,192 shift=both",
+  };
+  std::set<std::string> sources;
+  for (const char* p : problems)
+    for (auto& s : cuda::native_sources(resolve(parse_case(p)), h200))
+      sources.insert(s);
+  for (const std::string& s : sources)
+    EXPECT_FALSE(compiler.compile(s, cuda::Output::cubin).empty());
+  EXPECT_GE(sources.size(), 10u);
 }
 
 TEST(CudaKernels, CacheKeepsEntriesAndRejectsForeignOnes) {
