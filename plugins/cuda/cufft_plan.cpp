@@ -20,12 +20,11 @@ struct Types {
   cudaDataType in, out, exec;
 };
 
-Types cufft_types(const fftmux_desc& d) {
-  bool f64 = d.precision == FFTMUX_F64;
+Types cufft_types(uint32_t kind, bool f64) {
   cudaDataType c = f64 ? CUDA_C_64F : CUDA_C_32F, r = f64 ? CUDA_R_64F : CUDA_R_32F;
-  if (d.kind == FFTMUX_R2C)
+  if (kind == FFTMUX_R2C)
     return {r, c, c};
-  if (d.kind == FFTMUX_C2R)
+  if (kind == FFTMUX_C2R)
     return {c, r, c};
   return {c, c, c};
 }
@@ -44,10 +43,11 @@ public:
   CufftPlan(Backend& b, const fftmux_desc& d, bool callbacks) : Plan(b, d) {
     route_ = plan_route(d, callbacks);
     compile_kernels();
-    make_handles();
+    if (!route_.identity())
+      make_handles();
     int64_t elem_in = route_.engine_in.element_bytes(f64()),
             elem_out = route_.engine_out.element_bytes(f64());
-    if (route_.in_stage)
+    if (route_.in_stage && !route_.identity())
       scratch_in_ = DeviceMemory(size_t(route_.engine_in.span() * elem_in));
     if (route_.out_stage)
       scratch_out_ = DeviceMemory(size_t(route_.engine_out.span() * elem_out));
@@ -64,6 +64,10 @@ public:
     int s = Route::slot(direction);
     const Route::Ops& o = route_.ops[s];
     void* src = const_cast<void*>(in);
+    if (route_.identity()) { // every length is 1: a scaled copy
+      copy(gather_[s], src, out, route_.user_in.count(), "copy kernel");
+      return;
+    }
     if (route_.in_stage) {
       copy(gather_[s], src, scratch_in_.get(), route_.engine_in.count(), "gather kernel");
       src = scratch_in_.get();
@@ -127,13 +131,15 @@ private:
   // share one work area.
   void make_handles() {
     const fftmux_desc& d = desc();
-    int rank = int(d.rank);
+    const std::vector<int>& axes = route_.engine_axes;
+    int rank = int(axes.size());
     bool per_direction = d.kind == FFTMUX_C2C && route_.any_callbacks();
-    auto in = *cufft_embed(route_.engine_in, rank);
-    auto out = *cufft_embed(route_.engine_out, rank);
+    auto in = *cufft_embed(route_.engine_in, axes);
+    auto out = *cufft_embed(route_.engine_out, axes);
     long long n[FFTMUX_MAX_RANK];
-    std::copy(d.n, d.n + rank, n);
-    Types t = cufft_types(d);
+    for (int j = 0; j < rank; ++j)
+      n[j] = route_.user_in.period[axes[j]];
+    Types t = cufft_types(route_.engine_kind, f64());
     size_t work = 0;
     for (int s = 0; s < (per_direction ? 2 : 1); ++s) {
       int cb_slot = d.kind == FFTMUX_C2R ? 1 : s;

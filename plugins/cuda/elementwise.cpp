@@ -141,11 +141,26 @@ std::string Emitter::apply_ops(const ElementOps& ops, bool complex, const char* 
   return s.str();
 }
 
+namespace {
+
+// The store of value v (of src's type) into dst's type: reals become complex
+// values with no imaginary part, complex values give their real part.
+std::string convert_store(const CopyKernel& k, const std::string& at) {
+  if (k.src.complex == k.dst.complex)
+    return "    dst[" + at + "] = v;\n";
+  if (k.dst.complex)
+    return "    cplx c;\n    c.x = v;\n    c.y = 0;\n    dst[" + at + "] = c;\n";
+  return "    dst[" + at + "] = v.x;\n";
+}
+
+} // namespace
+
 std::string Emitter::copy_kernel(const CopyKernel& k) const {
-  const char* type = k.src.complex ? "cplx" : "real";
+  const char* src_type = k.src.complex ? "cplx" : "real";
+  const char* dst_type = k.dst.complex ? "cplx" : "real";
   std::ostringstream s;
   s << "extern \"C\" __global__ void __launch_bounds__(" << kCopyThreads << ") " << k.name
-    << "(const " << type << "* src, " << type << "* dst) {\n"
+    << "(const " << src_type << "* src, " << dst_type << "* dst) {\n"
     << "  typedef " << (fits_32(k) ? "unsigned" : "unsigned long long") << " idx;\n"
     << "  for (idx e = (idx)blockIdx.x * " << kCopyThreads << " + threadIdx.x; e < (idx)"
     << k.src.count() << "; e += (idx)gridDim.x * " << kCopyThreads << ") {\n"
@@ -158,9 +173,8 @@ std::string Emitter::copy_kernel(const CopyKernel& k) const {
     s << "    const idx " << index(a) << " = r % " << k.src.extent[a] << "u;\n"
       << "    r /= " << k.src.extent[a] << "u;\n";
   }
-  s << "    " << type << " v = src[" << offset_expr(k.src, k.src_roll) << "];\n"
-    << apply_ops(k.ops, k.src.complex, "v") << "    dst[" << offset_expr(k.dst, k.dst_roll)
-    << "] = v;\n"
+  s << "    " << src_type << " v = src[" << offset_expr(k.src, k.src_roll) << "];\n"
+    << apply_ops(k.ops, k.src.complex, "v") << convert_store(k, offset_expr(k.dst, k.dst_roll))
     << "  }\n"
     << "}\n";
   return s.str();

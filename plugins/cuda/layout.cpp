@@ -80,22 +80,19 @@ bool nested(const Side& s) {
   return true;
 }
 
-std::optional<Embed> cufft_embed(const Side& s, int rank) {
-  if (!nested(s))
+std::optional<Embed> cufft_embed(const Side& s, const std::vector<int>& axes) {
+  if (!nested(s) || axes.empty())
     return std::nullopt;
   Embed e{};
-  int first = kAxes - rank;
-  e.stride = s.stride[kAxes - 1];
+  e.stride = s.stride[axes.back()];
   e.distance = s.stride[0];
-  e.embed[0] = s.extent[first];
-  for (int a = first; a < kAxes - 1; ++a) {
-    // cuFFT addresses axis a with stride[a+1] * embed[a+1].
-    if (s.stride[a] % s.stride[a + 1] != 0)
+  e.embed[0] = s.extent[axes[0]];
+  for (size_t j = 0; j + 1 < axes.size(); ++j) {
+    // cuFFT addresses axis j with stride[j+1] * embed[j+1].
+    int a = axes[j], b = axes[j + 1];
+    if (s.stride[a] % s.stride[b] != 0 || s.stride[a] / s.stride[b] < s.extent[b])
       return std::nullopt;
-    long long embed = s.stride[a] / s.stride[a + 1];
-    if (embed < s.extent[a + 1])
-      return std::nullopt;
-    e.embed[a + 1 - first] = embed;
+    e.embed[j + 1] = s.stride[a] / s.stride[b];
   }
   return e;
 }

@@ -6,6 +6,7 @@
 #include <fftmux/plugin_support.hpp>
 
 #include <optional>
+#include <vector>
 
 namespace fftmux::cuda {
 
@@ -41,8 +42,9 @@ struct Embed {
   long long stride, distance;
 };
 
-// The embed of the last rank axes of s, when cuFFT can address it.
-std::optional<Embed> cufft_embed(const Side& s, int rank);
+// The embed of axes (Side indices, increasing) of s, when cuFFT can
+// address them.
+std::optional<Embed> cufft_embed(const Side& s, const std::vector<int>& axes);
 
 // Axes of s (Side indices) in decreasing stride order, extent-1 axes left out.
 int axes_by_stride(const Side& s, int order[kAxes]);

@@ -100,14 +100,24 @@ Route plan_route(const fftmux_desc& d, bool callbacks) {
   r.rank = int(d.rank);
   r.user_in = user_side(d, true);
   r.user_out = user_side(d, false);
-  int rank = int(d.rank);
+  for (int a = 1; a < kAxes; ++a)
+    if (r.user_in.period[a] > 1)
+      r.engine_axes.push_back(a);
+  // A halved axis of length 1 leaves a full complex transform of the others.
+  bool trivial_halving = d.kind != FFTMUX_C2C && d.n[d.rank - 1] == 1;
+  r.engine_kind = trivial_halving ? uint32_t(FFTMUX_C2C) : d.kind;
   bool in_place = d.flags & FFTMUX_IN_PLACE;
   bool mismatch = in_place && !in_place_compatible(r.user_in, r.user_out, d.kind);
-  r.in_stage = !cufft_embed(r.user_in, rank) || mismatch || (d.kind == FFTMUX_C2R && !in_place);
-  r.out_stage = !cufft_embed(r.user_out, rank) || mismatch;
+  r.in_stage = !cufft_embed(r.user_in, r.engine_axes) || mismatch || r.identity() ||
+               (d.kind == FFTMUX_C2R && !in_place) || (trivial_halving && d.kind == FFTMUX_R2C);
+  r.out_stage = !r.identity() && (!cufft_embed(r.user_out, r.engine_axes) || mismatch ||
+                                  (trivial_halving && d.kind == FFTMUX_C2R));
   Shifts s = place_shifts(d, r, callbacks);
-  r.engine_in = r.in_stage ? packed(r.user_in) : r.user_in;
+  // The identity's one copy goes straight from the caller's input to output.
+  r.engine_in = r.identity() ? r.user_out : r.in_stage ? packed(r.user_in) : r.user_in;
   r.engine_out = r.out_stage ? packed(r.user_out) : r.user_out;
+  r.engine_in.complex = r.identity() ? r.user_out.complex : r.engine_kind != FFTMUX_R2C;
+  r.engine_out.complex = r.engine_kind != FFTMUX_C2R;
   r.engine_in_place = in_place && !r.in_stage && !r.out_stage;
   place_ops(d, s, r, callbacks);
   return r;
@@ -120,7 +130,7 @@ KernelNames kernel_names(const Route& r, const fftmux_desc& d, int slot) {
   const char* suffix = slot == 0 ? "_fwd" : "_inv";
   const Route::Ops& o = r.ops[slot];
   if (r.in_stage)
-    k.gather = std::string("fftmux_gather") + suffix;
+    k.gather = std::string("fftmux_gather") + suffix; // the whole transform when identity()
   if (r.out_stage)
     k.scatter = std::string("fftmux_scatter") + suffix;
   else if (o.post_pass)
@@ -173,6 +183,10 @@ std::string Route::describe() const {
     add("scaling pass");
   if (engine_in_place)
     add("in place");
+  if (identity())
+    add("no cuFFT (every length is 1)");
+  else if (engine_kind == FFTMUX_C2C && user_in.complex != user_out.complex)
+    add("cuFFT C2C (the halved axis has length 1)");
   return t.empty() ? "cuFFT alone" : t;
 }
 

@@ -12,6 +12,11 @@ namespace fftmux::cuda {
 
 struct Route {
   int rank = 1;
+  // What cuFFT runs: the axes of length > 1 (none: the transform is a
+  // scaled copy), as a C2C where the halved axis of R2C/C2R has length 1.
+  std::vector<int> engine_axes;
+  uint32_t engine_kind = FFTMUX_C2C;
+  bool identity() const { return engine_axes.empty(); }
   Side user_in, user_out;     // the caller's layouts
   Side engine_in, engine_out; // what cuFFT reads and writes
   bool in_stage = false;      // gather user_in -> packed engine_in first

@@ -128,6 +128,8 @@ std::vector<std::string> correctness_cases() {
       "r2c f64 17x15 b2 ostride=1,17 shift=out",
       "c2c f32 8x6x4 b2 istride=1,8,48 ostride=1,8,48 in-place", // in place, Fortran order
       "c2c f32 1000 b5 host norm=ortho shift=both",
+      "r2c f32 8x1 b3 shift=both", "c2r f64 6x1 b3 shift=in", "c2r f32 7x1 b2 in-place norm=ortho",
+      "c2c f64 1x1 b5 in-place norm=forward", "r2c f32 1 b4 in-place",
       "r2c f32 4096 b2 host",
       "c2r f32 4096 b2 host in-place",
   };
