@@ -22,23 +22,27 @@ summary=()
 
 note() { summary+=("$1"); echo "== $1"; }
 
-# sharded NAME TIMEOUT COMMAND...: gtest shards in parallel; totals of passed/failed/skipped.
-sharded() {
-  local name=$1 limit=$2
-  shift 2
-  local start=$SECONDS
-  for ((i = 0; i < shards; i++)); do
-    GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i timeout "$limit" "$@" --gtest_brief=1 \
+# start NAME SHARDS TIMEOUT COMMAND...: gtest shards in the background.
+start() {
+  local name=$1 n=$2 limit=$3
+  shift 3
+  for ((i = 0; i < n; i++)); do
+    GTEST_TOTAL_SHARDS=$n GTEST_SHARD_INDEX=$i timeout "$limit" "$@" --gtest_brief=1 \
       >"$out/$name.$i.log" 2>&1 &
   done
-  wait
+}
+
+# report NAME: totals of passed, failed and skipped tests over its shards.
+report() {
+  local name=$1
   cat "$out/$name".*.log >"$out/$name.log"
   rm -f "$out/$name".*.log
-  local passed failed skipped
+  local passed failed skipped finished
+  finished=$(grep -c '^\[==========\] .* ran' "$out/$name.log")
   passed=$(grep -h '^\[  PASSED  \]' "$out/$name.log" | awk '{s += $4} END {print s + 0}')
   failed=$(grep -o '^\[  FAILED  \] [^ ,]*\.[^ ,]*' "$out/$name.log" | sort -u | wc -l)
   skipped=$(grep -h '^\[  SKIPPED \] [0-9]' "$out/$name.log" | awk '{s += $4} END {print s + 0}')
-  note "$name: $passed passed, $failed failed, $skipped skipped ($((SECONDS - start)) s)"
+  note "$name: $passed passed, $failed failed, $skipped skipped ($finished shards finished)"
   grep -o '^\[  FAILED  \] [^ ,]*\.[^ ,]*' "$out/$name.log" | sort -u | head -20
 }
 
@@ -46,17 +50,26 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --f
   >"$out/nvidia-smi.csv" 2>&1
 "$build/bin/fftmux" backends | tee "$out/backends.txt"
 
-sharded cuda_gpu 240 "$build/bin/fftmux_cuda_gpu_test"
+# The three suites at once, the shards spread over the cores.
+third=$(((shards + 2) / 3))
+limit=${TEST_TIMEOUT:-300}
+begin=$SECONDS
+start cuda_gpu "$third" "$limit" "$build/bin/fftmux_cuda_gpu_test"
 for variant in cufft native; do
-  FFTMUX_TEST_BACKEND=cuda FFTMUX_TEST_VARIANT=$variant \
-    sharded "correctness.cuda.$variant" 240 "$build/bin/fftmux_correctness"
+  start "correctness.cuda.$variant" "$third" "$limit" env FFTMUX_TEST_BACKEND=cuda \
+    FFTMUX_TEST_VARIANT=$variant "$build/bin/fftmux_correctness"
+done
+wait
+note "suites took $((SECONDS - begin)) s"
+for name in cuda_gpu correctness.cuda.cufft correctness.cuda.native; do
+  report "$name"
 done
 
 for args in "--variant cufft --shape 1024 --batch 8 --verify" \
   "--variant native --shape 4096x4096 --placement device --shift both --verify" \
   "--variant native --shape 10007 --batch 64 --kind r2c --precision f64 --verify" \
   "--variant cufft --shape 512x512 --kind c2r --in-place --shift input --verify"; do
-  if timeout 120 "$build/bin/fftmux" run --backend cuda $args >>"$out/cli.log" 2>&1; then
+  if timeout 40 "$build/bin/fftmux" run --backend cuda $args >>"$out/cli.log" 2>&1; then
     note "fftmux run $args: ok"
   else
     note "fftmux run $args: FAILED (see cli.log)"
@@ -65,7 +78,7 @@ done
 
 if [[ $mode == --bench* ]]; then
   quick=$([[ $mode == --bench-quick ]] && echo --quick)
-  timeout 420 "$build/bin/cuda_bench" $quick --json "$out/bench.json" | tee "$out/bench.txt"
+  timeout "${BENCH_TIMEOUT:-420}" "$build/bin/cuda_bench" $quick --json "$out/bench.json" | tee "$out/bench.txt"
   note "cuda_bench: exit ${PIPESTATUS[0]}"
 fi
 
