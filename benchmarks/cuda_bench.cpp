@@ -7,7 +7,7 @@
 // cuFFT's over every element (outputs poisoned with NaN first), and cuFFT's
 // own output against exact DFT bins computed in double on the CPU.
 //
-//   cuda_bench [--quick] [--repeats N] [--json FILE]
+//   cuda_bench [--quick] [--all-variants] [--repeats N] [--json FILE]
 #include <elementwise.hpp>
 #include <nvrtc.hpp>
 
@@ -18,6 +18,8 @@
 #include <cufft.h>
 
 #include <algorithm>
+#include <atomic>
+#include <thread>
 #include <chrono>
 #include <cmath>
 #include <complex>
@@ -48,6 +50,7 @@ void cufft_ok(cufftResult r, const char* what) {
 
 struct Options {
   bool quick = false;
+  bool all_variants = false; // every native variant on every problem
   int repeats = 25;
   std::string json;
 };
@@ -256,10 +259,11 @@ private:
 double check_bins(const fftmux_desc& d, const std::vector<float>& in32,
                   const std::vector<double>& in64, const void* dev_out, std::mt19937_64& rng) {
   bool f64 = d.precision == FFTMUX_F64, real = d.kind == FFTMUX_R2C;
-  fftmux::cuda::Side out = fftmux::cuda::user_side(d, false);
+  fftmux::cuda::Side out = fftmux::cuda::packed(fftmux::cuda::user_side(d, false));
   int64_t n = points(d);
   double worst = 0;
-  int64_t batches[] = {0, d.batch / 2, d.batch - 1};
+  std::vector<int64_t> batches = {0, d.batch / 2, d.batch - 1};
+  batches.erase(std::unique(batches.begin(), batches.end()), batches.end());
   int bins = n > (1 << 24) ? 2 : 4;
   for (int64_t b : batches)
     for (int j = 0; j < bins; ++j) {
@@ -372,8 +376,8 @@ struct Bench {
       x = double(int32_t(fast()) % 2000001 - 1000000) * 1e-6;
     compiler = std::make_unique<fftmux::cuda::Compiler>("sm_90", "bench", "", nullptr);
     compare = std::make_unique<Comparer>(*compiler);
-    ctx["callback"] = make_context("cufft_fusion = \"callback\"");
     ctx["pass"] = make_context("cufft_fusion = \"pass\"");
+    ctx["callback"] = make_context("cufft_fusion = \"callback\"");
   }
 
   void upload(const fftmux_desc& d) {
@@ -437,6 +441,51 @@ struct Bench {
     print(r);
   }
 
+  static constexpr const char* kMoreNative[] = {"native-wide", "native-narrow", "native-r8",
+                                                "native-small-groups"};
+
+  // The generator's other launch shapes: on the 1D sizes of the quick set.
+  bool more_variants(const Problem& p) const {
+    if (opt.all_variants)
+      return true;
+    for (const Problem& q : problems(true))
+      if (q.group == "1d" && p.group == "1d" && q.desc.n[0] == p.desc.n[0])
+        return true;
+    return false;
+  }
+
+  // Compiles every native kernel the run needs at once, over all cores, so
+  // that the timed loop finds them in the process's caches.
+  void prewarm(const std::vector<Problem>& all) {
+    std::vector<std::pair<fftmux_desc, const char*>> work;
+    for (const Problem& p : all) {
+      fftmux_desc s = p.desc;
+      s.flags |= FFTMUX_SHIFT_OUTPUT;
+      work.push_back({p.desc, "native"});
+      work.push_back({s, "native"});
+      if (more_variants(p))
+        for (const char* v : kMoreNative)
+          work.push_back({p.desc, v});
+    }
+    std::atomic<size_t> next{0};
+    std::vector<std::thread> threads;
+    auto t0 = std::chrono::steady_clock::now();
+    for (unsigned t = 0; t < std::max(1u, std::thread::hardware_concurrency()); ++t)
+      threads.emplace_back([&] {
+        for (size_t i; (i = next++) < work.size();) {
+          try {
+            fftmux::plan plan = ctx["pass"]->make_plan(work[i].first, "cuda", work[i].second);
+          } catch (const std::exception&) {
+            // the timed run reports it
+          }
+        }
+      });
+    for (auto& t : threads)
+      t.join();
+    std::printf("prewarm: %zu native plans in %.1f s\n", work.size(),
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+
   void run_problem(const Problem& p, bool shifts) {
     upload(p.desc);
     Row r{p.group, p.name, "cuFFT direct"};
@@ -451,15 +500,18 @@ struct Bench {
     print(r);
     if (!direct_ms)
       return;
-    variant(p, p.desc, "callback", "cufft", "fftmux cufft", direct_ms);
-    variant(p, p.desc, "callback", "native", "fftmux native", direct_ms);
+    variant(p, p.desc, "pass", "cufft", "fftmux cufft", direct_ms);
+    variant(p, p.desc, "pass", "native", "fftmux native", direct_ms);
+    if (more_variants(p))
+      for (const char* v : kMoreNative)
+        variant(p, p.desc, "pass", v, std::string("fftmux ") + v, direct_ms);
     if (!shifts)
       return;
     fftmux_desc s = p.desc;
     s.flags |= FFTMUX_SHIFT_OUTPUT;
     variant(p, s, "callback", "cufft", "cufft + shift (callback)", direct_ms);
     variant(p, s, "pass", "cufft", "cufft + shift (pass)", direct_ms);
-    variant(p, s, "callback", "native", "native + shift (modulation)", direct_ms);
+    variant(p, s, "pass", "native", "native + shift (modulation)", direct_ms);
   }
 
   static void print(const Row& r) {
@@ -491,10 +543,12 @@ int main(int argc, char** argv) {
       b.opt.quick = true;
     else if (a == "--repeats" && i + 1 < argc)
       b.opt.repeats = std::stoi(argv[++i]);
+    else if (a == "--all-variants")
+      b.opt.all_variants = true;
     else if (a == "--json" && i + 1 < argc)
       b.opt.json = argv[++i];
     else {
-      std::fprintf(stderr, "usage: cuda_bench [--quick] [--repeats N] [--json FILE]\n");
+      std::fprintf(stderr, "usage: cuda_bench [--quick] [--all-variants] [--repeats N] [--json FILE]\n");
       return 2;
     }
   }
@@ -506,6 +560,7 @@ int main(int argc, char** argv) {
                 prop.multiProcessorCount, prop.sharedMemPerBlockOptin / 1024);
     b.copy_line();
     const int64_t shift_sizes[] = {1024, 16384, 4093};
+    b.prewarm(problems(b.opt.quick));
     for (const Problem& p : problems(b.opt.quick)) {
       bool shifts = p.desc.rank > 1 && p.group == "2d";
       for (int64_t n : shift_sizes)

@@ -15,10 +15,11 @@ struct Backend {
   const fftmux_host_v1* host = nullptr;
   Device device;
   std::unique_ptr<Compiler> compiler;
-  // How the "cufft" variant applies shifts and scaling: "callback" (cuFFT
-  // LTO callbacks where they apply, falling back to passes) or "pass"
-  // (separate elementwise kernels only).
-  std::string cufft_fusion = "callback";
+  // How the "cufft" variant applies shifts and scaling: "pass" (generated
+  // elementwise kernels around cuFFT) or "callback" (cuFFT LTO callbacks
+  // where they apply; a plan fails when cuFFT cannot make them). Passes are
+  // the default: docs/cuda.md has the measurements behind that.
+  std::string cufft_fusion = "pass";
 
   // Makes the backend's device current on the calling thread.
   void use() const;

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 namespace fftmux::cuda {
 namespace {
@@ -38,7 +39,14 @@ struct Buffer {
 
 Buffer* buffer_of(void* p) { return static_cast<Buffer*>(p); }
 
-enum Variant : uint32_t { kCufft = 0, kNative = 1 };
+// Variant 0 is cuFFT, the others the native variants in their order.
+constexpr uint32_t kCufft = 0;
+
+const codegen::Options& native_options(uint32_t variant) {
+  if (variant == kCufft || variant > native_variants().size())
+    fail(FFTMUX_ERROR_INVALID_ARGUMENT, "no CUDA variant " + std::to_string(variant));
+  return native_variants()[variant - 1].options;
+}
 
 fftmux_status init(const fftmux_host_v1* h, void** out) {
   if (h) {
@@ -48,8 +56,12 @@ fftmux_status init(const fftmux_host_v1* h, void** out) {
   return guarded(h, [&] {
     auto b = std::make_unique<Backend>();
     b->host = host;
-    b->device = probe(std::stoi(config("device", "0")));
-    b->cufft_fusion = config("cufft_fusion", "callback");
+    std::string device = config("device", "0");
+    if (device.empty() || device.find_first_not_of("0123456789") != std::string::npos)
+      fail(FFTMUX_ERROR_INVALID_ARGUMENT,
+           "[backends.cuda] device = \"" + device + "\": give the device's index, e.g. 0");
+    b->device = probe(std::stoi(device));
+    b->cufft_fusion = config("cufft_fusion", "pass");
     if (b->cufft_fusion != "callback" && b->cufft_fusion != "pass")
       fail(FFTMUX_ERROR_INVALID_ARGUMENT, "[backends.cuda] cufft_fusion = \"" + b->cufft_fusion +
                                               "\": use callback or pass");
@@ -74,10 +86,9 @@ fftmux_status about(void* p, fftmux_about_v1* a) {
 
 fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answer_v1* a) {
   return guarded(host, [&] {
-    if (variant != kCufft && variant != kNative)
-      fail(FFTMUX_ERROR_INVALID_ARGUMENT, "no CUDA variant " + std::to_string(variant));
-    if (variant == kNative) {
-      std::string why = native_declines(*d, native_limits(backend_of(p)->device.shared_optin));
+    if (variant != kCufft) {
+      std::string why = native_declines(*d, native_limits(backend_of(p)->device.shared_optin),
+                                        native_options(variant));
       if (!why.empty()) {
         std::snprintf(a->reason, sizeof a->reason, "%s", why.c_str());
         a->supported = 0;
@@ -97,10 +108,8 @@ fftmux_status plan_create(void* p, const fftmux_desc* d, uint32_t variant, void*
     b.use();
     if (variant == kCufft)
       *out = make_cufft_plan(b, *d).release();
-    else if (variant == kNative)
-      *out = make_native_plan(b, *d).release();
     else
-      fail(FFTMUX_ERROR_INVALID_ARGUMENT, "no CUDA variant " + std::to_string(variant));
+      *out = make_native_plan(b, *d, native_options(variant)).release();
   });
 }
 
@@ -192,40 +201,55 @@ fftmux_status buffer_read(void* p, uint64_t offset, void* dst, uint64_t bytes) {
 
 uint64_t buffer_native(void* p) { return reinterpret_cast<uint64_t>(buffer_of(p)->data); }
 
-const char* const variants[] = {"cufft", "native"};
+const char* const* variant_names() {
+  static const std::vector<const char*> names = [] {
+    std::vector<const char*> n{"cufft"};
+    for (const auto& v : native_variants())
+      n.push_back(v.name);
+    return n;
+  }();
+  return names.data();
+}
 
-const fftmux_backend_v1 table = {
-    sizeof(fftmux_backend_v1),
-    FFTMUX_PLUGIN_ABI_VERSION,
-    "cuda",
-    FFTMUX_VERSION_STRING,
-    FFTMUX_CAP_F32 | FFTMUX_CAP_F64 | FFTMUX_CAP_C2C | FFTMUX_CAP_R2C | FFTMUX_CAP_STRIDES |
-        FFTMUX_CAP_IN_PLACE | FFTMUX_CAP_SHIFT,
-    FFTMUX_MAX_RANK,
-    FFTMUX_DOMAIN_CUDA,
-    sizeof variants / sizeof *variants,
-    variants,
-    init,
-    shutdown,
-    about,
-    query,
-    plan_create,
-    plan_destroy,
-    execute,
-    execute_buffers,
-    synchronize,
-    buffer_alloc,
-    buffer_wrap,
-    buffer_free,
-    buffer_write,
-    buffer_read,
-    buffer_native,
-    plan_set_stream,
-};
+const fftmux_backend_v1& table() {
+  static const fftmux_backend_v1 t = {
+      sizeof(fftmux_backend_v1),
+      FFTMUX_PLUGIN_ABI_VERSION,
+      "cuda",
+      FFTMUX_VERSION_STRING,
+      FFTMUX_CAP_F32 | FFTMUX_CAP_F64 | FFTMUX_CAP_C2C | FFTMUX_CAP_R2C | FFTMUX_CAP_STRIDES |
+          FFTMUX_CAP_IN_PLACE | FFTMUX_CAP_SHIFT,
+      FFTMUX_MAX_RANK,
+      FFTMUX_DOMAIN_CUDA,
+      uint32_t(1 + native_variants().size()),
+      variant_names(),
+      init,
+      shutdown,
+      about,
+      query,
+      plan_create,
+      plan_destroy,
+      execute,
+      execute_buffers,
+      synchronize,
+      buffer_alloc,
+      buffer_wrap,
+      buffer_free,
+      buffer_write,
+      buffer_read,
+      buffer_native,
+      plan_set_stream,
+  };
+  return t;
+}
 
 } // namespace
 } // namespace fftmux::cuda
 
 extern "C" FFTMUX_PLUGIN_EXPORT const fftmux_backend_v1* fftmux_plugin_entry(uint32_t host_abi) {
-  return host_abi >= 1 ? &fftmux::cuda::table : nullptr;
+  try {
+    return host_abi >= 1 ? &fftmux::cuda::table() : nullptr;
+  } catch (...) {
+    return nullptr; // only running out of memory can get here
+  }
 }

@@ -20,6 +20,42 @@ struct Types {
   cudaDataType in, out, exec;
 };
 
+// The classic type of a kind and precision: plans made through the int API,
+// as direct cuFFT callers make them, get the same kernels.
+cufftType classic_type(uint32_t kind, bool f64) {
+  if (kind == FFTMUX_R2C)
+    return f64 ? CUFFT_D2Z : CUFFT_R2C;
+  if (kind == FFTMUX_C2R)
+    return f64 ? CUFFT_Z2D : CUFFT_C2R;
+  return f64 ? CUFFT_Z2Z : CUFFT_C2C;
+}
+
+cufftResult exec(cufftHandle h, cufftType t, void* in, void* out, int direction) {
+  switch (t) {
+  case CUFFT_R2C:
+    return cufftExecR2C(h, static_cast<cufftReal*>(in), static_cast<cufftComplex*>(out));
+  case CUFFT_C2R:
+    return cufftExecC2R(h, static_cast<cufftComplex*>(in), static_cast<cufftReal*>(out));
+  case CUFFT_D2Z:
+    return cufftExecD2Z(h, static_cast<cufftDoubleReal*>(in), static_cast<cufftDoubleComplex*>(out));
+  case CUFFT_Z2D:
+    return cufftExecZ2D(h, static_cast<cufftDoubleComplex*>(in), static_cast<cufftDoubleReal*>(out));
+  case CUFFT_Z2Z:
+    return cufftExecZ2Z(h, static_cast<cufftDoubleComplex*>(in),
+                        static_cast<cufftDoubleComplex*>(out), direction);
+  default:
+    return cufftExecC2C(h, static_cast<cufftComplex*>(in), static_cast<cufftComplex*>(out),
+                        direction);
+  }
+}
+
+bool fits_int(const long long* values, int count) {
+  for (int i = 0; i < count; ++i)
+    if (values[i] > 0x7fffffffll)
+      return false;
+  return true;
+}
+
 Types cufft_types(uint32_t kind, bool f64) {
   cudaDataType c = f64 ? CUDA_C_64F : CUDA_C_32F, r = f64 ? CUDA_R_64F : CUDA_R_32F;
   if (kind == FFTMUX_R2C)
@@ -73,7 +109,7 @@ public:
       src = scratch_in_.get();
     }
     void* dst = route_.out_stage ? scratch_out_.get() : out;
-    check(cufftXtExec(handle(s), src, dst, direction), "cufftXtExec");
+    check(exec(handle(s), type_, src, dst, direction), "cufftExec");
     if (route_.out_stage)
       copy(scatter_[s], dst, out, route_.engine_out.count(), "scatter kernel");
     else if (o.post_pass)
@@ -127,6 +163,28 @@ private:
     }
   }
 
+  // The int API where every number fits (the plans direct callers get),
+  // the 64-bit one beyond.
+  void make_plan(cufftHandle h, int rank, long long* n, Embed& in, Embed& out, Types t,
+                 long long batch, size_t* size) {
+    long long all[] = {n[0], n[rank - 1], in.embed[0], in.embed[rank - 1], in.stride,
+                       in.distance, out.embed[0], out.embed[rank - 1], out.stride, out.distance,
+                       batch, n[rank > 1 ? 1 : 0], in.embed[rank > 1 ? 1 : 0],
+                       out.embed[rank > 1 ? 1 : 0]};
+    if (!fits_int(all, int(sizeof all / sizeof *all))) {
+      check(cufftXtMakePlanMany(h, rank, n, in.embed, in.stride, in.distance, t.in, out.embed,
+                                out.stride, out.distance, t.out, batch, size, t.exec),
+            "cufftXtMakePlanMany");
+      return;
+    }
+    int ni[3], ie[3], oe[3];
+    for (int j = 0; j < rank; ++j)
+      ni[j] = int(n[j]), ie[j] = int(in.embed[j]), oe[j] = int(out.embed[j]);
+    check(cufftMakePlanMany(h, rank, ni, ie, int(in.stride), int(in.distance), oe,
+                            int(out.stride), int(out.distance), type_, int(batch), size),
+          "cufftMakePlanMany");
+  }
+
   // One cuFFT plan, or one per direction when their callbacks differ; they
   // share one work area.
   void make_handles() {
@@ -140,6 +198,7 @@ private:
     for (int j = 0; j < rank; ++j)
       n[j] = route_.user_in.period[axes[j]];
     Types t = cufft_types(route_.engine_kind, f64());
+    type_ = classic_type(route_.engine_kind, f64());
     size_t work = 0;
     for (int s = 0; s < (per_direction ? 2 : 1); ++s) {
       int cb_slot = d.kind == FFTMUX_C2R ? 1 : s;
@@ -148,10 +207,7 @@ private:
       if (route_.callbacks(cb_slot))
         set_callbacks(handles_[s], cb_slot);
       size_t size = 0;
-      check(cufftXtMakePlanMany(handles_[s], rank, n, in.embed, in.stride, in.distance, t.in,
-                                out.embed, out.stride, out.distance, t.out, d.batch, &size,
-                                t.exec),
-            "cufftXtMakePlanMany");
+      make_plan(handles_[s], rank, n, in, out, t, d.batch, &size);
       work = std::max(work, size);
     }
     work_ = DeviceMemory(work);
@@ -162,6 +218,7 @@ private:
   }
 
   Route route_;
+  cufftType type_ = CUFFT_C2C;
   std::array<cufftHandle, 2> handles_{};
   std::string ltoir_[2];
   std::unique_ptr<Module> module_;
@@ -171,19 +228,11 @@ private:
 
 } // namespace
 
-// Callbacks first; where cuFFT cannot plan with them (some sizes, some
-// layouts), the same problem with elementwise passes instead.
+// With cufft_fusion = "callback" a plan that needs callbacks fails when
+// cuFFT cannot make them, so that their cost and correctness are measured,
+// never silently replaced by passes.
 std::unique_ptr<Plan> make_cufft_plan(Backend& b, const fftmux_desc& d) {
-  bool callbacks = b.cufft_fusion != "pass";
-  if (callbacks && plan_route(d, true).any_callbacks()) {
-    try {
-      return std::make_unique<CufftPlan>(b, d, true);
-    } catch (const plugin::Failure& f) {
-      if (f.status == FFTMUX_ERROR_OUT_OF_MEMORY)
-        throw;
-    }
-  }
-  return std::make_unique<CufftPlan>(b, d, false);
+  return std::make_unique<CufftPlan>(b, d, b.cufft_fusion == "callback");
 }
 
 } // namespace fftmux::cuda

@@ -56,17 +56,27 @@ void Plan::set_stream(cudaStream_t stream) {
 
 void Plan::synchronize() { check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize"); }
 
+// The caller's output is copied in first where it has gaps (strides, padding)
+// or shares the input's memory, so what lies between elements comes back
+// unchanged.
 void Plan::execute_host(int direction, const void* in, void* out) {
   backend_.use();
   uint64_t in_bytes = side_bytes(desc_, true), out_bytes = side_bytes(desc_, false);
   bool in_place = desc_.flags & FFTMUX_IN_PLACE;
+  Side user_out = user_side(desc_, false);
+  bool gaps = user_out.span() != user_out.count();
   if (!host_in_.get())
     host_in_ = DeviceMemory(in_place ? std::max(in_bytes, out_bytes) : in_bytes);
   if (!in_place && !host_out_.get())
     host_out_ = DeviceMemory(out_bytes);
   void* dst = in_place ? host_in_.get() : host_out_.get();
-  check(cudaMemcpyAsync(host_in_.get(), in, in_bytes, cudaMemcpyHostToDevice, stream_),
-        "cudaMemcpyAsync to the device");
+  auto upload = [&](void* to, const void* from, uint64_t bytes) {
+    check(cudaMemcpyAsync(to, from, bytes, cudaMemcpyHostToDevice, stream_),
+          "cudaMemcpyAsync to the device");
+  };
+  upload(host_in_.get(), in, in_place ? std::max(in_bytes, out_bytes) : in_bytes);
+  if (!in_place && gaps)
+    upload(dst, out, out_bytes);
   enqueue(direction, host_in_.get(), dst);
   check(cudaMemcpyAsync(out, dst, out_bytes, cudaMemcpyDeviceToHost, stream_),
         "cudaMemcpyAsync to the host");

@@ -42,9 +42,9 @@ struct Gpu {
   fftmux_backend_info info{};
 
   Gpu() {
+    contexts["default"] = make_context("");
     contexts["callback"] = make_context("cufft_fusion = \"callback\"");
-    contexts["pass"] = make_context("cufft_fusion = \"pass\"");
-    for (const auto& b : contexts["callback"]->backends(true))
+    for (const auto& b : contexts["default"]->backends(true))
       if (std::string(b.name) == "cuda") {
         info = b;
         unavailable = b.state == FFTMUX_BACKEND_READY ? "" : std::string("cuda: ") + b.reason;
@@ -101,17 +101,24 @@ double run_case(context& ctx, const char* variant, const fftmux_desc& desc, int 
 }
 
 struct Param {
-  std::string variant; // "cufft", "cufft-pass" or "native"
+  std::string variant; // "cufft" or one of the native variants
   std::string problem;
 };
 
 void PrintTo(const Param& p, std::ostream* os) { *os << p.variant << ": " << p.problem; }
 
+// Every case on cuFFT and the default native variant; every fifth on the
+// other native variants (they differ in launch shapes, not in algorithm).
 std::vector<Param> params() {
   std::vector<Param> v;
-  for (const char* variant : {"cufft", "cufft-pass", "native"})
-    for (const std::string& c : correctness_cases())
+  std::vector<std::string> cases = correctness_cases();
+  for (const char* variant : {"cufft", "native"})
+    for (const std::string& c : cases)
       v.push_back({variant, c});
+  int i = 0;
+  for (const char* variant : {"native-wide", "native-narrow", "native-r8", "native-small-groups"})
+    for (size_t c = size_t(i++); c < cases.size(); c += 5)
+      v.push_back({variant, cases[c]});
   return v;
 }
 
@@ -120,11 +127,10 @@ class Correctness : public ::testing::TestWithParam<Param> {};
 TEST_P(Correctness, MatchesReference) {
   REQUIRE_GPU();
   const Param& p = GetParam();
-  bool pass = p.variant == "cufft-pass";
-  context& ctx = *gpu().contexts[pass ? "pass" : "callback"];
+  context& ctx = *gpu().contexts["default"];
   fftmux_desc d = parse_case(p.problem);
   for (int dir : directions(d)) {
-    double ratio = run_case(ctx, pass ? "cufft" : p.variant.c_str(), d, dir, 11 + dir);
+    double ratio = run_case(ctx, p.variant.c_str(), d, dir, 11 + dir);
     EXPECT_LE(ratio, 1.0) << p.variant << ": " << p.problem << " direction " << dir
                           << ": error " << ratio << " x the bound";
   }
@@ -146,7 +152,8 @@ TEST(CudaDevice, ReportsNameArchitectureDriverAndUuid) {
   EXPECT_NE(std::string(b.devices).find("sm_"), std::string::npos);
   EXPECT_NE(std::string(b.devices).find("GPU-"), std::string::npos);
   EXPECT_NE(std::string(b.hardware_key).find("driver "), std::string::npos);
-  EXPECT_EQ(std::string(b.variants), "cufft,native");
+  EXPECT_EQ(std::string(b.variants),
+            "cufft,native,native-wide,native-narrow,native-r8,native-small-groups");
 }
 
 buffer wrap(context& ctx, void* device_pointer, uint64_t bytes) {
@@ -162,7 +169,7 @@ buffer wrap(context& ctx, void* device_pointer, uint64_t bytes) {
 // is ready once the caller synchronizes that stream.
 TEST(CudaInterop, WrappedPointersAndCallersStream) {
   REQUIRE_GPU();
-  context& ctx = *gpu().contexts["callback"];
+  context& ctx = *gpu().contexts["default"];
   fftmux_desc d = parse_case("c2c f32 4096 b64 shift=both norm=ortho");
   fftmux_layout l = layout(d);
   std::vector<unsigned char> in = ref::random_input(d, 5), out(l.out_bytes, kPoison);
@@ -199,7 +206,7 @@ TEST(CudaInterop, WrappedPointersAndCallersStream) {
 // compilation: under 5 ms.
 TEST(CudaNative, WarmPlanCreationIsFast) {
   REQUIRE_GPU();
-  context& ctx = *gpu().contexts["callback"];
+  context& ctx = *gpu().contexts["default"];
   for (const char* problem : {"c2c f32 1024 b4096", "c2c f32 16384 b256", "c2c f32 10007 b64"}) {
     fftmux_desc d = parse_case(problem);
     using Clock = std::chrono::steady_clock;
@@ -217,7 +224,7 @@ TEST(CudaNative, WarmPlanCreationIsFast) {
 
 TEST(CudaErrors, BadInputIsReportedNotFatal) {
   REQUIRE_GPU();
-  context& ctx = *gpu().contexts["callback"];
+  context& ctx = *gpu().contexts["default"];
   fftmux_desc d = parse_case("c2c f32 1024 b4");
   plan p = ctx.make_plan(d, "cuda", "cufft");
   fftmux_buffer small = nullptr;
@@ -231,6 +238,50 @@ TEST(CudaErrors, BadInputIsReportedNotFatal) {
   EXPECT_EQ(fftmux_buffer_create(ctx.get(), "cuda", uint64_t(1) << 50, &huge),
             FFTMUX_ERROR_OUT_OF_MEMORY)
       << fftmux_last_error();
+}
+
+// cufft_fusion = "callback": shifts and scaling inside cuFFT's LTO
+// callbacks. Each problem exercises one kind of callback; on a failure the
+// test prints what cuFFT did (plan error, or the first values written).
+TEST(CudaCallbacks, FuseShiftsAndScaling) {
+  REQUIRE_GPU();
+  context& ctx = *gpu().contexts["callback"];
+  const char* problems[] = {
+      "c2c f32 8 norm=backward",             // inverse: store callback, scale only
+      "c2c f32 17 norm=backward",            // the same on a prime (Bluestein)
+      "c2c f32 1024 b8 norm=none shift=out", // load callback, sign modulation
+      "c2c f32 1023 b8 norm=none shift=in",  // store callback, complex modulation
+      "r2c f32 1024 b8 norm=ortho shift=in", // real input, complex store
+      "c2r f64 1024 b8 in-place",            // real store, scale only
+  };
+  for (const char* text : problems) {
+    fftmux_desc d = parse_case(text);
+    fftmux_layout l = layout(d);
+    for (int dir : directions(d)) {
+      std::vector<unsigned char> in = ref::random_input(d, 3), out(l.out_bytes, kPoison);
+      try {
+        plan p = ctx.make_plan(d, "cuda", "cufft");
+        buffer bin = p.make_buffer(l.in_bytes), bout = p.make_buffer(l.out_bytes);
+        bin.write(in.data(), l.in_bytes);
+        bout.write(out.data(), l.out_bytes);
+        p.execute(dir, bin, bout);
+        p.synchronize();
+        bout.read(out.data(), l.out_bytes);
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << text << " direction " << dir << ": " << e.what();
+        continue;
+      }
+      ref::Values got = ref::read_side(d, false, out.data()),
+                  want = ref::expected(d, dir, in.data());
+      double err = ref::relative_error(got, want);
+      std::string first;
+      for (size_t i = 0; i < 3 && i < got.size(); ++i)
+        first += " (" + std::to_string(got[i].real()) + "," + std::to_string(got[i].imag()) +
+                 " want " + std::to_string(want[i].real()) + "," +
+                 std::to_string(want[i].imag()) + ")";
+      EXPECT_LE(err, ref::error_bound(d)) << text << " direction " << dir << ":" << first;
+    }
+  }
 }
 
 } // namespace
