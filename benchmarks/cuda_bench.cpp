@@ -7,7 +7,7 @@
 // cuFFT's over every element (outputs poisoned with NaN first), and cuFFT's
 // own output against exact DFT bins computed in double on the CPU.
 //
-//   cuda_bench [--quick] [--all-variants] [--repeats N] [--json FILE]
+//   cuda_bench [--quick] [--all-variants] [--shifts-only] [--repeats N] [--json FILE]
 #include <elementwise.hpp>
 #include <nvrtc.hpp>
 
@@ -51,6 +51,7 @@ void cufft_ok(cufftResult r, const char* what) {
 struct Options {
   bool quick = false;
   bool all_variants = false; // every native variant on every problem
+  bool shifts_only = false;  // the fused-shift rows alone
   int repeats = 25;
   std::string json;
 };
@@ -501,8 +502,10 @@ struct Bench {
     if (!direct_ms)
       return;
     variant(p, p.desc, "pass", "cufft", "fftmux cufft", direct_ms);
+    if (opt.shifts_only && !shifts)
+      return;
     variant(p, p.desc, "pass", "native", "fftmux native", direct_ms);
-    if (more_variants(p))
+    if (more_variants(p) && !opt.shifts_only)
       for (const char* v : kMoreNative)
         variant(p, p.desc, "pass", v, std::string("fftmux ") + v, direct_ms);
     if (!shifts)
@@ -543,12 +546,14 @@ int main(int argc, char** argv) {
       b.opt.quick = true;
     else if (a == "--repeats" && i + 1 < argc)
       b.opt.repeats = std::stoi(argv[++i]);
+    else if (a == "--shifts-only")
+      b.opt.shifts_only = true;
     else if (a == "--all-variants")
       b.opt.all_variants = true;
     else if (a == "--json" && i + 1 < argc)
       b.opt.json = argv[++i];
     else {
-      std::fprintf(stderr, "usage: cuda_bench [--quick] [--all-variants] [--repeats N] [--json FILE]\n");
+      std::fprintf(stderr, "usage: cuda_bench [--quick] [--all-variants] [--shifts-only] [--repeats N] [--json FILE]\n");
       return 2;
     }
   }
@@ -560,11 +565,24 @@ int main(int argc, char** argv) {
                 prop.multiProcessorCount, prop.sharedMemPerBlockOptin / 1024);
     b.copy_line();
     const int64_t shift_sizes[] = {1024, 16384, 4093};
-    b.prewarm(problems(b.opt.quick));
-    for (const Problem& p : problems(b.opt.quick)) {
+    std::vector<Problem> all = problems(b.opt.quick);
+    auto has_shifts = [&](const Problem& p) {
       bool shifts = p.desc.rank > 1 && p.group == "2d";
       for (int64_t n : shift_sizes)
         shifts = shifts || (p.group == "1d" && p.desc.n[0] == n);
+      return shifts;
+    };
+    if (b.opt.shifts_only) // plus the one cufft-variant ratio that was off (R2C 2^20)
+      all.erase(std::remove_if(all.begin(), all.end(),
+                               [&](const Problem& p) {
+                                 return !has_shifts(p) &&
+                                        !(p.group == "r2c" && p.desc.n[0] == (1 << 20));
+                               }),
+                all.end());
+    else
+      b.prewarm(all);
+    for (const Problem& p : all) {
+      bool shifts = has_shifts(p);
       b.run_problem(p, shifts);
     }
   } catch (const std::exception& e) {

@@ -163,6 +163,19 @@ private:
     }
   }
 
+  bool packed_sides() const {
+    if (route_.engine_in_place || route_.engine_axes.size() != size_t(desc().rank))
+      return false;
+    auto same = [](const Side& a, const Side& b) {
+      for (int i = 0; i < kAxes; ++i)
+        if (a.extent[i] > 1 && a.stride[i] != b.stride[i])
+          return false;
+      return true;
+    };
+    return same(route_.engine_in, packed(route_.engine_in)) &&
+           same(route_.engine_out, packed(route_.engine_out));
+  }
+
   // The int API where every number fits (the plans direct callers get),
   // the 64-bit one beyond.
   void make_plan(cufftHandle h, int rank, long long* n, Embed& in, Embed& out, Types t,
@@ -180,8 +193,12 @@ private:
     int ni[3], ie[3], oe[3];
     for (int j = 0; j < rank; ++j)
       ni[j] = int(n[j]), ie[j] = int(in.embed[j]), oe[j] = int(out.embed[j]);
-    check(cufftMakePlanMany(h, rank, ni, ie, int(in.stride), int(in.distance), oe,
-                            int(out.stride), int(out.distance), type_, int(batch), size),
+    // Packed sides go through cuFFT's basic layout (no embeds), as direct
+    // callers' plans do: the advanced one can pick other kernels.
+    bool basic = packed_sides();
+    check(cufftMakePlanMany(h, rank, ni, basic ? nullptr : ie, int(in.stride), int(in.distance),
+                            basic ? nullptr : oe, int(out.stride), int(out.distance), type_,
+                            int(batch), size),
           "cufftMakePlanMany");
   }
 

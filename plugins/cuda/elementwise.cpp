@@ -183,7 +183,9 @@ std::string Emitter::copy_kernel(const CopyKernel& k) const {
 std::string Emitter::callback(const Callback& c) const {
   const char* type = c.side.complex ? "cplx" : "real";
   std::ostringstream s;
-  s << "extern \"C\" __device__ ";
+  // C++ linkage: cuFFT declares the callback by name with the signature of
+  // its callback type and links against that (mangled) symbol.
+  s << "__device__ ";
   if (c.load)
     s << type << " " << c.name << "(void* data, unsigned long long offset, void*, void*) {\n"
       << "  " << type << " v = static_cast<const " << type << "*>(data)[offset];\n";

@@ -119,6 +119,9 @@ std::vector<Param> params() {
   for (const char* variant : {"native-wide", "native-narrow", "native-r8", "native-small-groups"})
     for (size_t c = size_t(i++); c < cases.size(); c += 5)
       v.push_back({variant, cases[c]});
+  // cuFFT with cufft_fusion = "callback", on every third case.
+  for (size_t c = 0; c < cases.size(); c += 3)
+    v.push_back({"cufft-callback", cases[c]});
   return v;
 }
 
@@ -127,10 +130,11 @@ class Correctness : public ::testing::TestWithParam<Param> {};
 TEST_P(Correctness, MatchesReference) {
   REQUIRE_GPU();
   const Param& p = GetParam();
-  context& ctx = *gpu().contexts["default"];
+  bool callback = p.variant == "cufft-callback";
+  context& ctx = *gpu().contexts[callback ? "callback" : "default"];
   fftmux_desc d = parse_case(p.problem);
   for (int dir : directions(d)) {
-    double ratio = run_case(ctx, p.variant.c_str(), d, dir, 11 + dir);
+    double ratio = run_case(ctx, callback ? "cufft" : p.variant.c_str(), d, dir, 11 + dir);
     EXPECT_LE(ratio, 1.0) << p.variant << ": " << p.problem << " direction " << dir
                           << ": error " << ratio << " x the bound";
   }
