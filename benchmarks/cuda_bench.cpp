@@ -378,7 +378,7 @@ struct Bench {
     compiler = std::make_unique<fftmux::cuda::Compiler>("sm_90", "bench", "", nullptr);
     compare = std::make_unique<Comparer>(*compiler);
     ctx["pass"] = make_context("cufft_fusion = \"pass\"");
-    ctx["callback"] = make_context("cufft_fusion = \"callback\"");
+    ctx["callback"] = make_context("cufft_fusion = \"callback-experimental\"");
   }
 
   void upload(const fftmux_desc& d) {

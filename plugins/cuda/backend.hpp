@@ -16,9 +16,9 @@ struct Backend {
   Device device;
   std::unique_ptr<Compiler> compiler;
   // How the "cufft" variant applies shifts and scaling: "pass" (generated
-  // elementwise kernels around cuFFT) or "callback" (cuFFT LTO callbacks
-  // where they apply; a plan fails when cuFFT cannot make them). Passes are
-  // the default: docs/cuda.md has the measurements behind that.
+  // elementwise kernels around cuFFT) or "callback-experimental" (cuFFT LTO
+  // callbacks where they apply; a plan fails when cuFFT cannot make them).
+  // Passes are the default: docs/cuda.md has the measurements behind that.
   std::string cufft_fusion = "pass";
 
   // Makes the backend's device current on the calling thread.

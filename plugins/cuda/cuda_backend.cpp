@@ -62,9 +62,9 @@ fftmux_status init(const fftmux_host_v1* h, void** out) {
            "[backends.cuda] device = \"" + device + "\": give the device's index, e.g. 0");
     b->device = probe(std::stoi(device));
     b->cufft_fusion = config("cufft_fusion", "pass");
-    if (b->cufft_fusion != "callback" && b->cufft_fusion != "pass")
+    if (b->cufft_fusion != "callback-experimental" && b->cufft_fusion != "pass")
       fail(FFTMUX_ERROR_INVALID_ARGUMENT, "[backends.cuda] cufft_fusion = \"" + b->cufft_fusion +
-                                              "\": use callback or pass");
+                                              "\": use pass or callback-experimental");
     std::string cache = config("kernel_cache", h->cache_dir ? std::string(h->cache_dir) + "/cuda" : "");
     FileWriter write = [](const std::string& path, const std::string& data) {
       return host->write_file && host->write_file(path.c_str(), data.data(), data.size()) == FFTMUX_OK;

@@ -245,11 +245,12 @@ private:
 
 } // namespace
 
-// With cufft_fusion = "callback" a plan that needs callbacks fails when
-// cuFFT cannot make them, so that their cost and correctness are measured,
-// never silently replaced by passes.
+// With cufft_fusion = "callback-experimental" a plan that needs callbacks
+// fails when cuFFT cannot make them, so that their cost and correctness are
+// measured, never silently replaced by passes (docs/cuda.md: on cuFFT
+// 12.0.0.61 most fail to plan, some give wrong results, all run slower).
 std::unique_ptr<Plan> make_cufft_plan(Backend& b, const fftmux_desc& d) {
-  return std::make_unique<CufftPlan>(b, d, b.cufft_fusion == "callback");
+  return std::make_unique<CufftPlan>(b, d, b.cufft_fusion == "callback-experimental");
 }
 
 } // namespace fftmux::cuda

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -43,7 +44,7 @@ struct Gpu {
 
   Gpu() {
     contexts["default"] = make_context("");
-    contexts["callback"] = make_context("cufft_fusion = \"callback\"");
+    contexts["callback"] = make_context("cufft_fusion = \"callback-experimental\"");
     for (const auto& b : contexts["default"]->backends(true))
       if (std::string(b.name) == "cuda") {
         info = b;
@@ -127,10 +128,20 @@ std::vector<Param> params() {
 
 class Correctness : public ::testing::TestWithParam<Param> {};
 
+// The measured state of cuFFT 12.0.0.61's LTO callbacks (docs/cuda.md):
+// run only on request, so that the suite reports the backend's defaults.
+#define REQUIRE_CALLBACK_RUN()                                                                     \
+  if (!std::getenv("FFTMUX_CUDA_TEST_CALLBACKS"))                                                  \
+  GTEST_SKIP() << "cufft_fusion = callback-experimental is off by default: cuFFT 12.0.0.61 fails " \
+                  "to plan 63 of 112 cases with LTO callbacks, computes 3 wrongly and runs the "   \
+                  "rest slower than passes (docs/cuda.md); FFTMUX_CUDA_TEST_CALLBACKS=1 runs them"
+
 TEST_P(Correctness, MatchesReference) {
   REQUIRE_GPU();
   const Param& p = GetParam();
   bool callback = p.variant == "cufft-callback";
+  if (callback)
+    REQUIRE_CALLBACK_RUN();
   context& ctx = *gpu().contexts[callback ? "callback" : "default"];
   fftmux_desc d = parse_case(p.problem);
   for (int dir : directions(d)) {
@@ -244,11 +255,12 @@ TEST(CudaErrors, BadInputIsReportedNotFatal) {
       << fftmux_last_error();
 }
 
-// cufft_fusion = "callback": shifts and scaling inside cuFFT's LTO
-// callbacks. Each problem exercises one kind of callback; on a failure the
-// test prints what cuFFT did (plan error, or the first values written).
+// cufft_fusion = "callback-experimental": shifts and scaling inside cuFFT's
+// LTO callbacks. Each problem exercises one kind of callback; on a failure
+// the test prints what cuFFT did (plan error, or the first values written).
 TEST(CudaCallbacks, FuseShiftsAndScaling) {
   REQUIRE_GPU();
+  REQUIRE_CALLBACK_RUN();
   context& ctx = *gpu().contexts["callback"];
   const char* problems[] = {
       "c2c f32 8 norm=backward",             // inverse: store callback, scale only
