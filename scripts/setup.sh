@@ -15,6 +15,8 @@ packages=(
   libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri python3-glad
   # Python binding, examples, plots
   python3 python3-numpy python3-pytest python3-matplotlib
+  # pip install of the binding, offline (its test builds a venv)
+  python3-pip python3-venv python3-setuptools
 )
 
 missing=()

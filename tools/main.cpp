@@ -1,4 +1,4 @@
-// fftmux: list backends, run a transform, explain a routing decision.
+// fftmux: list backends, run a transform, explain a routing decision, autotune.
 #include "commands.hpp"
 
 #include <fftmux/fftmux.hpp>
@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   add(add_backends);
   add(add_run);
   add(add_explain);
+  add(add_autotune);
   std::string names;
   bool known = argc < 2 || argv[1][0] == '-';
   for (auto& [sub, action] : commands) {

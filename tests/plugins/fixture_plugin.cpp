@@ -25,11 +25,14 @@ namespace {
 using fftmux::plugin::fail;
 using fftmux::plugin::guarded;
 
-const fftmux_host_v1* host = nullptr;
+// A copy: the host's table belongs to one context, the library outlives it.
+fftmux_host_v1 host_copy{};
+const fftmux_host_v1* host = &host_copy;
 
 struct Backend {
   std::string fail_at;      // "init", "query", "plan", "execute", "alloc"
   bool garbage = false;     // failing calls return a status no enum has
+  bool wrong = false;       // results off by a factor of two
   long delay_us = 0;        // added to every execution
 };
 
@@ -55,7 +58,7 @@ template <class T> void dft(const Plan& p, int dir, const void* in, void* out) {
   int64_t n = d.n[0];
   auto* x = static_cast<const std::complex<T>*>(in);
   auto* y = static_cast<std::complex<T>*>(out);
-  double s = fftmux::plugin::scale(d, dir);
+  double s = fftmux::plugin::scale(d, dir) * (p.backend->wrong ? 2 : 1);
   std::vector<std::complex<double>> line(static_cast<size_t>(n));
   for (int64_t b = 0; b < d.batch; ++b) {
     for (int64_t k = 0; k < n; ++k) {
@@ -71,10 +74,11 @@ template <class T> void dft(const Plan& p, int dir, const void* in, void* out) {
 }
 
 fftmux_status init(const fftmux_host_v1* h, void** out) {
-  host = h;
+  host_copy = *h;
   auto* b = new Backend;
   b->fail_at = config("fail_at");
   b->garbage = config("garbage") == "true";
+  b->wrong = config("wrong") == "true";
   std::string delay = config("delay_us");
   b->delay_us = delay.empty() ? 0 : std::stol(delay);
   if (fftmux_status s = failure(*b, "init")) {
