@@ -19,7 +19,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <thread>
 #include <chrono>
 #include <cmath>
 #include <complex>
@@ -34,6 +33,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -153,8 +153,12 @@ Timing time_on(cudaStream_t s, int repeats, const std::function<void()>& run) {
   return {t[t.size() / 2], t.front(), t.back()};
 }
 
-uint64_t in_bytes(const fftmux_desc& d) { return fftmux::layout(d).in_bytes; }
-uint64_t out_bytes(const fftmux_desc& d) { return fftmux::layout(d).out_bytes; }
+uint64_t in_bytes(const fftmux_desc& d) {
+  return fftmux::layout(d).in_bytes;
+}
+uint64_t out_bytes(const fftmux_desc& d) {
+  return fftmux::layout(d).out_bytes;
+}
 double gbs(const fftmux_desc& d, double ms) {
   return double(in_bytes(d) + out_bytes(d)) / (ms * 1e-3) * 1e-9;
 }
@@ -169,7 +173,8 @@ struct Direct {
     for (uint32_t i = 0; i < d.rank; ++i)
       n[i] = int(d.n[i]);
     bool f64 = d.precision == FFTMUX_F64;
-    cufftType t = d.kind == FFTMUX_R2C ? (f64 ? CUFFT_D2Z : CUFFT_R2C) : (f64 ? CUFFT_Z2Z : CUFFT_C2C);
+    cufftType t =
+        d.kind == FFTMUX_R2C ? (f64 ? CUFFT_D2Z : CUFFT_R2C) : (f64 ? CUFFT_Z2Z : CUFFT_C2C);
     cufft_ok(cufftPlanMany(&h, int(d.rank), n, nullptr, 1, 0, nullptr, 1, 0, t, int(d.batch)),
              "cufftPlanMany");
     cufft_ok(cufftSetStream(h, s), "cufftSetStream");
@@ -242,7 +247,8 @@ private:
       << "  s[0][threadIdx.x] = e; s[1][threadIdx.x] = w; s[2][threadIdx.x] = nan;\n"
       << "  __syncthreads();\n"
       << "  for (int h = 128; h > 0; h /= 2) {\n"
-      << "    if (threadIdx.x < h) for (int j = 0; j < 3; ++j) s[j][threadIdx.x] += s[j][threadIdx.x + h];\n"
+      << "    if (threadIdx.x < h) for (int j = 0; j < 3; ++j) s[j][threadIdx.x] += "
+         "s[j][threadIdx.x + h];\n"
       << "    __syncthreads();\n"
       << "  }\n"
       << "  if (threadIdx.x == 0) for (int j = 0; j < 3; ++j) atomicAdd(acc + j, s[j][0]);\n"
@@ -286,10 +292,10 @@ double check_bins(const fftmux_desc& d, const std::vector<float>& in32,
       for (int64_t e = 0; e < n; ++e) {
         int64_t i0 = e / (n1 * n2), i1 = (e / n2) % n1, i2 = e % n2;
         int64_t at = b * n + e;
-        std::complex<double> x =
-            real ? std::complex<double>(f64 ? in64[at] : in32[at], 0)
-                 : (f64 ? std::complex<double>(in64[2 * at], in64[2 * at + 1])
-                        : std::complex<double>(in32[2 * at], in32[2 * at + 1]));
+        std::complex<double> x = real
+                                     ? std::complex<double>(f64 ? in64[at] : in32[at], 0)
+                                     : (f64 ? std::complex<double>(in64[2 * at], in64[2 * at + 1])
+                                            : std::complex<double>(in32[2 * at], in32[2 * at + 1]));
         std::complex<double> w = tw[0][i0];
         if (d.rank > 1)
           w *= tw[1][i1];
@@ -305,11 +311,13 @@ double check_bins(const fftmux_desc& d, const std::vector<float>& in32,
       std::complex<double> got;
       if (f64) {
         double v[2];
-        cuda_ok(cudaMemcpy(v, (const double*)dev_out + 2 * off, sizeof v, cudaMemcpyDeviceToHost), "bin");
+        cuda_ok(cudaMemcpy(v, (const double*)dev_out + 2 * off, sizeof v, cudaMemcpyDeviceToHost),
+                "bin");
         got = {v[0], v[1]};
       } else {
         float v[2];
-        cuda_ok(cudaMemcpy(v, (const float*)dev_out + 2 * off, sizeof v, cudaMemcpyDeviceToHost), "bin");
+        cuda_ok(cudaMemcpy(v, (const float*)dev_out + 2 * off, sizeof v, cudaMemcpyDeviceToHost),
+                "bin");
         got = {v[0], v[1]};
       }
       worst = std::max(worst, std::abs(got - sum) / std::sqrt(energy));
@@ -553,7 +561,8 @@ int main(int argc, char** argv) {
     else if (a == "--json" && i + 1 < argc)
       b.opt.json = argv[++i];
     else {
-      std::fprintf(stderr, "usage: cuda_bench [--quick] [--all-variants] [--shifts-only] [--repeats N] [--json FILE]\n");
+      std::fprintf(stderr, "usage: cuda_bench [--quick] [--all-variants] [--shifts-only] "
+                           "[--repeats N] [--json FILE]\n");
       return 2;
     }
   }

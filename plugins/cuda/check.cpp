@@ -16,14 +16,27 @@ void check(cudaError_t status, const char* call) {
 }
 
 const char* cufft_status_name(cufftResult status) {
-  static const char* const names[] = {
-      "CUFFT_SUCCESS",        "CUFFT_INVALID_PLAN",    "CUFFT_ALLOC_FAILED",
-      "CUFFT_INVALID_TYPE",   "CUFFT_INVALID_VALUE",   "CUFFT_INTERNAL_ERROR",
-      "CUFFT_EXEC_FAILED",    "CUFFT_SETUP_FAILED",    "CUFFT_INVALID_SIZE",
-      "CUFFT_UNALIGNED_DATA", "status 10",             "CUFFT_INVALID_DEVICE",
-      "status 12",            "CUFFT_NO_WORKSPACE",    "CUFFT_NOT_IMPLEMENTED",
-      "status 15",            "CUFFT_NOT_SUPPORTED",   "CUFFT_MISSING_DEPENDENCY",
-      "CUFFT_NVRTC_FAILURE",  "CUFFT_NVJITLINK_FAILURE", "CUFFT_NVSHMEM_FAILURE"};
+  static const char* const names[] = {"CUFFT_SUCCESS",
+                                      "CUFFT_INVALID_PLAN",
+                                      "CUFFT_ALLOC_FAILED",
+                                      "CUFFT_INVALID_TYPE",
+                                      "CUFFT_INVALID_VALUE",
+                                      "CUFFT_INTERNAL_ERROR",
+                                      "CUFFT_EXEC_FAILED",
+                                      "CUFFT_SETUP_FAILED",
+                                      "CUFFT_INVALID_SIZE",
+                                      "CUFFT_UNALIGNED_DATA",
+                                      "status 10",
+                                      "CUFFT_INVALID_DEVICE",
+                                      "status 12",
+                                      "CUFFT_NO_WORKSPACE",
+                                      "CUFFT_NOT_IMPLEMENTED",
+                                      "status 15",
+                                      "CUFFT_NOT_SUPPORTED",
+                                      "CUFFT_MISSING_DEPENDENCY",
+                                      "CUFFT_NVRTC_FAILURE",
+                                      "CUFFT_NVJITLINK_FAILURE",
+                                      "CUFFT_NVSHMEM_FAILURE"};
   unsigned i = unsigned(status);
   return i < sizeof names / sizeof *names ? names[i] : "unknown cuFFT status";
 }

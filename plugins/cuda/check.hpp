@@ -18,6 +18,8 @@ const char* cufft_status_name(cufftResult status);
 
 // Reports a failed kernel launch; launches are asynchronous, so errors of the
 // kernel itself surface at the next synchronizing call.
-inline void check_launch(const char* kernel) { check(cudaGetLastError(), kernel); }
+inline void check_launch(const char* kernel) {
+  check(cudaGetLastError(), kernel);
+}
 
 } // namespace fftmux::cuda

@@ -28,8 +28,12 @@ std::string config(const char* key, const std::string& fallback) {
   return v ? v : fallback;
 }
 
-Backend* backend_of(void* p) { return static_cast<Backend*>(p); }
-Plan* plan_of(void* p) { return static_cast<Plan*>(p); }
+Backend* backend_of(void* p) {
+  return static_cast<Backend*>(p);
+}
+Plan* plan_of(void* p) {
+  return static_cast<Plan*>(p);
+}
 
 struct Buffer {
   const Backend* backend;
@@ -37,7 +41,9 @@ struct Buffer {
   bool owned;
 };
 
-Buffer* buffer_of(void* p) { return static_cast<Buffer*>(p); }
+Buffer* buffer_of(void* p) {
+  return static_cast<Buffer*>(p);
+}
 
 // Variant 0 is cuFFT, the others the native variants in their order.
 constexpr uint32_t kCufft = 0;
@@ -65,16 +71,20 @@ fftmux_status init(const fftmux_host_v1* h, void** out) {
     if (b->cufft_fusion != "callback-experimental" && b->cufft_fusion != "pass")
       fail(FFTMUX_ERROR_INVALID_ARGUMENT, "[backends.cuda] cufft_fusion = \"" + b->cufft_fusion +
                                               "\": use pass or callback-experimental");
-    std::string cache = config("kernel_cache", h->cache_dir ? std::string(h->cache_dir) + "/cuda" : "");
+    std::string cache =
+        config("kernel_cache", h->cache_dir ? std::string(h->cache_dir) + "/cuda" : "");
     FileWriter write = [](const std::string& path, const std::string& data) {
-      return host->write_file && host->write_file(path.c_str(), data.data(), data.size()) == FFTMUX_OK;
+      return host->write_file &&
+             host->write_file(path.c_str(), data.data(), data.size()) == FFTMUX_OK;
     };
     b->compiler = std::make_unique<Compiler>(b->device.arch(), b->device.name, cache, write);
     *out = b.release();
   });
 }
 
-void shutdown(void* p) { delete backend_of(p); }
+void shutdown(void* p) {
+  delete backend_of(p);
+}
 
 fftmux_status about(void* p, fftmux_about_v1* a) {
   return guarded(host, [&] {
@@ -125,9 +135,8 @@ fftmux_status execute(void* plan, int direction, const void* in, void* out) {
 }
 
 fftmux_status execute_buffers(void* plan, int direction, void* in, void* out) {
-  return guarded(host, [&] {
-    plan_of(plan)->enqueue(direction, buffer_of(in)->data, buffer_of(out)->data);
-  });
+  return guarded(
+      host, [&] { plan_of(plan)->enqueue(direction, buffer_of(in)->data, buffer_of(out)->data); });
 }
 
 fftmux_status synchronize(void* plan) {
@@ -161,8 +170,8 @@ fftmux_status buffer_wrap(void* p, uint64_t native, uint64_t, void** out) {
     cudaPointerAttributes attr{};
     check(cudaPointerGetAttributes(&attr, ptr), "cudaPointerGetAttributes");
     if (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged)
-      fail(FFTMUX_ERROR_INVALID_ARGUMENT, "native = " + std::to_string(native) +
-                                              " is not CUDA device memory");
+      fail(FFTMUX_ERROR_INVALID_ARGUMENT,
+           "native = " + std::to_string(native) + " is not CUDA device memory");
     if (attr.type == cudaMemoryTypeDevice && attr.device != b.device.index)
       fail(FFTMUX_ERROR_INVALID_ARGUMENT,
            "native is memory of device " + std::to_string(attr.device) +
@@ -199,7 +208,9 @@ fftmux_status buffer_read(void* p, uint64_t offset, void* dst, uint64_t bytes) {
   });
 }
 
-uint64_t buffer_native(void* p) { return reinterpret_cast<uint64_t>(buffer_of(p)->data); }
+uint64_t buffer_native(void* p) {
+  return reinterpret_cast<uint64_t>(buffer_of(p)->data);
+}
 
 const char* const* variant_names() {
   static const std::vector<const char*> names = [] {

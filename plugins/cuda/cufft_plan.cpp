@@ -37,9 +37,11 @@ cufftResult exec(cufftHandle h, cufftType t, void* in, void* out, int direction)
   case CUFFT_C2R:
     return cufftExecC2R(h, static_cast<cufftComplex*>(in), static_cast<cufftReal*>(out));
   case CUFFT_D2Z:
-    return cufftExecD2Z(h, static_cast<cufftDoubleReal*>(in), static_cast<cufftDoubleComplex*>(out));
+    return cufftExecD2Z(h, static_cast<cufftDoubleReal*>(in),
+                        static_cast<cufftDoubleComplex*>(out));
   case CUFFT_Z2D:
-    return cufftExecZ2D(h, static_cast<cufftDoubleComplex*>(in), static_cast<cufftDoubleReal*>(out));
+    return cufftExecZ2D(h, static_cast<cufftDoubleComplex*>(in),
+                        static_cast<cufftDoubleReal*>(out));
   case CUFFT_Z2Z:
     return cufftExecZ2Z(h, static_cast<cufftDoubleComplex*>(in),
                         static_cast<cufftDoubleComplex*>(out), direction);
@@ -142,8 +144,8 @@ private:
     module_ = std::make_unique<Module>(backend().compiler->compile(source, Output::cubin));
     for (int s = 0; s < 2; ++s) {
       KernelNames k = kernel_names(route_, desc(), s);
-      for (auto [slot, name] : {std::pair{&gather_[s], &k.gather}, std::pair{&scatter_[s], &k.scatter},
-                                std::pair{&post_[s], &k.post}})
+      for (auto [slot, name] : {std::pair{&gather_[s], &k.gather},
+                                std::pair{&scatter_[s], &k.scatter}, std::pair{&post_[s], &k.post}})
         if (!name->empty())
           *slot = module_->kernel(*name);
     }
@@ -180,9 +182,19 @@ private:
   // the 64-bit one beyond.
   void make_plan(cufftHandle h, int rank, long long* n, Embed& in, Embed& out, Types t,
                  long long batch, size_t* size) {
-    long long all[] = {n[0], n[rank - 1], in.embed[0], in.embed[rank - 1], in.stride,
-                       in.distance, out.embed[0], out.embed[rank - 1], out.stride, out.distance,
-                       batch, n[rank > 1 ? 1 : 0], in.embed[rank > 1 ? 1 : 0],
+    long long all[] = {n[0],
+                       n[rank - 1],
+                       in.embed[0],
+                       in.embed[rank - 1],
+                       in.stride,
+                       in.distance,
+                       out.embed[0],
+                       out.embed[rank - 1],
+                       out.stride,
+                       out.distance,
+                       batch,
+                       n[rank > 1 ? 1 : 0],
+                       in.embed[rank > 1 ? 1 : 0],
                        out.embed[rank > 1 ? 1 : 0]};
     if (!fits_int(all, int(sizeof all / sizeof *all))) {
       check(cufftXtMakePlanMany(h, rank, n, in.embed, in.stride, in.distance, t.in, out.embed,

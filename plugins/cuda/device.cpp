@@ -21,9 +21,8 @@ void require_driver_library() {
       dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL))
     return;
   const char* why = dlerror();
-  fail(FFTMUX_ERROR_UNAVAILABLE,
-       std::string("no CUDA driver: libcuda.so.1 could not be loaded (") +
-           (why ? why : "not found") + ")");
+  fail(FFTMUX_ERROR_UNAVAILABLE, std::string("no CUDA driver: libcuda.so.1 could not be loaded (") +
+                                     (why ? why : "not found") + ")");
 }
 
 std::string format_uuid(const cudaUUID_t& u) {
@@ -94,8 +93,8 @@ Device probe(int index) {
   int count = 0;
   cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess)
-    fail(FFTMUX_ERROR_UNAVAILABLE, std::string("CUDA driver: ") + cudaGetErrorString(e) + " (" +
-                                       cudaGetErrorName(e) + ")");
+    fail(FFTMUX_ERROR_UNAVAILABLE,
+         std::string("CUDA driver: ") + cudaGetErrorString(e) + " (" + cudaGetErrorName(e) + ")");
   if (count == 0)
     fail(FFTMUX_ERROR_UNAVAILABLE, "the CUDA driver sees no device");
   if (index < 0 || index >= count)

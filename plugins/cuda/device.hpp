@@ -16,8 +16,8 @@ struct Device {
   size_t memory = 0;
   size_t shared_optin = 0; // shared memory a block may opt in to
   int l2_bytes = 0;
-  std::string uuid;   // "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"
-  std::string driver; // the kernel driver's version, e.g. "580.159.04"
+  std::string uuid;                      // "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"
+  std::string driver;                    // the kernel driver's version, e.g. "580.159.04"
   int driver_cuda = 0, runtime_cuda = 0; // CUDA versions as 13000
   int cufft = 0;
   std::string nvrtc;

@@ -7,7 +7,9 @@ namespace fftmux::cuda {
 
 namespace {
 
-std::string num(int64_t v) { return std::to_string(v) + "ll"; }
+std::string num(int64_t v) {
+  return std::to_string(v) + "ll";
+}
 
 std::string real_literal(double v) {
   char text[64];
@@ -15,10 +17,14 @@ std::string real_literal(double v) {
   return text;
 }
 
-std::string index(int a) { return "i" + std::to_string(a); }
+std::string index(int a) {
+  return "i" + std::to_string(a);
+}
 
 // (v mod m) for a non-negative literal m > 0.
-int64_t mod(int64_t v, int64_t m) { return ((v % m) + m) % m; }
+int64_t mod(int64_t v, int64_t m) {
+  return ((v % m) + m) % m;
+}
 
 // "ia * stride + ..." for the axes of s, rolled along roll.
 std::string offset_expr(const Side& s, unsigned roll) {

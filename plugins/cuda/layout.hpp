@@ -19,8 +19,8 @@ struct Side {
   int64_t period[kAxes] = {1, 1, 1, 1}; // logical length: the real n on a halved axis
   unsigned shift_axes = 0;              // bit a: a SHIFT flag moves axis a of this side
 
-  int64_t count() const;           // logical elements
-  int64_t span() const;            // elements from the first to one past the last
+  int64_t count() const; // logical elements
+  int64_t span() const;  // elements from the first to one past the last
   int64_t element_bytes(bool f64) const { return (complex ? 2 : 1) * (f64 ? 8 : 4); }
 };
 

@@ -177,14 +177,18 @@ private:
     const Compiler& compiler = *backend().compiler;
     std::vector<std::future<std::shared_ptr<Module>>> modules;
     for (const std::string& source : g.sources)
-      modules.push_back(std::async(std::launch::async, [&compiler, &source] {
-        return cache().module(compiler, source);
-      }));
+      modules.push_back(std::async(
+          std::launch::async, [&compiler, &source] { return cache().module(compiler, source); }));
     size_t real = desc().precision == FFTMUX_F64 ? 8 : 4;
     for (size_t i = 0; i < g.plan.passes.size(); ++i) {
       const codegen::Pass& p = g.plan.passes[i];
-      Pass pass{modules[i].get(), nullptr, p.src, p.dst, p.kernel.groups(),
-                p.kernel.workgroup(), size_t(p.kernel.shared_scalars()) * real};
+      Pass pass{modules[i].get(),
+                nullptr,
+                p.src,
+                p.dst,
+                p.kernel.groups(),
+                p.kernel.workgroup(),
+                size_t(p.kernel.shared_scalars()) * real};
       pass.kernel = pass.module->kernel(codegen::entry_point(p.kernel, codegen::Dialect::cuda));
       if (pass.shared > 48 * 1024)
         check(cudaKernelSetAttributeForDevice(pass.kernel,

@@ -17,7 +17,9 @@ namespace {
 
 constexpr char kMagic[8] = {'F', 'F', 'T', 'M', 'X', 'C', 'U', '1'};
 
-void put_u64(std::string& out, uint64_t v) { out.append(reinterpret_cast<const char*>(&v), 8); }
+void put_u64(std::string& out, uint64_t v) {
+  out.append(reinterpret_cast<const char*>(&v), 8);
+}
 
 bool get_u64(const std::string& in, size_t& at, uint64_t& v) {
   if (in.size() < at + 8)

@@ -7,7 +7,9 @@
 
 namespace fftmux::cuda {
 
-void Backend::use() const { check(cudaSetDevice(device.index), "cudaSetDevice"); }
+void Backend::use() const {
+  check(cudaSetDevice(device.index), "cudaSetDevice");
+}
 
 DeviceMemory::DeviceMemory(size_t bytes) {
   check(cudaMalloc(&p_, std::max<size_t>(bytes, 1)),
@@ -54,7 +56,9 @@ void Plan::set_stream(cudaStream_t stream) {
   on_stream_change();
 }
 
-void Plan::synchronize() { check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize"); }
+void Plan::synchronize() {
+  check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
+}
 
 // The caller's output is copied in first where it has gaps (strides, padding)
 // or shares the input's memory, so what lies between elements comes back

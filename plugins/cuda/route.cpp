@@ -39,7 +39,8 @@ Shifts place_shifts(const fftmux_desc& d, Route& r, bool callbacks) {
   s.in_axes = (d.flags & FFTMUX_SHIFT_INPUT) ? r.user_in.shift_axes : 0;
   s.out_axes = (d.flags & FFTMUX_SHIFT_OUTPUT) ? r.user_out.shift_axes : 0;
   // A modulation of a real side must be a sign (+-1), so only even lengths.
-  bool load_ok = r.user_in.complex || output_shift_modulation(r.user_in, s.out_axes, -1).half_turns();
+  bool load_ok =
+      r.user_in.complex || output_shift_modulation(r.user_in, s.out_axes, -1).half_turns();
   bool store_ok =
       r.user_out.complex || input_shift_modulation(r.user_out, s.in_axes, 0, -1).half_turns();
   if (s.out_axes) {
@@ -151,8 +152,7 @@ std::string kernels_source(const Route& r, const fftmux_desc& d) {
     if (!k.gather.empty())
       source += emit.copy_kernel({k.gather, r.user_in, r.engine_in, r.in_roll, 0, o.gather});
     if (!k.scatter.empty())
-      source +=
-          emit.copy_kernel({k.scatter, r.engine_out, r.user_out, 0, r.out_roll, o.scatter});
+      source += emit.copy_kernel({k.scatter, r.engine_out, r.user_out, 0, r.out_roll, o.scatter});
     if (!k.post.empty())
       source += emit.copy_kernel({k.post, r.user_out, r.user_out, 0, 0, o.post});
   }
@@ -176,7 +176,8 @@ std::string Route::describe() const {
   if (in_stage)
     add("gather input" + (in_roll ? " rolling axes " + roll_text(in_roll, rank) : std::string()));
   if (out_stage)
-    add("scatter output" + (out_roll ? " rolling axes " + roll_text(out_roll, rank) : std::string()));
+    add("scatter output" +
+        (out_roll ? " rolling axes " + roll_text(out_roll, rank) : std::string()));
   if (any_callbacks())
     add("cuFFT callbacks");
   if (ops[0].post_pass || ops[1].post_pass)

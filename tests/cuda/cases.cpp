@@ -37,7 +37,8 @@ fftmux_desc parse_case(const std::string& text) {
   d.placement = FFTMUX_DEVICE;
   while (s >> word) {
     auto eq = word.find('=');
-    std::string key = word.substr(0, eq), value = eq == std::string::npos ? "" : word.substr(eq + 1);
+    std::string key = word.substr(0, eq),
+                value = eq == std::string::npos ? "" : word.substr(eq + 1);
     if (key[0] == 'b' && key != "both")
       d.batch = std::stoll(key.substr(1));
     else if (key == "in-place")
@@ -45,12 +46,12 @@ fftmux_desc parse_case(const std::string& text) {
     else if (key == "host")
       d.placement = FFTMUX_HOST;
     else if (key == "norm")
-      d.norm = value == "none" ? FFTMUX_NORM_NONE
-               : value == "ortho" ? FFTMUX_NORM_ORTHO
+      d.norm = value == "none"      ? FFTMUX_NORM_NONE
+               : value == "ortho"   ? FFTMUX_NORM_ORTHO
                : value == "forward" ? FFTMUX_NORM_FORWARD
                                     : FFTMUX_NORM_BACKWARD;
     else if (key == "shift")
-      d.flags |= value == "in" ? FFTMUX_SHIFT_INPUT
+      d.flags |= value == "in"    ? FFTMUX_SHIFT_INPUT
                  : value == "out" ? FFTMUX_SHIFT_OUTPUT
                                   : FFTMUX_SHIFT_INPUT | FFTMUX_SHIFT_OUTPUT;
     else if (key == "istride")
@@ -93,7 +94,7 @@ std::vector<int> directions(const fftmux_desc& d) {
 std::vector<std::string> correctness_cases() {
   std::vector<std::string> cases;
   // Sizes: powers of two, smooth, primes (Bluestein in cuFFT), near-primes.
-  const char* sizes_1d[] = {"1",    "8",    "17",   "97",   "128",  "1000", "1009",
+  const char* sizes_1d[] = {"1",    "8",    "17",   "97",   "128",   "1000", "1009",
                             "1536", "2187", "4093", "4097", "10007", "65536"};
   const char* norms[] = {"norm=backward", "norm=ortho", "norm=forward", "norm=none"};
   const char* shifts[] = {"", "shift=in", "shift=out", "shift=both"};
@@ -119,17 +120,20 @@ std::vector<std::string> correctness_cases() {
       }
   // Layouts cuFFT addresses directly, and ones it cannot (staged).
   const char* layouts[] = {
-      "c2c f32 64 b4 istride=4 idist=1 ostride=4 odist=1",     // interleaved batches
-      "c2c f32 64 b4 istride=2 idist=200 shift=both",          // gaps
-      "c2c f64 32x24 b2 istride=1,32 ostride=24,1",            // transposed input: staged
+      "c2c f32 64 b4 istride=4 idist=1 ostride=4 odist=1",              // interleaved batches
+      "c2c f32 64 b4 istride=2 idist=200 shift=both",                   // gaps
+      "c2c f64 32x24 b2 istride=1,32 ostride=24,1",                     // transposed input: staged
       "c2c f32 30x20 b3 istride=25,1 idist=800 ostride=20,1 shift=out", // padded rows
       "r2c f32 40x30 b2 istride=32,1 idist=1300 shift=both",
       "c2r f64 24x18 b2 ostride=1,24 norm=ortho shift=in",
       "r2c f64 17x15 b2 ostride=1,17 shift=out",
       "c2c f32 8x6x4 b2 istride=1,8,48 ostride=1,8,48 in-place", // in place, Fortran order
       "c2c f32 1000 b5 host norm=ortho shift=both",
-      "r2c f32 8x1 b3 shift=both", "c2r f64 6x1 b3 shift=in", "c2r f32 7x1 b2 in-place norm=ortho",
-      "c2c f64 1x1 b5 in-place norm=forward", "r2c f32 1 b4 in-place",
+      "r2c f32 8x1 b3 shift=both",
+      "c2r f64 6x1 b3 shift=in",
+      "c2r f32 7x1 b2 in-place norm=ortho",
+      "c2c f64 1x1 b5 in-place norm=forward",
+      "r2c f32 1 b4 in-place",
       "r2c f32 4096 b2 host",
       "c2r f32 4096 b2 host in-place",
   };

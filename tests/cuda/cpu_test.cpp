@@ -32,7 +32,9 @@ using cuda::Route;
 using cuda::Side;
 using C = std::complex<double>;
 
-bool driver_present() { return dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL) != nullptr; }
+bool driver_present() {
+  return dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL) != nullptr;
+}
 
 TEST(CudaPlugin, LoadsAndSaysWhyItIsUnavailable) {
   if (driver_present())
@@ -219,8 +221,9 @@ ref::Values run_route(const fftmux_desc& d, const Route& r, int dir, const void*
   int64_t i[kAxes];
   for (int64_t e = 0; e < int64_t(x.size()); ++e) {
     unpack(r.engine_in, e, i);
-    engine_in[e] = r.in_stage ? x[rolled(r.user_in, i, r.in_roll)] * factor(o.gather, i, !r.user_in.complex)
-                              : x[e] * factor(o.load, i, !r.user_in.complex);
+    engine_in[e] =
+        r.in_stage ? x[rolled(r.user_in, i, r.in_roll)] * factor(o.gather, i, !r.user_in.complex)
+                   : x[e] * factor(o.load, i, !r.user_in.complex);
     if (!r.engine_in.complex) // what a real engine side keeps
       engine_in[e] = engine_in[e].real();
   }
@@ -261,8 +264,8 @@ TEST(CudaRoute, ArithmeticMatchesTheReference) {
         Route r = cuda::plan_route(d, cb);
         double err = ref::relative_error(run_route(d, r, dir, input.data()),
                                          ref::expected(d, dir, input.data(), ref::Method::fftw));
-        EXPECT_LT(err, 1e-9) << text << (cb ? " with callbacks" : " with passes")
-                             << " direction " << dir << ": " << r.describe();
+        EXPECT_LT(err, 1e-9) << text << (cb ? " with callbacks" : " with passes") << " direction "
+                             << dir << ": " << r.describe();
         ++checked;
       }
   }

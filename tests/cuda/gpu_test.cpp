@@ -106,7 +106,9 @@ struct Param {
   std::string problem;
 };
 
-void PrintTo(const Param& p, std::ostream* os) { *os << p.variant << ": " << p.problem; }
+void PrintTo(const Param& p, std::ostream* os) {
+  *os << p.variant << ": " << p.problem;
+}
 
 // Every case on cuFFT and the default native variant; every fifth on the
 // other native variants (they differ in launch shapes, not in algorithm).
@@ -146,8 +148,8 @@ TEST_P(Correctness, MatchesReference) {
   fftmux_desc d = parse_case(p.problem);
   for (int dir : directions(d)) {
     double ratio = run_case(ctx, callback ? "cufft" : p.variant.c_str(), d, dir, 11 + dir);
-    EXPECT_LE(ratio, 1.0) << p.variant << ": " << p.problem << " direction " << dir
-                          << ": error " << ratio << " x the bound";
+    EXPECT_LE(ratio, 1.0) << p.variant << ": " << p.problem << " direction " << dir << ": error "
+                          << ratio << " x the bound";
   }
 }
 
@@ -173,9 +175,9 @@ TEST(CudaDevice, ReportsNameArchitectureDriverAndUuid) {
 
 buffer wrap(context& ctx, void* device_pointer, uint64_t bytes) {
   fftmux_buffer b = nullptr;
-  EXPECT_EQ(fftmux_buffer_wrap(ctx.get(), "cuda", reinterpret_cast<uint64_t>(device_pointer),
-                               bytes, &b),
-            FFTMUX_OK)
+  EXPECT_EQ(
+      fftmux_buffer_wrap(ctx.get(), "cuda", reinterpret_cast<uint64_t>(device_pointer), bytes, &b),
+      FFTMUX_OK)
       << fftmux_last_error();
   return buffer(b);
 }
@@ -293,8 +295,8 @@ TEST(CudaCallbacks, FuseShiftsAndScaling) {
       std::string first;
       for (size_t i = 0; i < 3 && i < got.size(); ++i)
         first += " (" + std::to_string(got[i].real()) + "," + std::to_string(got[i].imag()) +
-                 " want " + std::to_string(want[i].real()) + "," +
-                 std::to_string(want[i].imag()) + ")";
+                 " want " + std::to_string(want[i].real()) + "," + std::to_string(want[i].imag()) +
+                 ")";
       EXPECT_LE(err, ref::error_bound(d)) << text << " direction " << dir << ":" << first;
     }
   }
