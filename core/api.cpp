@@ -5,10 +5,12 @@
 #include "log.hpp"
 #include "paths.hpp"
 #include "router.hpp"
+#include "tuner.hpp"
 
 #include <fftmux/fftmux.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstring>
 #include <filesystem>
@@ -138,7 +140,8 @@ void check_range(fftmux_buffer buf, uint64_t offset, uint64_t bytes) {
 }
 
 fftmux_plan try_candidates(fftmux_context ctx, const Problem& p, Decision& d) {
-  for (Candidate& c : d.candidates) {
+  for (size_t i = 0; i < d.candidates.size(); ++i) {
+    Candidate& c = d.candidates[i];
     if (!c.accepted)
       break;
     void* handle = nullptr;
@@ -159,7 +162,8 @@ fftmux_plan try_candidates(fftmux_context ctx, const Problem& p, Decision& d) {
     plan->variant_name = c.variant_name;
     plan->handle = handle;
     plan->problem = p;
-    plan->explain = explain(p, d, &c);
+    plan->decision = std::move(d);
+    plan->chosen = i;
     ++ctx->live;
     return plan.release();
   }
@@ -231,8 +235,14 @@ fftmux_status fftmux_context_create(const fftmux_context_options* options,
         read_struct(options, "fftmux_context_options", sizeof(fftmux_context_options));
     auto ctx = std::make_unique<fftmux_context_s>();
     load_context_config(ctx.get(), o.config_path);
-    ctx->registry.discover(ctx->config, o.plugin_path ? o.plugin_path : "", ctx->notes);
+    ctx->registry.discover(ctx->config, o.plugin_path ? o.plugin_path : "");
     std::string cache = cache_dir();
+    ctx->tuning_path = env("FFTMUX_TUNING_CACHE");
+    if (ctx->tuning_path.empty())
+      ctx->tuning_path = !ctx->config.tuning_cache.empty() ? ctx->config.tuning_cache
+                                                            : cache + "/tuning.toml";
+    std::string lib = library_dir();
+    ctx->system_tuning_path = lib.empty() ? "" : lib + "/fftmux/tuning.toml";
     for (auto& b : ctx->registry.all()) {
       auto it = ctx->config.backends.find(b->name());
       if (it != ctx->config.backends.end())
@@ -263,6 +273,11 @@ fftmux_status fftmux_context_notes(fftmux_context ctx, char* text, size_t size, 
       for (auto& n : ctx->notes)
         all += n + "\n";
     }
+    for (auto& b : ctx->registry.all())
+      if (b->state() == FFTMUX_BACKEND_SKIPPED || b->state() == FFTMUX_BACKEND_UNAVAILABLE)
+        all += "backend " + b->name() +
+               (b->state() == FFTMUX_BACKEND_SKIPPED ? " skipped: " : " unavailable: ") +
+               b->reason() + "\n";
     copy_out(all, text, size, needed);
   });
 }
@@ -384,7 +399,8 @@ fftmux_status fftmux_plan_destroy(fftmux_plan plan) {
 fftmux_status fftmux_plan_explain(fftmux_plan plan, char* text, size_t size, size_t* needed) {
   return guard("fftmux_plan_explain", [&] {
     require(plan, "plan");
-    copy_out(plan->explain, text, size, needed);
+    const Decision& d = plan->decision;
+    copy_out(explain(plan->problem, d, &d.candidates[plan->chosen]), text, size, needed);
   });
 }
 
@@ -546,6 +562,64 @@ fftmux_status fftmux_buffer_size(fftmux_buffer buf, uint64_t* bytes) {
     require(buf, "buffer");
     require(bytes, "bytes");
     *bytes = buf->bytes;
+  });
+}
+
+void fftmux_tune_options_init(fftmux_tune_options* o) {
+  if (!o)
+    return;
+  std::memset(o, 0, sizeof *o);
+  o->struct_size = sizeof *o;
+  o->repeats = 15;
+  o->warmup = 3;
+  o->write_cache = 1;
+}
+
+fftmux_status fftmux_autotune(fftmux_context ctx, const fftmux_desc* problems, size_t count,
+                              const fftmux_tune_options* options) {
+  return guard("fftmux_autotune", [&] {
+    require(ctx, "context");
+    if (count && !problems)
+      invalid("problems is NULL but count = " + std::to_string(count));
+    fftmux_tune_options o;
+    fftmux_tune_options_init(&o);
+    if (options)
+      o = read_struct(options, "fftmux_tune_options", sizeof(fftmux_tune_options));
+    if (o.repeats < 1)
+      invalid("options->repeats = 0: at least one timed run is needed");
+    if (o.budget_seconds < 0 || !std::isfinite(o.budget_seconds))
+      invalid("options->budget_seconds must be 0 (no limit) or positive");
+    std::vector<Problem> all;
+    for (size_t i = 0; i < count; ++i)
+      try {
+        all.push_back(validate(&problems[i]));
+      } catch (const Error& e) {
+        invalid("problems[" + std::to_string(i) + "]: " + e.what());
+      }
+    autotune(ctx, all, o);
+  });
+}
+
+fftmux_status fftmux_autotune_problems(uint32_t set, fftmux_desc* problems, size_t capacity,
+                                       size_t* count) {
+  return guard("fftmux_autotune_problems", [&] {
+    if (set > FFTMUX_TUNE_QUICK)
+      invalid("set = " + std::to_string(set) +
+              ": use FFTMUX_TUNE_DEFAULT (0) or FFTMUX_TUNE_QUICK (1)");
+    if (capacity && !problems)
+      invalid("problems is NULL but capacity = " + std::to_string(capacity));
+    std::vector<fftmux_desc> all = tune_problems(set);
+    if (count)
+      *count = all.size();
+    std::copy_n(all.begin(), std::min(capacity, all.size()), problems);
+  });
+}
+
+fftmux_status fftmux_tuning_cache_path(fftmux_context ctx, char* text, size_t size,
+                                       size_t* needed) {
+  return guard("fftmux_tuning_cache_path", [&] {
+    require(ctx, "context");
+    copy_out(ctx->tuning_path, text, size, needed);
   });
 }
 

@@ -2,12 +2,15 @@
 #pragma once
 
 #include "config.hpp"
+#include "decision.hpp"
 #include "problem.hpp"
 #include "registry.hpp"
+#include "tuning.hpp"
 
 #include <fftmux/fftmux.h>
 
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -18,6 +21,17 @@ struct fftmux_context_s {
   std::mutex notes_mutex;
   std::vector<std::string> notes; // what went wrong at start-up, for `fftmux backends`
   std::atomic<int> live{0};       // plans and buffers not yet destroyed
+
+  std::string tuning_path;        // the user's cache: read, and written by autotune
+  std::string system_tuning_path; // read-only, shipped beside the library
+
+  // The tuning cache, loaded on first use and replaced after autotune.
+  std::shared_ptr<const fftmux::TuningCache> tuning();
+  void reload_tuning();
+
+private:
+  std::mutex tuning_mutex_;
+  std::shared_ptr<const fftmux::TuningCache> tuning_;
 };
 
 struct fftmux_plan_s {
@@ -27,7 +41,8 @@ struct fftmux_plan_s {
   std::string variant_name;
   void* handle = nullptr;
   fftmux::Problem problem;
-  std::string explain;
+  fftmux::Decision decision; // for explain
+  size_t chosen = 0;         // index of the running candidate in decision
 };
 
 struct fftmux_buffer_s {

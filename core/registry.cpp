@@ -236,8 +236,7 @@ void Backend::check(fftmux_status status, const char* operation) const {
 
 // ---- discovery ----
 
-void Registry::discover(const Config& config, const std::string& plugin_path,
-                        std::vector<std::string>& notes) {
+void Registry::discover(const Config& config, const std::string& plugin_path) {
   disabled_ = split_path_list(env("FFTMUX_PLUGINS_DISABLE"), ',');
   std::vector<std::string> entries = split_path_list(env("FFTMUX_ADD_PLUGIN_PATH"));
   std::string replace = plugin_path.empty() ? env("FFTMUX_PLUGIN_PATH") : plugin_path;
@@ -252,10 +251,10 @@ void Registry::discover(const Config& config, const std::string& plugin_path,
       entries.push_back(lib + "/fftmux/plugins");
   }
   for (auto& e : entries)
-    add_entry(e, notes);
+    add_entry(e);
 }
 
-void Registry::add_entry(const std::string& entry, std::vector<std::string>& notes) {
+void Registry::add_entry(const std::string& entry) {
   std::error_code ec;
   if (fs::is_directory(entry, ec)) {
     std::vector<fs::path> manifests;
@@ -264,17 +263,17 @@ void Registry::add_entry(const std::string& entry, std::vector<std::string>& not
         manifests.push_back(f.path());
     std::sort(manifests.begin(), manifests.end());
     for (auto& m : manifests)
-      add_manifest(m.string(), notes);
+      add_manifest(m.string());
   } else if (!fs::exists(entry, ec)) {
     log(Level::debug, "plugin search entry " + entry + " does not exist");
   } else if (is_manifest(entry)) {
-    add_manifest(entry, notes);
+    add_manifest(entry);
   } else {
-    add_library(entry, notes);
+    add_library(entry);
   }
 }
 
-void Registry::add_manifest(const std::string& path, std::vector<std::string>& notes) {
+void Registry::add_manifest(const std::string& path) {
   std::string stem = fs::path(path).stem().string();
   try {
     std::ifstream f(path, std::ios::binary);
@@ -299,21 +298,21 @@ void Registry::add_manifest(const std::string& path, std::vector<std::string>& n
     else if (!fs::exists(library, ec))
       b->skip("the manifest " + path + " points to " + library.string() +
               ", which does not exist");
-    add(std::move(b), notes);
+    add(std::move(b));
   } catch (const Error& e) {
     auto b = std::make_unique<Backend>(stem, "", path);
     b->skip(std::string("malformed manifest: ") + e.what());
-    add(std::move(b), notes);
+    add(std::move(b));
   }
 }
 
-void Registry::add_library(const std::string& path, std::vector<std::string>& notes) {
+void Registry::add_library(const std::string& path) {
   auto b = std::make_unique<Backend>("", path, "");
   b->load();
-  add(std::move(b), notes);
+  add(std::move(b));
 }
 
-void Registry::add(std::unique_ptr<Backend> b, std::vector<std::string>& notes) {
+void Registry::add(std::unique_ptr<Backend> b) {
   for (auto& glob : disabled_)
     if (fnmatch(glob.c_str(), b->name().c_str(), 0) == 0 &&
         b->state() != FFTMUX_BACKEND_SKIPPED)
@@ -322,10 +321,8 @@ void Registry::add(std::unique_ptr<Backend> b, std::vector<std::string>& notes) 
     if (Backend* first = find(b->name()))
       b->skip("the name '" + b->name() + "' is already taken by " + first->library() +
               "; " + (b->manifest().empty() ? b->library() : b->manifest()) + " is ignored");
-  if (b->state() == FFTMUX_BACKEND_SKIPPED) {
-    notes.push_back("plugin " + b->name() + " skipped: " + b->reason());
-    log(Level::warn, notes.back());
-  }
+  if (b->state() == FFTMUX_BACKEND_SKIPPED)
+    log(Level::warn, "plugin " + b->name() + " skipped: " + b->reason());
   backends_.push_back(std::move(b));
 }
 

@@ -84,18 +84,17 @@ class Registry {
 public:
   // Discovery order: plugin_path (the option, else FFTMUX_PLUGIN_PATH)
   // replacing the search, FFTMUX_ADD_PLUGIN_PATH in front, then the config's
-  // plugin_dirs, then <libdir>/fftmux/plugins. Notes what it skips.
-  void discover(const Config& config, const std::string& plugin_path,
-                std::vector<std::string>& notes);
+  // plugin_dirs, then <libdir>/fftmux/plugins.
+  void discover(const Config& config, const std::string& plugin_path);
 
   Backend* find(const std::string& name) const;
   const std::vector<std::unique_ptr<Backend>>& all() const { return backends_; }
 
 private:
-  void add_entry(const std::string& entry, std::vector<std::string>& notes);
-  void add_manifest(const std::string& path, std::vector<std::string>& notes);
-  void add_library(const std::string& path, std::vector<std::string>& notes);
-  void add(std::unique_ptr<Backend> backend, std::vector<std::string>& notes);
+  void add_entry(const std::string& entry);
+  void add_manifest(const std::string& path);
+  void add_library(const std::string& path);
+  void add(std::unique_ptr<Backend> backend);
 
   std::vector<std::string> disabled_;
   std::vector<std::unique_ptr<Backend>> backends_;

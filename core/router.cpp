@@ -96,6 +96,66 @@ std::vector<Candidate> ask(Backend& backend, const Problem& problem) {
   return out;
 }
 
+namespace {
+
+// Attaches what the tuning cache knows about each accepted candidate.
+void attach_measurements(const TuningCache& cache, const Problem& p,
+                         std::vector<Candidate>& candidates) {
+  std::string key = problem_key(p);
+  for (Candidate& c : candidates) {
+    if (!c.accepted)
+      continue;
+    std::string hw = c.backend->hardware_key();
+    const Measurement* m = cache.exact(key, c.backend->name(), hw);
+    if (m && m->failed) {
+      c.tuned_failed = true;
+      c.basis = "failed when tuned: " + m->reason;
+    } else if (m && m->times.count(c.variant_name)) {
+      c.seconds = m->times.at(c.variant_name);
+      c.basis = "measured";
+    } else if (auto e = cache.interpolate(p, c.backend->name(), hw, c.variant_name)) {
+      c.seconds = e->seconds;
+      c.basis = e->how;
+    }
+  }
+}
+
+// The order of trial, and the sentence explain gives for it.
+std::string rank(std::vector<Candidate>& all, const Config& config) {
+  auto group = [](const Candidate& c) {
+    return !c.accepted ? 3 : c.tuned_failed ? 2 : c.seconds >= 0 ? 0 : 1;
+  };
+  bool estimates = std::all_of(all.begin(), all.end(), [&](const Candidate& c) {
+    return group(c) != 1 || c.estimate >= 0;
+  });
+  std::stable_sort(all.begin(), all.end(), [&](const Candidate& a, const Candidate& b) {
+    int ga = group(a), gb = group(b);
+    if (ga != gb)
+      return ga < gb;
+    if (ga == 0)
+      return a.seconds < b.seconds;
+    if (ga == 1 && estimates)
+      return a.estimate < b.estimate;
+    return preference_rank(config, a.backend->name()) < preference_rank(config, b.backend->name());
+  });
+  if (all.empty() || group(all.front()) > 1)
+    return "no candidate";
+  const Candidate& top = all.front();
+  char time[64];
+  std::snprintf(time, sizeof time, "%.3g us", top.seconds * 1e6);
+  if (group(top) == 0)
+    return (top.basis == "measured" ? "cache hit: " : "tuning cache, ") + top.basis + ", " +
+           time + " on this hardware";
+  std::string prefs;
+  for (size_t i = 0; i < config.preference.size(); ++i)
+    prefs += (i ? ", " : "") + config.preference[i];
+  return estimates ? "heuristic: no measurement applies; ordered by the backends' own estimates"
+                   : "heuristic: no measurement applies; first capable backend in the "
+                     "preference order (" + prefs + ")";
+}
+
+} // namespace
+
 Decision route(fftmux_context ctx, const Problem& problem, const char* backend_opt,
                const char* variant_opt) {
   Decision d;
@@ -108,16 +168,9 @@ Decision route(fftmux_context ctx, const Problem& problem, const char* backend_o
                                        "); `fftmux backends` lists them");
     asked.push_back(b);
   } else {
-    d.how = "first capable backend in the preference order (" ;
-    for (size_t i = 0; i < ctx->config.preference.size(); ++i)
-      d.how += (i ? ", " : "") + ctx->config.preference[i];
-    d.how += "); no tuning measurement applies";
     for (auto& b : ctx->registry.all())
       if (b->state() != FFTMUX_BACKEND_SKIPPED)
         asked.push_back(b.get());
-    std::stable_sort(asked.begin(), asked.end(), [&](Backend* a, Backend* b) {
-      return preference_rank(ctx->config, a->name()) < preference_rank(ctx->config, b->name());
-    });
   }
   for (Backend* b : asked)
     for (Candidate& c : ask(*b, problem))
@@ -133,8 +186,9 @@ Decision route(fftmux_context ctx, const Problem& problem, const char* backend_o
       d.candidates = {*it};
     d.how += ", variant " + std::string(variant_opt);
   }
-  std::stable_partition(d.candidates.begin(), d.candidates.end(),
-                        [](const Candidate& c) { return c.accepted; });
+  attach_measurements(*ctx->tuning(), problem, d.candidates);
+  std::string order = rank(d.candidates, ctx->config);
+  d.how = d.how.empty() ? order : d.how + "; " + order;
   return d;
 }
 
@@ -157,6 +211,10 @@ std::string explain(const Problem& problem, const Decision& d, const Candidate* 
       s << "accepted, then failed: " << c.failure;
     else
       s << "accepted" << (c.reason.empty() ? "" : ": " + c.reason);
+    if (c.seconds >= 0)
+      s << " (" << c.basis << ": " << c.seconds * 1e6 << " us)";
+    else if (!c.basis.empty())
+      s << " (" << c.basis << ")";
     if (c.estimate >= 0)
       s << " (estimate " << c.estimate * 1e6 << " us)";
     s << '\n';

@@ -3,30 +3,18 @@
 #pragma once
 
 #include "context.hpp"
+#include "decision.hpp"
 
 #include <string>
 #include <vector>
 
 namespace fftmux {
 
-struct Candidate {
-  Backend* backend = nullptr;
-  uint32_t variant = 0;
-  std::string variant_name;
-  bool accepted = false;
-  std::string reason;     // why it declined, or the backend's remark
-  std::string failure;    // why its plan creation failed, when tried and failed
-  double estimate = -1.0; // the backend's own estimate in seconds
-};
-
-struct Decision {
-  std::string how;                   // how the order was chosen, for explain
-  std::vector<Candidate> candidates; // accepted ones first, in trial order
-};
-
 // Asks every backend (or the one forced by option or FFTMUX_BACKEND) about
-// the problem and orders the accepted answers. Throws NOT_FOUND for an
-// unknown forced backend.
+// the problem and orders the accepted answers: measured or interpolated
+// times from the tuning cache first, fastest first; then the rest by the
+// backends' estimates or the configured preference; candidates that failed
+// when tuned last. Throws NOT_FOUND for an unknown forced backend.
 Decision route(fftmux_context context, const Problem& problem, const char* backend,
                const char* variant);
 

@@ -14,5 +14,6 @@ using Action = std::function<int()>;
 Action add_backends(CLI::App& app);
 Action add_run(CLI::App& app);
 Action add_explain(CLI::App& app);
+Action add_autotune(CLI::App& app);
 
 } // namespace fftmux::cli

@@ -1,4 +1,4 @@
-// fftmux: list backends, run a transform, explain a routing decision.
+// fftmux: list backends, run a transform, explain a routing decision, autotune.
 #include "commands.hpp"
 
 #include <fftmux/fftmux.hpp>
@@ -21,6 +21,17 @@ int main(int argc, char** argv) {
   add(add_backends);
   add(add_run);
   add(add_explain);
+  add(add_autotune);
+  std::string names;
+  bool known = argc < 2 || argv[1][0] == '-';
+  for (auto& [sub, action] : commands) {
+    names += (names.empty() ? "" : ", ") + sub->get_name();
+    known = known || sub->get_name() == argv[1];
+  }
+  if (!known) {
+    std::fprintf(stderr, "fftmux: unknown command '%s' (commands: %s)\n", argv[1], names.c_str());
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

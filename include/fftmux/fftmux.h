@@ -246,6 +246,67 @@ FFTMUX_API fftmux_status fftmux_buffer_read(fftmux_buffer buffer, uint64_t offse
 FFTMUX_API fftmux_status fftmux_buffer_native(fftmux_buffer buffer, uint64_t* native);
 FFTMUX_API fftmux_status fftmux_buffer_size(fftmux_buffer buffer, uint64_t* bytes);
 
+/* ---- Autotuning: measurements that route "auto" plans ---- */
+
+/* One measurement of one problem on one backend variant, as autotune reports
+ * it through its progress callback. */
+typedef struct fftmux_tune_record {
+  uint32_t struct_size;
+  uint32_t ok;            /* 1: measured and its round trip verified */
+  uint32_t problem_index; /* 0-based, of problem_count */
+  uint32_t problem_count;
+  fftmux_desc desc;
+  char backend[64];
+  char variant[64];
+  char reason[512]; /* why not ok: declined, failed, wrong result, skipped */
+  double plan_seconds;
+  double upload_seconds;   /* host to backend memory, < 0 when the backend has none */
+  double execute_seconds;  /* on backend memory */
+  double download_seconds;
+  double median_seconds;   /* what routing compares: HOST end to end, DEVICE execution */
+  double spread_seconds;   /* interquartile range of the timed runs */
+  double round_trip_error; /* relative L2 error of inverse(forward(x)) against x */
+  double gbytes_per_second;
+  double elapsed_seconds;  /* since autotune started */
+  double eta_seconds;      /* estimate of what is left, < 0 when unknown */
+} fftmux_tune_record;
+
+typedef void (*fftmux_tune_progress)(void* user, const fftmux_tune_record* record);
+
+typedef struct fftmux_tune_options {
+  uint32_t struct_size;
+  uint32_t repeats;        /* timed runs per candidate; default 15 */
+  uint32_t warmup;         /* untimed runs first; default 3 */
+  uint32_t write_cache;    /* 1 (default): merge the results into the tuning cache */
+  double budget_seconds;   /* start no problem after this long; 0: no limit */
+  const char* backends;    /* comma-separated backend names; NULL: all */
+  const char* cache_path;  /* NULL: the context's tuning cache */
+  uint64_t seed;           /* of the random interleaving and data; 0: fixed default */
+  fftmux_tune_progress progress; /* called after every record; may be NULL */
+  void* user;
+} fftmux_tune_options;
+
+FFTMUX_API void fftmux_tune_options_init(fftmux_tune_options* options);
+
+/* Measures every problem on every capable backend and variant (plan, upload,
+ * execute, download timed apart; round trip checked; warm-up; median of
+ * repeats; candidates interleaved in random order) and merges the results
+ * into the tuning cache, which routes later "auto" plans. */
+FFTMUX_API fftmux_status fftmux_autotune(fftmux_context context, const fftmux_desc* problems,
+                                         size_t count, const fftmux_tune_options* options);
+
+/* Problem sets of autotune: FFTMUX_TUNE_DEFAULT covers what users run,
+ * FFTMUX_TUNE_QUICK a short subset. Writes up to capacity descriptors and
+ * the set's full size to count. */
+#define FFTMUX_TUNE_DEFAULT 0u
+#define FFTMUX_TUNE_QUICK 1u
+FFTMUX_API fftmux_status fftmux_autotune_problems(uint32_t set, fftmux_desc* problems,
+                                                  size_t capacity, size_t* count);
+
+/* Path of the tuning cache the context reads and autotune writes. */
+FFTMUX_API fftmux_status fftmux_tuning_cache_path(fftmux_context context, char* text, size_t size,
+                                                  size_t* needed);
+
 /* ---- Errors and version ---- */
 
 /* Message of the last failed call on this thread ("" after a success).

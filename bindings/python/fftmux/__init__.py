@@ -1,0 +1,47 @@
+"""fftmux: numpy.fft-compatible transforms on the fastest FFT engine of the machine.
+
+    import fftmux
+    X = fftmux.fft2(image, shift="output")     # centred spectrum, one fused transform
+    p = fftmux.Plan((1024,), precision="f32", backend="fftw")
+    Y = p.forward(x)
+
+The library (libfftmux) is found through $FFTMUX_LIBRARY, the package's own lib/ folder,
+the build tree next to these sources, then the system's loader path.
+"""
+
+from numpy.fft import fftfreq, fftshift, ifftshift, rfftfreq
+
+from . import _capi
+from ._context import (BackendInfo, Context, Support, autotune, backends, default_context,
+                       query)
+from ._loader import LibraryNotFoundError
+from ._numpy import (fft, fft2, fftn, hfft, ifft, ifft2, ifftn, ihfft, irfft, irfft2, irfftn,
+                     rfft, rfft2, rfftn)
+from ._plan import Buffer, Plan
+from ._transforms import plan_cache
+from ._tune import TuneRecord, problem_set
+from .errors import (BackendError, Error, FileError, InternalError, InvalidArgumentError,
+                     NotFoundError, OutOfMemoryError, UnavailableError, UnsupportedError)
+
+__version__ = "0.1.0"
+
+
+def library_path():
+    """Path of the libfftmux this process loaded."""
+    return _capi.library_path()
+
+
+def library_version():
+    """The C library's version string."""
+    return _capi.lib().fftmux_version(None, None, None).decode()
+
+
+__all__ = [
+    "fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2",
+    "rfftn", "irfftn", "hfft", "ihfft", "fftshift", "ifftshift", "fftfreq", "rfftfreq",
+    "Plan", "Buffer", "Context", "BackendInfo", "Support", "backends", "query",
+    "default_context", "plan_cache", "library_path", "library_version",
+    "autotune", "TuneRecord", "problem_set",
+    "Error", "InvalidArgumentError", "UnsupportedError", "NotFoundError", "UnavailableError",
+    "BackendError", "OutOfMemoryError", "FileError", "InternalError", "LibraryNotFoundError",
+]

@@ -1,0 +1,218 @@
+"""numpy.fft-compatible functions computed by fftmux.
+
+Semantics follow numpy.fft (n, s, axis/axes, norm, zero-padding and cropping, odd sizes);
+dtypes follow numpy >= 2: single precision stays single, double stays double. Two keywords
+are added: shift=None|'input'|'output'|'both' fuses numpy.fft.ifftshift of the input and/or
+fftshift of the result into the transform (along the transform axes, except the halved last
+axis of the complex side of rfft*/irfft*), and backend= picks an engine instead of routing.
+
+A plan has at most 3 axes, so transforms over more axes run as several passes.
+"""
+
+import operator
+
+import numpy as np
+
+from . import _capi as C
+from ._desc import shift_flags as _shift
+from ._transforms import as_input, resize, run_pass
+
+try:
+    from numpy.exceptions import AxisError
+except ImportError:  # numpy < 1.25
+    from numpy import AxisError
+
+_NUMPY_NORMS = {None: C.NORM_BACKWARD, "backward": C.NORM_BACKWARD, "ortho": C.NORM_ORTHO,
+                "forward": C.NORM_FORWARD}
+_SWAPPED = {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "backward"}
+
+
+def _norm(norm):
+    try:
+        return _NUMPY_NORMS[norm]
+    except (KeyError, TypeError):
+        raise ValueError(f'Invalid norm value {norm}; should be "backward", "ortho" or '
+                         '"forward".') from None
+
+
+def _axis(axis, ndim):
+    axis = operator.index(axis)
+    if not -ndim <= axis < ndim:
+        raise AxisError(axis, ndim)
+    return axis % ndim
+
+
+def _points(n):
+    n = operator.index(n)
+    if n < 1:
+        raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
+    return n
+
+
+def _cook(a, s, axes, inverse_real):
+    """numpy's (s, axes) rules: defaults from a's shape; None in s means 'as the input'
+    (for the last axis of an inverse real transform: 2*(m-1))."""
+    if axes is None:
+        axes = range(-(a.ndim if s is None else len(s)), 0)
+    axes = [_axis(ax, a.ndim) for ax in axes]
+    s = [None] * len(axes) if s is None else list(s)
+    if len(s) != len(axes):
+        raise ValueError("Shape and axes have different lengths.")
+    if inverse_real and s and s[-1] is None:
+        s[-1] = 2 * (a.shape[axes[-1]] - 1)
+    s = [a.shape[ax] if v is None else v for ax, v in zip(axes, s)]
+    return [_points(v) for v in s], axes
+
+
+def _chunks(items, unique):
+    """Passes of at most 3 distinct axes; a repeated axis forces numpy's one-by-one order."""
+    if not unique:
+        return [[item] for item in items]
+    return [items[i:i + C.MAX_RANK] for i in range(0, len(items), C.MAX_RANK)]
+
+
+def _c2c_passes(a, items, direction, norm, flags, backend, out):
+    passes = _chunks(items, len({ax for ax, _ in items}) == len(items))
+    for i, chunk in enumerate(passes):
+        chunk = sorted(chunk)  # axis order is free for c2c; C order suits the engines best
+        axes, sizes = [ax for ax, _ in chunk], [n for _, n in chunk]
+        a = resize(a, axes, sizes)
+        last = i == len(passes) - 1
+        a = run_pass(a, C.C2C, axes, sizes, direction, norm, flags, backend,
+                     out if last else None)
+    return a
+
+
+def _c2cn(a, s, axes, norm, out, shift, backend, direction):
+    a = as_input(a, complex_input=True)
+    norm, flags = _norm(norm), _shift(shift)
+    s, axes = _cook(a, s, axes, inverse_real=False)
+    if not axes:
+        return _no_axes(a, out)
+    items = list(zip(axes, s))[::-1]  # numpy transforms the last axis first
+    return _c2c_passes(a, items, direction, norm, flags, backend, out)
+
+
+def _no_axes(a, out):
+    if out is None:
+        return a.copy()
+    np.copyto(out, a)
+    return out
+
+
+def _split_last(axes, s):
+    """(leading (axis, size) items, the real transform's axes and sizes): the real pass takes
+    the last axis and as many before it as one plan holds, when no axis repeats."""
+    k = C.MAX_RANK if len(set(axes)) == len(axes) else 1
+    k = min(k, len(axes))
+    return list(zip(axes[:-k], s[:-k])), axes[-k:], s[-k:]
+
+
+def _rfftn(a, s, axes, norm, out, shift, backend):
+    a = as_input(a, complex_input=False)
+    norm, flags = _norm(norm), _shift(shift)
+    s, axes = _cook(a, s, axes, inverse_real=False)
+    if not axes:
+        raise ValueError("a real transform needs at least one axis")
+    rest, real_axes, real_sizes = _split_last(axes, s)
+    a = resize(a, real_axes, real_sizes)
+    a = run_pass(a, C.R2C, real_axes, real_sizes, C.FORWARD, norm, flags, backend,
+                 None if rest else out)
+    return _c2c_passes(a, rest, C.FORWARD, norm, flags, backend, out) if rest else a
+
+
+def _irfftn(a, s, axes, norm, out, shift, backend):
+    a = as_input(a, complex_input=True)
+    norm, flags = _norm(norm), _shift(shift)
+    s, axes = _cook(a, s, axes, inverse_real=True)
+    if not axes:
+        raise ValueError("a real transform needs at least one axis")
+    rest, real_axes, real_sizes = _split_last(axes, s)
+    if rest:
+        a = _c2c_passes(a, rest, C.INVERSE, norm, flags, backend, None)
+    a = resize(a, real_axes, real_sizes[:-1] + [real_sizes[-1] // 2 + 1])
+    return run_pass(a, C.C2R, real_axes, real_sizes, C.INVERSE, norm, flags, backend, out)
+
+
+def _one(n):
+    return None if n is None else [n]
+
+
+# ---- the numpy.fft interface ----
+
+
+def fft(a, n=None, axis=-1, norm=None, out=None, *, shift=None, backend=None):
+    """numpy.fft.fft: the 1-D discrete Fourier transform."""
+    return _c2cn(a, _one(n), [axis], norm, out, shift, backend, C.FORWARD)
+
+
+def ifft(a, n=None, axis=-1, norm=None, out=None, *, shift=None, backend=None):
+    """numpy.fft.ifft: the 1-D inverse discrete Fourier transform."""
+    return _c2cn(a, _one(n), [axis], norm, out, shift, backend, C.INVERSE)
+
+
+def fft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, shift=None, backend=None):
+    """numpy.fft.fft2: the 2-D discrete Fourier transform."""
+    return _c2cn(a, s, axes, norm, out, shift, backend, C.FORWARD)
+
+
+def ifft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, shift=None, backend=None):
+    """numpy.fft.ifft2: the 2-D inverse discrete Fourier transform."""
+    return _c2cn(a, s, axes, norm, out, shift, backend, C.INVERSE)
+
+
+def fftn(a, s=None, axes=None, norm=None, out=None, *, shift=None, backend=None):
+    """numpy.fft.fftn: the N-D discrete Fourier transform (several passes above 3 axes)."""
+    return _c2cn(a, s, axes, norm, out, shift, backend, C.FORWARD)
+
+
+def ifftn(a, s=None, axes=None, norm=None, out=None, *, shift=None, backend=None):
+    """numpy.fft.ifftn: the N-D inverse discrete Fourier transform."""
+    return _c2cn(a, s, axes, norm, out, shift, backend, C.INVERSE)
+
+
+def rfft(a, n=None, axis=-1, norm=None, out=None, *, shift=None, backend=None):
+    """numpy.fft.rfft: the 1-D transform of real input, n//2+1 outputs."""
+    return _rfftn(a, _one(n), [axis], norm, out, shift, backend)
+
+
+def irfft(a, n=None, axis=-1, norm=None, out=None, *, shift=None, backend=None):
+    """numpy.fft.irfft: the inverse of rfft; n defaults to 2*(m-1)."""
+    return _irfftn(a, _one(n), [axis], norm, out, shift, backend)
+
+
+def rfft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, shift=None, backend=None):
+    """numpy.fft.rfft2: the 2-D transform of real input."""
+    return _rfftn(a, s, axes, norm, out, shift, backend)
+
+
+def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, shift=None, backend=None):
+    """numpy.fft.irfft2: the inverse of rfft2."""
+    return _irfftn(a, s, axes, norm, out, shift, backend)
+
+
+def rfftn(a, s=None, axes=None, norm=None, out=None, *, shift=None, backend=None):
+    """numpy.fft.rfftn: the N-D transform of real input."""
+    return _rfftn(a, s, axes, norm, out, shift, backend)
+
+
+def irfftn(a, s=None, axes=None, norm=None, out=None, *, shift=None, backend=None):
+    """numpy.fft.irfftn: the inverse of rfftn."""
+    return _irfftn(a, s, axes, norm, out, shift, backend)
+
+
+def hfft(a, n=None, axis=-1, norm=None, out=None, *, backend=None):
+    """numpy.fft.hfft: the transform of a Hermitian-symmetric signal (real output)."""
+    a = as_input(a, complex_input=True)
+    return _irfftn(np.conjugate(a), _one(n), [axis], _swap(norm), out, None, backend)
+
+
+def ihfft(a, n=None, axis=-1, norm=None, out=None, *, backend=None):
+    """numpy.fft.ihfft: the inverse of hfft."""
+    result = _rfftn(a, _one(n), [axis], _swap(norm), out, None, backend)
+    return np.conjugate(result, out=result)
+
+
+def _swap(norm):
+    _norm(norm)  # the same error as the other functions for a bad value
+    return _SWAPPED[norm]

@@ -1,0 +1,214 @@
+"""One transform pass (rank <= 3) over chosen axes of a numpy array, without copies when the
+array's layout is expressible as fftmux strides, plus the plan cache behind it.
+
+The array is viewed in a canonical order: the batch axes first, sorted by decreasing stride,
+then the transform axes. When the batch axes then collapse into one (count, distance) pair and
+every stride is a positive multiple of the element size, the descriptor addresses the
+caller's memory directly; otherwise the input is copied once into that canonical order.
+"""
+
+import collections
+import math
+import threading
+
+import numpy as np
+
+from . import _capi as C
+from . import _desc
+from ._plan import Plan
+
+_REAL = {C.F32: np.dtype(np.float32), C.F64: np.dtype(np.float64)}
+_COMPLEX = {C.F32: np.dtype(np.complex64), C.F64: np.dtype(np.complex128)}
+
+
+def precision_of(dtype):
+    """F32 or F64 for an input dtype, as numpy >= 2 does it; never a silent narrowing."""
+    if dtype.kind in "biuO":
+        return C.F64
+    if dtype.kind in "fc":
+        real_size = dtype.itemsize // (2 if dtype.kind == "c" else 1)
+        if real_size <= 4:
+            return C.F32  # float16 is computed exactly in single precision
+        if real_size == 8:
+            return C.F64
+        raise TypeError(f"fftmux has no engine for {dtype} (more than double precision); "
+                        "convert to float64/complex128 explicitly if that loss is acceptable")
+    raise TypeError(f"cannot transform an array of dtype {dtype}")
+
+
+def as_input(a, complex_input):
+    """a converted to complex (or real) float of its precision; complex data to a real
+    transform is refused rather than dropping its imaginary part."""
+    a = np.asarray(a)
+    precision = precision_of(a.dtype)
+    if not complex_input and a.dtype.kind == "c":
+        raise TypeError(f"a real-input transform got {a.dtype} data; pass a.real explicitly "
+                        "if the imaginary part is to be dropped")
+    target = (_COMPLEX if complex_input else _REAL)[precision]
+    return a if a.dtype == target else a.astype(target)
+
+
+def resize(a, axes, sizes):
+    """a cropped (a view) or zero-padded (a copy) to sizes along axes, as numpy's n/s do."""
+    crop = [slice(None)] * a.ndim
+    for ax, n in zip(axes, sizes):
+        crop[ax] = slice(0, min(n, a.shape[ax]))
+    a = a[tuple(crop)]
+    shape = list(a.shape)
+    for ax, n in zip(axes, sizes):
+        shape[ax] = n
+    if tuple(shape) == a.shape:
+        return a
+    padded = np.zeros(shape, a.dtype)
+    padded[tuple(slice(0, m) for m in a.shape)] = a
+    return padded
+
+
+def _element_strides(view):
+    """Strides in elements, or None where fftmux cannot express one (<= 0, not whole)."""
+    size = view.dtype.itemsize
+    out = []
+    for n, stride in zip(view.shape, view.strides):
+        if n == 1:
+            out.append(1)  # never stepped over; any positive value is right
+        elif stride <= 0 or stride % size:
+            return None
+        else:
+            out.append(stride // size)
+    return out
+
+
+def _side(view, batch_rank):
+    """(transform strides, batch count, distance) of a canonical view, or None."""
+    if not view.flags.aligned or not view.dtype.isnative:
+        return None
+    strides = _element_strides(view)
+    if strides is None:
+        return None
+    batch = [(n, s) for n, s in zip(view.shape[:batch_rank], strides[:batch_rank]) if n != 1]
+    for (_, outer), (n, inner) in zip(batch, batch[1:]):
+        if outer != inner * n:
+            return None  # needs a second batch stride, which the descriptor lacks
+    count = math.prod(n for n, _ in batch)
+    distance = batch[-1][1] if batch else 0
+    return strides[batch_rank:], count, distance
+
+
+def _inverse(perm):
+    inv = [0] * len(perm)
+    for i, p in enumerate(perm):
+        inv[p] = i
+    return inv
+
+
+def _check_out(out, shape, dtype):
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"out must be a numpy array, got {type(out).__name__}")
+    if out.shape != tuple(shape) or out.dtype != dtype:
+        raise ValueError(f"out has shape {out.shape} and dtype {out.dtype}; the result has "
+                         f"shape {tuple(shape)} and dtype {dtype}")
+    if not out.flags.writeable:
+        raise ValueError("out is read-only")
+
+
+def run_pass(a, kind, axes, n, direction, norm, flags, backend, out=None):
+    """One fftmux transform of kind over axes (unique, at most 3) of a.
+
+    a holds the input side already resized; n are the logical sizes. Returns the result,
+    written into out when given.
+    """
+    precision = C.F32 if a.dtype in (_REAL[C.F32], _COMPLEX[C.F32]) else C.F64
+    out_dtype = (_REAL if kind == C.C2R else _COMPLEX)[precision]
+    out_shape = list(a.shape)
+    for ax, size in zip(axes, n):
+        out_shape[ax] = size
+    if kind == C.R2C:
+        out_shape[axes[-1]] = n[-1] // 2 + 1
+    if out is not None:
+        _check_out(out, out_shape, out_dtype)
+    if a.size == 0 or 0 in out_shape:  # nothing to transform: the descriptor needs batch >= 1
+        result = np.zeros(out_shape, out_dtype)
+        return result if out is None else _copy_into(out, result)
+
+    batch_axes = sorted((ax for ax in range(a.ndim) if ax not in axes),
+                        key=lambda ax: -abs(a.strides[ax]))
+    perm = batch_axes + list(axes)
+    src = a.transpose(perm)
+    src_side = _side(src, len(batch_axes))
+    if src_side is None:
+        src = np.array(src, order="C")  # a fresh, aligned copy in canonical order
+        src_side = _side(src, len(batch_axes))
+    dst, dst_side, result = _destination(out, perm, out_shape, out_dtype, len(batch_axes), src)
+    problem = (tuple(n), kind, precision, src_side[1], norm, flags, tuple(src_side[0]),
+               src_side[2], tuple(dst_side[0]), dst_side[2])
+    plan_cache.get(problem, backend).run(direction, src.ctypes.data, dst.ctypes.data)
+    return result if out is None or result is out else _copy_into(out, result)
+
+
+def _destination(out, perm, out_shape, dtype, batch_rank, src):
+    """(canonical view written by the plan, its side layout, the result in caller order)."""
+    if out is not None and not np.may_share_memory(out, src):
+        view = out.transpose(perm)
+        side = _side(view, batch_rank)
+        if side is not None:
+            return view, side, out
+    canonical = np.empty([out_shape[ax] for ax in perm], dtype)
+    return canonical, _side(canonical, batch_rank), canonical.transpose(_inverse(perm))
+
+
+def _copy_into(out, result):
+    np.copyto(out, result)
+    return out
+
+
+def _make_desc(n, kind, precision, batch, norm, flags, in_strides, in_distance, out_strides,
+               out_distance):
+    desc = _desc.make(n, kind, precision, batch=batch, norm=norm, in_strides=in_strides,
+                      in_distance=in_distance, out_strides=out_strides,
+                      out_distance=out_distance)
+    desc.flags |= flags
+    return desc
+
+
+class PlanCache:
+    """The plans the numpy-style functions reuse, least recently used dropped first.
+
+    FFTW measures its plans, so repeating a transform must not plan it again.
+    """
+
+    def __init__(self, maxsize=32):
+        self._plans = collections.OrderedDict()
+        self._lock = threading.Lock()
+        self.maxsize = maxsize
+
+    def __len__(self):
+        return len(self._plans)
+
+    def clear(self):
+        with self._lock:
+            self._plans.clear()
+
+    def plans(self):
+        """The cached plans, most recently used last: plans()[-1].explain() says what ran
+        the last transform."""
+        with self._lock:
+            return list(self._plans.values())
+
+    def get(self, problem, backend):
+        """The plan for problem = (n, kind, precision, batch, norm, flags, in_strides,
+        in_distance, out_strides, out_distance) on backend, made on a miss."""
+        key = (problem, backend)
+        with self._lock:
+            plan = self._plans.pop(key, None)
+            if plan is not None and not plan.closed:  # a caller may have closed it
+                self._plans[key] = plan
+                return plan
+        plan = Plan.from_desc(_make_desc(*problem), backend or "auto")  # slow: not locked
+        with self._lock:
+            self._plans[key] = plan
+            while len(self._plans) > max(0, self.maxsize):
+                self._plans.popitem(last=False)
+        return plan
+
+
+plan_cache = PlanCache()

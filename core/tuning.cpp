@@ -1,0 +1,496 @@
+#include "tuning.hpp"
+
+#include "error.hpp"
+#include "log.hpp"
+#include "paths.hpp"
+#include "toml_util.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace fftmux {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* const kind_names[] = {"c2c", "r2c", "c2r"};
+const char* const precision_names[] = {"f32", "f64"};
+const char* const placement_names[] = {"host", "device"};
+
+std::string join_n(const fftmux_desc& d) {
+  std::string s;
+  for (uint32_t i = 0; i < d.rank; ++i)
+    s += (i ? "x" : "") + std::to_string(d.n[i]);
+  return s;
+}
+
+// The strides of p unless they are the defaults of its descriptor.
+std::string layout_key(const Problem& p) {
+  fftmux_desc plain = p.desc;
+  for (auto* s : {plain.in_strides, plain.out_strides})
+    std::fill(s, s + FFTMUX_MAX_RANK, 0);
+  plain.in_distance = plain.out_distance = 0;
+  Problem def = validate(&plain);
+  if (std::equal(p.in.stride, p.in.stride + 3, def.in.stride) &&
+      std::equal(p.out.stride, p.out.stride + 3, def.out.stride) &&
+      (p.desc.batch == 1 ||
+       (p.in.distance == def.in.distance && p.out.distance == def.out.distance)))
+    return "default";
+  std::ostringstream s;
+  for (auto [side, name] : {std::pair{&p.in, "in"}, std::pair{&p.out, "out"}}) {
+    s << name << '=';
+    for (uint32_t i = 0; i < p.desc.rank; ++i)
+      s << (i ? "," : "") << side->stride[i];
+    s << '/' << side->distance << (name[0] == 'i' ? " " : "");
+  }
+  return s.str();
+}
+
+std::string quote(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += char(c);
+    } else if (c < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += char(c);
+    }
+  }
+  return out + "\"";
+}
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  std::string s = buf;
+  if (s.find_first_of(".eEn") == std::string::npos) // TOML floats need a dot or exponent
+    s += ".0";
+  return s;
+}
+
+// ---- reading TOML ----
+
+struct Reader {
+  const toml::table& t;
+  const std::string& where;
+
+  template <class T> T get(const char* key) const {
+    auto v = t[key].value<T>();
+    if (!v)
+      invalid(where + ": measurement lacks " + key + " of the right type");
+    return *v;
+  }
+  double real(const char* key) const { return get<double>(key); }
+};
+
+Measurement read_one(const toml::table& t, const std::string& path) {
+  std::string where = path + " line " + std::to_string(t.source().begin.line);
+  Reader r{t, where};
+  Measurement m;
+  m.problem = r.get<std::string>("problem");
+  m.family = r.get<std::string>("family");
+  m.points = r.get<int64_t>("points");
+  m.batch = r.get<int64_t>("batch");
+  if (m.points < 1 || m.batch < 1)
+    invalid(where + ": points and batch must be at least 1");
+  m.log_points = std::log2(double(m.points));
+  m.backend = r.get<std::string>("backend");
+  m.hardware = r.get<std::string>("hardware");
+  m.variant = r.get<std::string>("variant");
+  m.runner_up = r.get<std::string>("runner_up");
+  m.median = r.real("median");
+  m.spread = r.real("spread");
+  m.runner_up_median = r.real("runner_up_median");
+  m.gbps = r.real("gbps");
+  m.plan = r.real("plan");
+  m.upload = r.real("upload");
+  m.execute = r.real("execute");
+  m.download = r.real("download");
+  m.timestamp = r.get<std::string>("timestamp");
+  m.failed = r.get<bool>("failed");
+  m.reason = r.get<std::string>("reason");
+  const toml::table* times = t["times"].as_table();
+  if (!times)
+    invalid(where + ": measurement lacks the table times");
+  for (auto&& [variant, value] : *times) {
+    auto v = value.value<double>();
+    if (!v)
+      invalid(where + ": times." + std::string(variant.str()) + " is not a number");
+    m.times[std::string(variant.str())] = *v;
+  }
+  return m;
+}
+
+std::vector<Measurement> parse_cache(const std::string& text, const std::string& path) {
+  toml::table t = parse_toml(text, path);
+  auto schema = t["meta"]["schema"].value<int64_t>();
+  if (!schema)
+    invalid(path + ": no [meta] schema: not an fftmux tuning cache");
+  if (*schema != tuning_schema)
+    invalid(path + " has schema " + std::to_string(*schema) + ", this fftmux reads schema " +
+            std::to_string(tuning_schema) + "; the file is left as it is");
+  std::vector<Measurement> out;
+  if (const toml::array* all = t["measurement"].as_array())
+    for (const toml::node& n : *all) {
+      const toml::table* m = n.as_table();
+      if (!m)
+        invalid(path + ": every measurement must be a table ([[measurement]])");
+      out.push_back(read_one(*m, path));
+    }
+  return out;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f)
+    fail(FFTMUX_ERROR_IO, "cannot read " + path);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+// ---- the binary index: a parsed copy beside the user's cache folder ----
+// Parsing TOML costs about 0.1 ms per measurement; the index loads 10,000
+// in a few milliseconds. It is keyed by the TOML file's identity and
+// rebuilt whenever that changes; the TOML stays the source of truth.
+
+struct Identity {
+  uint64_t size = 0, mtime_ns = 0, inode = 0;
+  bool operator==(const Identity& o) const {
+    return size == o.size && mtime_ns == o.mtime_ns && inode == o.inode;
+  }
+};
+
+std::optional<Identity> identity(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0)
+    return std::nullopt;
+  return Identity{uint64_t(st.st_size),
+                  uint64_t(st.st_mtim.tv_sec) * 1000000000ull + uint64_t(st.st_mtim.tv_nsec),
+                  uint64_t(st.st_ino)};
+}
+
+std::string index_path(const std::string& path) {
+  std::string dir = cache_dir();
+  if (dir.empty())
+    return "";
+  uint64_t h = 1469598103934665603ull; // FNV-1a of the absolute path
+  std::error_code ec;
+  for (unsigned char c : fs::absolute(path, ec).string())
+    h = (h ^ c) * 1099511628211ull;
+  char name[32];
+  std::snprintf(name, sizeof name, "%016llx.idx", static_cast<unsigned long long>(h));
+  return dir + "/index/" + name;
+}
+
+constexpr char index_magic[8] = {'F', 'M', 'X', 'I', 'D', 'X', '1', '\0'};
+
+struct Out {
+  std::string bytes;
+  template <class T> void pod(T v) { bytes.append(reinterpret_cast<const char*>(&v), sizeof v); }
+  void str(const std::string& s) {
+    pod(uint32_t(s.size()));
+    bytes += s;
+  }
+};
+
+struct In {
+  const std::string& bytes;
+  size_t at = 0;
+  template <class T> T pod() {
+    T v;
+    if (at + sizeof v > bytes.size())
+      throw std::out_of_range("truncated index");
+    std::memcpy(&v, bytes.data() + at, sizeof v);
+    at += sizeof v;
+    return v;
+  }
+  std::string str() {
+    uint32_t n = pod<uint32_t>();
+    if (at + n > bytes.size())
+      throw std::out_of_range("truncated index");
+    at += n;
+    return bytes.substr(at - n, n);
+  }
+};
+
+std::string encode(const std::vector<Measurement>& all, const Identity& id) {
+  Out o;
+  o.bytes.append(index_magic, sizeof index_magic);
+  o.pod(id);
+  o.pod(uint64_t(all.size()));
+  for (const Measurement& m : all) {
+    for (const std::string* s : {&m.problem, &m.family, &m.backend, &m.hardware, &m.variant,
+                                 &m.runner_up, &m.timestamp, &m.reason})
+      o.str(*s);
+    for (double v : {m.median, m.spread, m.runner_up_median, m.gbps, m.plan, m.upload, m.execute,
+                     m.download})
+      o.pod(v);
+    o.pod(m.points);
+    o.pod(m.batch);
+    o.pod(uint8_t(m.failed));
+    o.pod(uint32_t(m.times.size()));
+    for (auto& [variant, t] : m.times) {
+      o.str(variant);
+      o.pod(t);
+    }
+  }
+  return o.bytes;
+}
+
+std::optional<std::vector<Measurement>> decode(const std::string& bytes, const Identity& id) {
+  try {
+    In in{bytes};
+    if (bytes.compare(0, sizeof index_magic, std::string(index_magic, sizeof index_magic)) != 0)
+      return std::nullopt;
+    in.at = sizeof index_magic;
+    if (!(in.pod<Identity>() == id))
+      return std::nullopt;
+    std::vector<Measurement> all(in.pod<uint64_t>());
+    for (Measurement& m : all) {
+      for (std::string* s : {&m.problem, &m.family, &m.backend, &m.hardware, &m.variant,
+                             &m.runner_up, &m.timestamp, &m.reason})
+        *s = in.str();
+      for (double* v : {&m.median, &m.spread, &m.runner_up_median, &m.gbps, &m.plan, &m.upload,
+                        &m.execute, &m.download})
+        *v = in.pod<double>();
+      m.points = in.pod<int64_t>();
+      m.batch = in.pod<int64_t>();
+      m.failed = in.pod<uint8_t>();
+      m.log_points = std::log2(double(std::max<int64_t>(m.points, 1)));
+      for (uint32_t n = in.pod<uint32_t>(); n > 0; --n) {
+        std::string v = in.str();
+        m.times[v] = in.pod<double>();
+      }
+    }
+    return all;
+  } catch (const std::exception&) {
+    return std::nullopt; // a damaged index is rebuilt from the TOML
+  }
+}
+
+void store_index(const std::string& path, const std::vector<Measurement>& all) {
+  std::string idx = index_path(path);
+  auto id = identity(path);
+  if (idx.empty() || !id)
+    return;
+  try {
+    write_file_atomic(idx, encode(all, *id));
+  } catch (const Error& e) {
+    log(Level::info, std::string("tuning index not written: ") + e.what());
+  }
+}
+
+std::vector<Measurement> load_indexed(const std::string& path) {
+  auto id = identity(path);
+  std::string idx = index_path(path);
+  if (id && !idx.empty()) {
+    std::ifstream f(idx, std::ios::binary);
+    if (f) {
+      std::ostringstream s;
+      s << f.rdbuf();
+      if (auto all = decode(s.str(), *id))
+        return *all;
+    }
+  }
+  std::vector<Measurement> all = read_cache(path);
+  store_index(path, all);
+  return all;
+}
+
+std::string identity_key(const Measurement& m) {
+  return m.problem + '\n' + m.backend + '\n' + m.hardware;
+}
+
+// Holds an exclusive lock on <path>.lock while alive.
+class FileLock {
+public:
+  explicit FileLock(const std::string& path) {
+    std::error_code ec;
+    fs::create_directories(fs::path(path).parent_path(), ec);
+    fd_ = ::open((path + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0 || ::flock(fd_, LOCK_EX) != 0)
+      fail(FFTMUX_ERROR_IO, "cannot lock " + path + ".lock: " + std::strerror(errno));
+  }
+  ~FileLock() {
+    if (fd_ >= 0)
+      ::close(fd_); // closing releases the lock
+  }
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+
+private:
+  int fd_ = -1;
+};
+
+bool is_schema_error(const Error& e) {
+  return std::string(e.what()).find("this fftmux reads schema") != std::string::npos;
+}
+
+} // namespace
+
+std::string problem_key(const Problem& p) {
+  const fftmux_desc& d = p.desc;
+  return std::string(kind_names[d.kind]) + ' ' + precision_names[d.precision] + ' ' + join_n(d) +
+         " batch " + std::to_string(d.batch) + ' ' + placement_names[d.placement] +
+         (p.in_place() ? " in-place " : " out-of-place ") + layout_key(p);
+}
+
+std::string family_key(const fftmux_desc& d) {
+  return std::string(kind_names[d.kind]) + ' ' + precision_names[d.precision] + " rank " +
+         std::to_string(d.rank) + ' ' + placement_names[d.placement];
+}
+
+std::vector<Measurement> read_cache(const std::string& path) {
+  return parse_cache(slurp(path), path);
+}
+
+std::string write_cache_text(const std::vector<Measurement>& all) {
+  std::ostringstream s;
+  s << "# fftmux tuning cache: written by `fftmux autotune`, read when plans are routed.\n"
+       "# config/tuning.example.toml documents every field.\n\n"
+       "[meta]\nschema = "
+    << tuning_schema << "\nfftmux = " << quote(FFTMUX_VERSION_STRING) << "\n";
+  for (const Measurement& m : all) {
+    s << "\n[[measurement]]\nproblem = " << quote(m.problem) << "\nfamily = " << quote(m.family)
+      << "\npoints = " << m.points << "\nbatch = " << m.batch << "\nbackend = " << quote(m.backend)
+      << "\nhardware = " << quote(m.hardware) << "\nvariant = " << quote(m.variant)
+      << "\nmedian = " << number(m.median) << "\nspread = " << number(m.spread)
+      << "\nrunner_up = " << quote(m.runner_up)
+      << "\nrunner_up_median = " << number(m.runner_up_median) << "\ntimes = {";
+    const char* sep = " ";
+    for (auto& [v, t] : m.times) {
+      s << sep << quote(v) << " = " << number(t);
+      sep = ", ";
+    }
+    s << " }\ngbps = " << number(m.gbps) << "\nplan = " << number(m.plan)
+      << "\nupload = " << number(m.upload) << "\nexecute = " << number(m.execute)
+      << "\ndownload = " << number(m.download) << "\ntimestamp = " << quote(m.timestamp)
+      << "\nfailed = " << (m.failed ? "true" : "false") << "\nreason = " << quote(m.reason)
+      << "\n";
+  }
+  return s.str();
+}
+
+void merge_cache(const std::string& path, const std::vector<Measurement>& fresh,
+                 std::vector<std::string>& notes) {
+  FileLock lock(path);
+  std::vector<Measurement> all;
+  std::error_code ec;
+  if (fs::exists(path, ec)) {
+    try {
+      all = read_cache(path);
+    } catch (const Error& e) {
+      if (is_schema_error(e) || e.status() == FFTMUX_ERROR_IO)
+        throw;
+      std::string aside = path + ".corrupt";
+      fs::rename(path, aside, ec);
+      notes.push_back(std::string("the tuning cache could not be read (") + e.what() +
+                      "); it was moved to " + aside + " and a new one started");
+    }
+  }
+  std::unordered_map<std::string, size_t> at;
+  for (size_t i = 0; i < all.size(); ++i)
+    at[identity_key(all[i])] = i;
+  for (const Measurement& m : fresh) {
+    auto it = at.find(identity_key(m));
+    if (it != at.end()) {
+      all[it->second] = m;
+    } else {
+      at[identity_key(m)] = all.size();
+      all.push_back(m);
+    }
+  }
+  write_file_atomic(path, write_cache_text(all));
+  store_index(path, all);
+}
+
+void TuningCache::load(const std::vector<std::string>& paths, std::vector<std::string>& notes) {
+  for (const std::string& path : paths) {
+    std::error_code ec;
+    if (path.empty() || !fs::exists(path, ec))
+      continue;
+    try {
+      for (Measurement& m : load_indexed(path))
+        entries_.push_back(std::move(m));
+    } catch (const Error& e) {
+      notes.push_back(std::string("tuning cache ignored, routing uses heuristics: ") + e.what());
+      log(Level::warn, notes.back());
+    }
+  }
+  for (size_t i = 0; i < entries_.size(); ++i)
+    exact_[identity_key(entries_[i])] = i; // later files win
+  for (auto& [key, i] : exact_) {
+    const Measurement& m = entries_[i];
+    neighbours_[m.family + '\n' + m.backend + '\n' + m.hardware].push_back(i);
+  }
+  for (auto& [key, list] : neighbours_)
+    std::sort(list.begin(), list.end(), [&](size_t a, size_t b) {
+      return entries_[a].log_points < entries_[b].log_points;
+    });
+}
+
+const Measurement* TuningCache::exact(const std::string& problem, const std::string& backend,
+                                      const std::string& hardware) const {
+  auto it = exact_.find(problem + '\n' + backend + '\n' + hardware);
+  return it == exact_.end() ? nullptr : &entries_[it->second];
+}
+
+std::optional<Estimate> TuningCache::interpolate(const Problem& p, const std::string& backend,
+                                                 const std::string& hardware,
+                                                 const std::string& variant) const {
+  auto it = neighbours_.find(family_key(p.desc) + '\n' + backend + '\n' + hardware);
+  if (it == neighbours_.end())
+    return std::nullopt;
+  // Cost per element and stage, which varies slowly with size.
+  auto cost = [](const Measurement& m, double t) {
+    return t / (double(m.points) * double(m.batch) * std::max(1.0, m.log_points));
+  };
+  double x = std::log2(double(p.points));
+  const std::vector<size_t>& list = it->second;
+  auto usable = [&](size_t i) { return !entries_[i].failed && entries_[i].times.count(variant); };
+  // The nearest usable neighbour on each side, found from the sorted position.
+  auto at = std::lower_bound(list.begin(), list.end(), x, [&](size_t i, double v) {
+    return entries_[i].log_points < v;
+  });
+  const Measurement *lo = nullptr, *hi = nullptr;
+  for (auto i = at; i != list.end() && !hi; ++i)
+    if (usable(*i))
+      hi = &entries_[*i];
+  for (auto i = at; i != list.begin() && !lo;)
+    if (usable(*--i))
+      lo = &entries_[*i];
+  if (hi && hi->log_points == x && !lo)
+    lo = hi;
+  double scale = double(p.points) * double(p.desc.batch) * std::max(1.0, x);
+  if (lo && hi && lo != hi) {
+    double c0 = cost(*lo, lo->times.at(variant)), c1 = cost(*hi, hi->times.at(variant));
+    double f = (x - lo->log_points) / (hi->log_points - lo->log_points);
+    return Estimate{(c0 + (c1 - c0) * f) * scale,
+                    "interpolated between " + std::to_string(lo->points) + " and " +
+                        std::to_string(hi->points) + " points"};
+  }
+  const Measurement* one = lo ? lo : hi;
+  if (one && std::abs(one->log_points - x) <= 2.0)
+    return Estimate{cost(*one, one->times.at(variant)) * scale,
+                    "extrapolated from " + std::to_string(one->points) + " points"};
+  return std::nullopt;
+}
+
+} // namespace fftmux

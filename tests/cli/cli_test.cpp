@@ -1,0 +1,139 @@
+// The command line as a user meets it: real runs verified, and every bad
+// option or file answered with one line and a non-zero exit.
+#include "npy/npy.hpp"
+
+#include <fftmux/fftmux.hpp>
+#include <reference.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+
+namespace {
+
+struct Result {
+  int status;
+  std::string out, err;
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+Result fftmux_cli(const std::string& args) {
+  std::string err = ::testing::TempDir() + "cli_stderr.txt";
+  std::string cmd = std::string(FFTMUX_CLI) + " " + args + " 2>" + err;
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, p))
+    out.append(buf, n);
+  int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, slurp(err)};
+}
+
+int lines(const std::string& s) {
+  int n = 0;
+  for (char c : s)
+    n += c == '\n';
+  return n;
+}
+
+TEST(Cli, BackendsJsonListsFftw) {
+  Result r = fftmux_cli("backends --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j.is_array());
+  bool found = false;
+  for (auto& b : j)
+    if (b["name"] == "fftw") {
+      found = true;
+      EXPECT_EQ(b["status"], "ok");
+      EXPECT_FALSE(b["devices"].empty());
+      EXPECT_EQ(b["variants"][0], "default");
+    }
+  EXPECT_TRUE(found) << r.out;
+}
+
+TEST(Cli, RunVerifiesAgainstTheReference) {
+  for (const char* args : {"run --shape 64x64 --kind r2c --verify --repeat 3",
+                           "run --shape 15 --batch 3 --shift both --norm ortho --verify --json",
+                           "run --shape 8x6x5 --kind c2r --in-place --precision f64 --verify",
+                           "run --shape 100 --placement device --direction inverse --verify"}) {
+    Result r = fftmux_cli(args);
+    EXPECT_EQ(r.status, 0) << args << "\n" << r.out << r.err;
+    EXPECT_TRUE(r.out.find("ok") != std::string::npos || r.out.find("\"verified\": true") != std::string::npos)
+        << args << "\n" << r.out;
+  }
+}
+
+TEST(Cli, NpyInputAndOutput) {
+  fftmux_desc d = fftmux::make_desc({4, 6}, FFTMUX_C2C, FFTMUX_F64);
+  auto in = fftmux::ref::random_input(d, 11);
+  fftmux::npy::Array a{fftmux::npy::Dtype::c128, {4, 6}, in};
+  std::string input = ::testing::TempDir() + "in.npy", output = ::testing::TempDir() + "out.npy";
+  fftmux::npy::write(input, a);
+  Result r = fftmux_cli("run --input " + input + " --output " + output + " --norm forward");
+  ASSERT_EQ(r.status, 0) << r.err;
+  fftmux::npy::Array b = fftmux::npy::read(output);
+  EXPECT_EQ(b.dtype, fftmux::npy::Dtype::c128);
+  EXPECT_EQ(b.shape, (std::vector<int64_t>{4, 6}));
+  d.norm = FFTMUX_NORM_FORWARD;
+  EXPECT_LE(fftmux::ref::relative_error(fftmux::ref::read_side(d, false, b.data.data()),
+                                        fftmux::ref::expected(d, FFTMUX_FORWARD, in.data())),
+            fftmux::ref::error_bound(d));
+}
+
+struct Bad {
+  const char* args;
+  const char* fragment;
+};
+
+class CliRejects : public ::testing::TestWithParam<Bad> {};
+
+TEST_P(CliRejects, WithOneLine) {
+  Result r = fftmux_cli(GetParam().args);
+  EXPECT_NE(r.status, 0);
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find(GetParam().fragment), std::string::npos) << r.err;
+}
+
+const Bad bad[] = {
+    {"run --shape 0", "--shape 0: expected sizes of at least 1"},
+    {"run --shape 8x", "--shape 8x"},
+    {"run --shape 2x2x2x2", "at most 3 dimensions"},
+    {"run --kind foo", "--kind foo: expected one of c2c, r2c, c2r"},
+    {"run --precision f16", "--precision f16"},
+    {"run --norm loud", "--norm loud"},
+    {"run --batch 0", "--batch 0"},
+    {"run --bogus", "--bogus"},
+    {"run --repeat x", "--repeat"},
+    {"frobnicate", "frobnicate"},
+    {"run --backend nope", "no backend named 'nope'"},
+    {"run --input /nonexistent.npy", "cannot read /nonexistent.npy"},
+    {"run --input /etc/hostname", "not a usable .npy file"},
+    {"run --kind r2c --direction inverse", "an R2C plan runs forward only"},
+    {"run --direction sideways", "--direction sideways"},
+};
+
+INSTANTIATE_TEST_SUITE_P(Options, CliRejects, ::testing::ValuesIn(bad));
+
+TEST(Cli, ExplainShowsTheDecision) {
+  Result r = fftmux_cli("explain --shape 1000 --batch 4");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("chosen: fftw/default"), std::string::npos) << r.out;
+  r = fftmux_cli("explain --backend nope");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("no plan"), std::string::npos) << r.out;
+}
+
+} // namespace

@@ -1,0 +1,145 @@
+// Every rule of the descriptor, broken once: the status and a fragment of
+// the message that names the field and the rule.
+#include <fftmux/fftmux.h>
+
+#include <gtest/gtest.h>
+
+#include <climits>
+#include <functional>
+#include <string>
+
+namespace {
+
+struct Bad {
+  const char* name;
+  std::function<void(fftmux_desc&)> mutate;
+  const char* fragment;
+};
+
+fftmux_desc base(uint32_t rank = 1, uint32_t kind = FFTMUX_C2C) {
+  fftmux_desc d;
+  fftmux_desc_init(&d);
+  d.rank = rank;
+  d.kind = kind;
+  for (uint32_t i = 0; i < rank; ++i)
+    d.n[i] = 8;
+  return d;
+}
+
+const Bad table[] = {
+    {"struct_size_zero", [](fftmux_desc& d) { d.struct_size = 0; }, "struct_size = 0"},
+    {"struct_size_small", [](fftmux_desc& d) { d.struct_size = 8; }, "struct_size = 8"},
+    {"rank_zero", [](fftmux_desc& d) { d.rank = 0; }, "rank = 0: rank must be 1, 2 or 3"},
+    {"rank_four", [](fftmux_desc& d) { d.rank = 4; }, "rank = 4"},
+    {"rank_huge", [](fftmux_desc& d) { d.rank = UINT32_MAX; }, "rank = 4294967295"},
+    {"n0_zero", [](fftmux_desc& d) { d.n[0] = 0; }, "n[0] = 0: every dimension must be at least 1"},
+    {"n0_negative", [](fftmux_desc& d) { d.n[0] = -5; }, "n[0] = -5"},
+    {"n0_min", [](fftmux_desc& d) { d.n[0] = INT64_MIN; }, "n[0] = -9223372036854775808"},
+    {"n1_zero", [](fftmux_desc& d) { d = base(2); d.n[1] = 0; }, "n[1] = 0"},
+    {"n2_negative", [](fftmux_desc& d) { d = base(3); d.n[2] = -1; }, "n[2] = -1"},
+    {"batch_zero", [](fftmux_desc& d) { d.batch = 0; }, "batch = 0: batch must be at least 1"},
+    {"batch_negative", [](fftmux_desc& d) { d.batch = -3; }, "batch = -3"},
+    {"product_overflow", [](fftmux_desc& d) { d = base(2); d.n[0] = 1LL << 40; d.n[1] = 1LL << 30; },
+     "overflows 64 bits"},
+    {"batch_overflow", [](fftmux_desc& d) { d.n[0] = 1LL << 62; d.batch = 4; }, "overflows 64 bits"},
+    {"bytes_overflow", [](fftmux_desc& d) { d.n[0] = 1LL << 60; }, "byte count of the data overflows"},
+    {"kind_unknown", [](fftmux_desc& d) { d.kind = 3; }, "kind = 3: not a known value"},
+    {"kind_max", [](fftmux_desc& d) { d.kind = UINT32_MAX; }, "kind = 4294967295"},
+    {"precision_unknown", [](fftmux_desc& d) { d.precision = 2; }, "precision = 2"},
+    {"norm_unknown", [](fftmux_desc& d) { d.norm = 4; }, "norm = 4"},
+    {"placement_unknown", [](fftmux_desc& d) { d.placement = 7; }, "placement = 7"},
+    {"flags_unknown", [](fftmux_desc& d) { d.flags = 8; }, "flags = 8: unknown bits"},
+    {"flags_high", [](fftmux_desc& d) { d.flags = 0x80000000u; }, "unknown bits"},
+    {"in_stride_negative", [](fftmux_desc& d) { d.in_strides[0] = -1; },
+     "in_strides[0] = -1: strides must be positive"},
+    {"out_stride_negative", [](fftmux_desc& d) { d = base(2); d.out_strides[1] = -2; },
+     "out_strides[1] = -2"},
+    {"in_distance_negative", [](fftmux_desc& d) { d.in_distance = -1; }, "in_distance = -1"},
+    {"out_distance_negative", [](fftmux_desc& d) { d.out_distance = -4; }, "out_distance = -4"},
+    {"out_batches_overlap", [](fftmux_desc& d) { d.batch = 2; d.out_distance = 4; },
+     "make two output elements share memory"},
+    {"out_rows_overlap", [](fftmux_desc& d) { d = base(2); d.out_strides[0] = 1; d.out_strides[1] = 1; },
+     "share memory"},
+    {"out_rows_interleave", [](fftmux_desc& d) { d = base(2); d.out_strides[0] = 4; },
+     "share memory"},
+    {"in_place_c2c_strides", [](fftmux_desc& d) { d.flags = FFTMUX_IN_PLACE; d.in_strides[0] = 2; },
+     "in-place C2C needs equal layouts"},
+    {"in_place_c2c_distance",
+     [](fftmux_desc& d) { d.flags = FFTMUX_IN_PLACE; d.batch = 2; d.in_distance = 9; },
+     "in_distance = 9 and out_distance = 8"},
+    {"in_place_r2c_unpadded",
+     [](fftmux_desc& d) { d = base(1, FFTMUX_R2C); d.flags = FFTMUX_IN_PLACE; d.batch = 2; d.in_distance = 8; },
+     "needs the real side padded: in_distance must be 10"},
+    {"in_place_r2c_2d_rows",
+     [](fftmux_desc& d) { d = base(2, FFTMUX_R2C); d.flags = FFTMUX_IN_PLACE; d.in_strides[0] = 8; },
+     "in_strides[0] must be 10"},
+    {"in_place_c2r_out_stride",
+     [](fftmux_desc& d) { d = base(1, FFTMUX_C2R); d.flags = FFTMUX_IN_PLACE; d.out_strides[0] = 2; },
+     "out_strides[0] must be 1"},
+    {"in_span_overflow", [](fftmux_desc& d) { d.n[0] = 4; d.in_strides[0] = 1LL << 62; },
+     "the input span overflows"},
+    {"out_distance_overflow", [](fftmux_desc& d) { d.batch = 4; d.out_distance = 1LL << 62; },
+     "the output span overflows"},
+};
+
+class BadDescriptor : public ::testing::TestWithParam<Bad> {};
+
+TEST_P(BadDescriptor, IsRejectedWithItsRule) {
+  fftmux_desc d = base();
+  GetParam().mutate(d);
+  fftmux_layout l;
+  l.struct_size = sizeof l;
+  ASSERT_EQ(fftmux_desc_layout(&d, &l), FFTMUX_ERROR_INVALID_ARGUMENT);
+  std::string message = fftmux_last_error();
+  EXPECT_NE(message.find("fftmux_desc_layout: "), std::string::npos) << message;
+  EXPECT_NE(message.find(GetParam().fragment), std::string::npos) << message;
+
+  fftmux_context ctx = nullptr;
+  ASSERT_EQ(fftmux_context_create(nullptr, &ctx), FFTMUX_OK);
+  fftmux_plan plan = reinterpret_cast<fftmux_plan>(&d); // must be reset to NULL
+  EXPECT_EQ(fftmux_plan_create(ctx, &d, nullptr, &plan), FFTMUX_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(plan, nullptr);
+  EXPECT_NE(std::string(fftmux_last_error()).find(GetParam().fragment), std::string::npos);
+  EXPECT_EQ(fftmux_context_destroy(ctx), FFTMUX_OK);
+}
+
+INSTANTIATE_TEST_SUITE_P(Table, BadDescriptor, ::testing::ValuesIn(table),
+                         [](const ::testing::TestParamInfo<Bad>& i) { return i.param.name; });
+
+TEST(Descriptor, NullIsRejected) {
+  fftmux_layout l;
+  l.struct_size = sizeof l;
+  EXPECT_EQ(fftmux_desc_layout(nullptr, &l), FFTMUX_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(fftmux_last_error(), "fftmux_desc_layout: desc is NULL");
+}
+
+TEST(Descriptor, TableIsLargeEnough) { EXPECT_GE(sizeof table / sizeof *table, 30u); }
+
+TEST(Descriptor, DefaultsResolve) {
+  fftmux_desc d = base(2, FFTMUX_R2C);
+  d.n[0] = 4;
+  d.n[1] = 6;
+  d.batch = 3;
+  d.flags = FFTMUX_IN_PLACE;
+  fftmux_layout l;
+  l.struct_size = sizeof l;
+  ASSERT_EQ(fftmux_desc_layout(&d, &l), FFTMUX_OK) << fftmux_last_error();
+  EXPECT_EQ(l.in_strides[0], 8); // padded to 2 * (6 / 2 + 1) reals
+  EXPECT_EQ(l.in_strides[1], 1);
+  EXPECT_EQ(l.out_strides[0], 4);
+  EXPECT_EQ(l.in_distance, 32);
+  EXPECT_EQ(l.out_distance, 16);
+  EXPECT_EQ(l.out_bytes, 3u * 16 * 8);
+  EXPECT_STREQ(fftmux_last_error(), "");
+}
+
+TEST(Descriptor, OlderShorterStructIsAccepted) {
+  fftmux_desc d = base();
+  d.n[0] = 16;
+  fftmux_layout l;
+  l.struct_size = sizeof l;
+  ASSERT_EQ(fftmux_desc_layout(&d, &l), FFTMUX_OK);
+  EXPECT_EQ(l.out_bytes, 16u * 8);
+}
+
+} // namespace

@@ -1,0 +1,164 @@
+#include "cases.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <initializer_list>
+
+namespace fftmux::test {
+
+namespace {
+
+using Shape = std::vector<int64_t>;
+
+const char* const kinds[] = {"c2c", "r2c", "c2r"};
+const char* const norms[] = {"none", "backward", "ortho", "forward"};
+
+struct Builder {
+  std::vector<Case> out;
+
+  // One case; direction follows the kind for R2C (forward) and C2R (inverse).
+  Case& add(const Shape& n, uint32_t kind, uint32_t precision, int direction = FFTMUX_FORWARD) {
+    Case c{};
+    fftmux_desc_init(&c.desc);
+    c.desc.rank = uint32_t(n.size());
+    for (size_t i = 0; i < n.size(); ++i)
+      c.desc.n[i] = n[i];
+    c.desc.kind = kind;
+    c.desc.precision = precision;
+    c.direction = kind == FFTMUX_R2C   ? FFTMUX_FORWARD
+                  : kind == FFTMUX_C2R ? FFTMUX_INVERSE
+                                       : direction;
+    out.push_back(c);
+    return out.back();
+  }
+
+  // Every kind and both precisions of one shape; C2C both ways.
+  void sweep(const Shape& n) {
+    for (uint32_t p : {FFTMUX_F32, FFTMUX_F64}) {
+      add(n, FFTMUX_C2C, p, FFTMUX_FORWARD);
+      add(n, FFTMUX_C2C, p, FFTMUX_INVERSE);
+      add(n, FFTMUX_R2C, p);
+      add(n, FFTMUX_C2R, p);
+    }
+  }
+
+  // Layouts: batches, in-place, strided and padded input and output.
+  void layouts(const Shape& n, uint32_t kind) {
+    add(n, kind, FFTMUX_F32).desc.batch = 3;
+    Case& ip = add(n, kind, FFTMUX_F64);
+    ip.desc.batch = 2;
+    ip.desc.flags |= FFTMUX_IN_PLACE;
+    Case& s = add(n, kind, FFTMUX_F32, FFTMUX_INVERSE);
+    s.desc.batch = 2;
+    s.desc.in_distance = strided(side(n, kind == FFTMUX_C2R), 2, 1, s.desc.in_strides);
+    s.desc.out_distance = strided(side(n, kind == FFTMUX_R2C), 3, 2, s.desc.out_strides);
+  }
+
+  // The extents of a side: the last one halved on the complex side of R2C/C2R.
+  static Shape side(Shape n, bool halved) {
+    if (halved)
+      n.back() = n.back() / 2 + 1;
+    return n;
+  }
+
+  // Strides with inner spacing and pad elements after every row and plane;
+  // returns the batch distance.
+  static int64_t strided(const Shape& extent, int64_t inner, int64_t pad, int64_t* strides) {
+    size_t last = extent.size() - 1;
+    strides[last] = inner;
+    int64_t span = extent[last] * inner;
+    for (size_t i = last; i-- > 0;) {
+      strides[i] = span + pad;
+      span = strides[i] * extent[i];
+    }
+    return span + pad;
+  }
+
+  // Every norm, every shift combination, both directions.
+  void extras(const Shape& n, uint32_t kind) {
+    for (uint32_t norm = 0; norm < 4; ++norm)
+      for (uint32_t shift = 0; shift < 4; ++shift) {
+        int dir = (norm + shift) % 2 ? FFTMUX_INVERSE : FFTMUX_FORWARD;
+        Case& c = add(n, kind, (norm + shift) % 3 ? FFTMUX_F32 : FFTMUX_F64, dir);
+        c.desc.norm = norm;
+        c.desc.flags = shift;
+      }
+  }
+
+  void device(const Shape& n) {
+    add(n, FFTMUX_C2C, FFTMUX_F32).desc.placement = FFTMUX_DEVICE;
+    Case& c = add(n, FFTMUX_R2C, FFTMUX_F64);
+    c.desc.placement = FFTMUX_DEVICE;
+    c.desc.flags = FFTMUX_IN_PLACE | FFTMUX_SHIFT_OUTPUT;
+  }
+};
+
+std::string shape_name(const fftmux_desc& d) {
+  std::string s;
+  for (uint32_t i = 0; i < d.rank; ++i)
+    s += (i ? "x" : "") + std::to_string(d.n[i]);
+  return s;
+}
+
+void name_all(std::vector<Case>& all) {
+  for (size_t i = 0; i < all.size(); ++i) {
+    const fftmux_desc& d = all[i].desc;
+    std::string n = std::to_string(i) + "_" + kinds[d.kind] + "_" +
+                    (d.precision == FFTMUX_F64 ? "f64" : "f32") + "_" + shape_name(d);
+    if (d.batch > 1)
+      n += "_b" + std::to_string(d.batch);
+    n += all[i].direction == FFTMUX_FORWARD ? "_fwd" : "_inv";
+    if (d.flags & FFTMUX_IN_PLACE)
+      n += "_inplace";
+    if (d.in_strides[d.rank - 1])
+      n += "_strided";
+    if (d.norm != FFTMUX_NORM_BACKWARD)
+      n += std::string("_norm") + norms[d.norm];
+    if (d.flags & FFTMUX_SHIFT_INPUT)
+      n += "_shiftin";
+    if (d.flags & FFTMUX_SHIFT_OUTPUT)
+      n += "_shiftout";
+    if (d.placement == FFTMUX_DEVICE)
+      n += "_device";
+    all[i].name = n;
+  }
+}
+
+} // namespace
+
+Scale scale_from_env() {
+  const char* s = std::getenv("FFTMUX_TEST_SCALE");
+  return s && std::strcmp(s, "small") == 0 ? Scale::small : Scale::full;
+}
+
+std::vector<Case> cases(Scale scale) {
+  Builder b;
+  const std::vector<Shape> one_d_small = {{1},  {2},  {3},   {4},   {5},   {7},   {8},
+                                          {16}, {17}, {30},  {64},  {97},  {100}, {128},
+                                          {243}, {256}, {625}, {1000}, {1009}, {1024}};
+  const std::vector<Shape> one_d_large = {{2048}, {4096}, {10007}, {65536}, {1 << 20}};
+  const std::vector<Shape> multi = {{8, 8}, {16, 12}, {15, 9}, {64, 64}, {17, 97},
+                                    {4, 4, 4}, {8, 6, 5}, {9, 7, 5}};
+  const std::vector<Shape> multi_large = {{256, 256}, {1000, 36}, {32, 32, 32}, {64, 64, 64}};
+  for (const auto& n : one_d_small)
+    b.sweep(n);
+  for (const auto& n : multi)
+    b.sweep(n);
+  if (scale == Scale::full) {
+    for (const auto& n : one_d_large)
+      b.sweep(n);
+    for (const auto& n : multi_large)
+      b.sweep(n);
+  }
+  for (const Shape& n : {Shape{16}, Shape{15}, Shape{12, 10}, Shape{9, 7}, Shape{6, 5, 4}})
+    for (uint32_t kind = 0; kind < 3; ++kind) {
+      b.layouts(n, kind);
+      b.extras(n, kind);
+    }
+  for (const Shape& n : {Shape{64}, Shape{33}, Shape{8, 8}, Shape{9, 7, 5}})
+    b.device(n);
+  name_all(b.out);
+  return b.out;
+}
+
+} // namespace fftmux::test

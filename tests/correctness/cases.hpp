@@ -1,0 +1,32 @@
+// The correctness matrix every backend runs: sizes (pow2, smooth, primes),
+// ranks, kinds, precisions, layouts, norms and shifts.
+#pragma once
+
+#include <fftmux/fftmux.h>
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace fftmux::test {
+
+struct Case {
+  std::string name; // a valid gtest parameter name
+  fftmux_desc desc;
+  int direction;
+};
+
+// gtest prints the case by name rather than as bytes.
+inline void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+
+enum class Scale {
+  small, // software rasterizers (lavapipe, llvmpipe): a few minutes
+  full   // CPUs with FFTW and real GPUs
+};
+
+// FFTMUX_TEST_SCALE=small|full; full by default.
+Scale scale_from_env();
+
+std::vector<Case> cases(Scale scale);
+
+} // namespace fftmux::test

@@ -1,0 +1,185 @@
+// A fake backend compiled into several libraries with different exports and
+// behaviours (after the Khronos loader's test drivers). It runs C2C rank-1
+// transforms by a naive DFT; its config table can make it fail at any step,
+// return garbage statuses, refuse allocations or take a fixed extra time.
+#include <fftmux/plugin.h>
+#include <fftmux/plugin_support.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <complex>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#ifndef FIXTURE_NAME
+#define FIXTURE_NAME "fixture"
+#endif
+#ifndef FIXTURE_ABI
+#define FIXTURE_ABI FFTMUX_PLUGIN_ABI_VERSION
+#endif
+
+namespace {
+
+using fftmux::plugin::fail;
+using fftmux::plugin::guarded;
+
+const fftmux_host_v1* host = nullptr;
+
+struct Backend {
+  std::string fail_at;      // "init", "query", "plan", "execute", "alloc"
+  bool garbage = false;     // failing calls return a status no enum has
+  bool wrong = false;       // results off by a factor of two
+  long delay_us = 0;        // added to every execution
+};
+
+struct Plan {
+  Backend* backend;
+  fftmux_desc desc;
+};
+
+std::string config(const char* key) {
+  const char* v = host->config(host->host_data, key);
+  return v ? v : "";
+}
+
+fftmux_status failure(const Backend& b, const char* step) {
+  if (b.fail_at != step)
+    return FFTMUX_OK;
+  host->set_error((std::string("fixture ") + FIXTURE_NAME + " fails at " + step + " as configured").c_str());
+  return b.garbage ? static_cast<fftmux_status>(1234) : FFTMUX_ERROR_BACKEND;
+}
+
+template <class T> void dft(const Plan& p, int dir, const void* in, void* out) {
+  const fftmux_desc& d = p.desc;
+  int64_t n = d.n[0];
+  auto* x = static_cast<const std::complex<T>*>(in);
+  auto* y = static_cast<std::complex<T>*>(out);
+  double s = fftmux::plugin::scale(d, dir) * (p.backend->wrong ? 2 : 1);
+  std::vector<std::complex<double>> line(static_cast<size_t>(n));
+  for (int64_t b = 0; b < d.batch; ++b) {
+    for (int64_t k = 0; k < n; ++k) {
+      std::complex<double> acc = 0;
+      for (int64_t j = 0; j < n; ++j)
+        acc += std::complex<double>(x[b * d.in_distance + j * d.in_strides[0]]) *
+               std::polar(1.0, dir * 2 * M_PI * double((j * k) % n) / double(n));
+      line[size_t(k)] = acc * s;
+    }
+    for (int64_t k = 0; k < n; ++k)
+      y[b * d.out_distance + k * d.out_strides[0]] = std::complex<T>(line[size_t(k)]);
+  }
+}
+
+fftmux_status init(const fftmux_host_v1* h, void** out) {
+  host = h;
+  auto* b = new Backend;
+  b->fail_at = config("fail_at");
+  b->garbage = config("garbage") == "true";
+  b->wrong = config("wrong") == "true";
+  std::string delay = config("delay_us");
+  b->delay_us = delay.empty() ? 0 : std::stol(delay);
+  if (fftmux_status s = failure(*b, "init")) {
+    delete b;
+    return s;
+  }
+  *out = b;
+  return FFTMUX_OK;
+}
+
+void shutdown(void* b) { delete static_cast<Backend*>(b); }
+
+fftmux_status about(void*, fftmux_about_v1* a) {
+  std::snprintf(a->devices, sizeof a->devices, "fixture device");
+  std::snprintf(a->hardware_key, sizeof a->hardware_key, "fixture %s", FIXTURE_NAME);
+  return FFTMUX_OK;
+}
+
+fftmux_status query(void* p, const fftmux_desc* d, uint32_t, fftmux_answer_v1* a) {
+  auto* b = static_cast<Backend*>(p);
+  if (fftmux_status s = failure(*b, "query"))
+    return s;
+  a->supported = d->kind == FFTMUX_C2C && d->rank == 1 && d->flags == 0;
+  if (!a->supported)
+    std::snprintf(a->reason, sizeof a->reason, "runs only out-of-place rank-1 C2C without shifts");
+  a->estimate_seconds = 1e-6 * double(b->delay_us);
+  return FFTMUX_OK;
+}
+
+fftmux_status plan_create(void* p, const fftmux_desc* d, uint32_t, void** out) {
+  auto* b = static_cast<Backend*>(p);
+  if (fftmux_status s = failure(*b, "plan"))
+    return s;
+  *out = new Plan{b, *d};
+  return FFTMUX_OK;
+}
+
+void plan_destroy(void* p) { delete static_cast<Plan*>(p); }
+
+fftmux_status execute(void* p, int dir, const void* in, void* out) {
+  auto* plan = static_cast<Plan*>(p);
+  if (fftmux_status s = failure(*plan->backend, "execute"))
+    return s;
+  std::this_thread::sleep_for(std::chrono::microseconds(plan->backend->delay_us));
+  return guarded(host, [&] {
+    if (plan->desc.precision == FFTMUX_F64)
+      dft<double>(*plan, dir, in, out);
+    else
+      dft<float>(*plan, dir, in, out);
+  });
+}
+
+struct Buffer {
+  std::vector<unsigned char> bytes;
+};
+
+fftmux_status execute_buffers(void* p, int dir, void* in, void* out) {
+  return execute(p, dir, static_cast<Buffer*>(in)->bytes.data(),
+                 static_cast<Buffer*>(out)->bytes.data());
+}
+
+fftmux_status buffer_alloc(void* p, uint64_t bytes, void** out) {
+  auto* b = static_cast<Backend*>(p);
+  if (b->fail_at == "alloc") {
+    host->set_error("fixture device memory exhausted");
+    return FFTMUX_ERROR_OUT_OF_MEMORY;
+  }
+  return guarded(host, [&] { *out = new Buffer{std::vector<unsigned char>(bytes)}; });
+}
+
+void buffer_free(void* b) { delete static_cast<Buffer*>(b); }
+
+fftmux_status buffer_write(void* b, uint64_t off, const void* src, uint64_t n) {
+  std::memcpy(static_cast<Buffer*>(b)->bytes.data() + off, src, n);
+  return FFTMUX_OK;
+}
+
+fftmux_status buffer_read(void* b, uint64_t off, void* dst, uint64_t n) {
+  std::memcpy(dst, static_cast<Buffer*>(b)->bytes.data() + off, n);
+  return FFTMUX_OK;
+}
+
+uint64_t buffer_native(void* b) {
+  return reinterpret_cast<uint64_t>(static_cast<Buffer*>(b)->bytes.data());
+}
+
+const char* const variants[] = {"naive"};
+
+const fftmux_backend_v1 table = {
+    sizeof(fftmux_backend_v1), FIXTURE_ABI,    FIXTURE_NAME, "1.0",      FFTMUX_CAP_F32 | FFTMUX_CAP_F64 | FFTMUX_CAP_C2C | FFTMUX_CAP_STRIDES,
+    1,                         FFTMUX_DOMAIN_HOST, 1,        variants,   init,
+    shutdown,                  about,          query,        plan_create, plan_destroy,
+    execute,                   execute_buffers, nullptr,     buffer_alloc, nullptr,
+    buffer_free,               buffer_write,   buffer_read,  buffer_native,
+};
+
+} // namespace
+
+#ifndef FIXTURE_NO_ENTRY
+extern "C" FFTMUX_PLUGIN_EXPORT const fftmux_backend_v1* fftmux_plugin_entry(uint32_t) {
+  return &table;
+}
+#else
+// Exports something, but not the entry point.
+extern "C" FFTMUX_PLUGIN_EXPORT int fftmux_fixture_marker(void) { return table.abi_version; }
+#endif

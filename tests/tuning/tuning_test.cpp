@@ -1,0 +1,214 @@
+// Routing by measurement, with two fixture backends whose costs the config
+// sets: autotune measures both, the cache routes to the faster, explain
+// says why; damaged, foreign and concurrent caches are survived.
+#include <fftmux/fftmux.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace {
+
+namespace fs = std::filesystem;
+const std::string routing = std::string(FIXTURES) + "/routing";
+
+struct Tuning : ::testing::Test {
+  std::string dir, cache;
+
+  void SetUp() override {
+    dir = ::testing::TempDir() + "tuning_" +
+          ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    cache = dir + "/tuning.toml";
+    setenv("FFTMUX_TUNING_CACHE", cache.c_str(), 1);
+  }
+  void TearDown() override { unsetenv("FFTMUX_TUNING_CACHE"); }
+
+  // A context on the fixtures, with per-backend settings as TOML lines.
+  fftmux::context open(const std::string& fast, const std::string& slow,
+                       const std::string& extra = "") {
+    std::string cfg = dir + "/fftmux.toml";
+    std::ofstream(cfg) << extra << "\n[backends.fast]\n" << fast << "\n[backends.slow]\n" << slow << "\n";
+    fftmux_context_options o;
+    fftmux_context_options_init(&o);
+    o.plugin_path = routing.c_str();
+    o.config_path = cfg.c_str();
+    cfg_ = cfg;
+    return fftmux::context(o);
+  }
+
+  static fftmux_status tune(fftmux::context& ctx, std::vector<fftmux_desc> problems,
+                            std::vector<fftmux_tune_record>* records = nullptr) {
+    fftmux_tune_options o;
+    fftmux_tune_options_init(&o);
+    o.repeats = 5;
+    o.warmup = 1;
+    o.user = records;
+    o.progress = [](void* user, const fftmux_tune_record* r) {
+      if (user)
+        static_cast<std::vector<fftmux_tune_record>*>(user)->push_back(*r);
+    };
+    return fftmux_autotune(ctx.get(), problems.data(), problems.size(), &o);
+  }
+
+  static std::string slurp(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    std::stringstream s;
+    s << f.rdbuf();
+    return s.str();
+  }
+
+  std::string cfg_;
+};
+
+fftmux_desc problem(int64_t n) { return fftmux::make_desc({n}, FFTMUX_C2C, FFTMUX_F64, 4); }
+
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST_F(Tuning, TheCacheRoutesToTheFasterAndFollowsARetune) {
+  {
+    fftmux::context ctx = open("delay_us = 0", "delay_us = 3000");
+    ASSERT_EQ(tune(ctx, {problem(16)}), FFTMUX_OK) << fftmux_last_error();
+    fftmux::plan p = ctx.make_plan(problem(16));
+    EXPECT_EQ(p.backend(), "fast");
+    EXPECT_TRUE(has(p.explain(), "cache hit: measured")) << p.explain();
+    EXPECT_TRUE(has(p.explain(), "slow/naive")) << "every candidate is listed";
+  }
+  fftmux::context ctx = open("delay_us = 3000", "delay_us = 0");
+  EXPECT_EQ(ctx.make_plan(problem(16)).backend(), "fast") << "the old measurement still holds";
+  ASSERT_EQ(tune(ctx, {problem(16)}), FFTMUX_OK) << fftmux_last_error();
+  fftmux::plan p = ctx.make_plan(problem(16));
+  EXPECT_EQ(p.backend(), "slow") << p.explain();
+}
+
+TEST_F(Tuning, RecordsCarryEveryPhase) {
+  fftmux::context ctx = open("delay_us = 0", "delay_us = 500");
+  std::vector<fftmux_tune_record> records;
+  ASSERT_EQ(tune(ctx, {problem(16)}, &records), FFTMUX_OK);
+  ASSERT_EQ(records.size(), 2u);
+  for (const auto& r : records) {
+    EXPECT_EQ(r.ok, 1u) << r.reason;
+    EXPECT_GT(r.plan_seconds, 0);
+    EXPECT_GT(r.upload_seconds, 0);
+    EXPECT_GT(r.download_seconds, 0);
+    EXPECT_GT(r.median_seconds, 0);
+    EXPECT_LT(r.round_trip_error, 1e-12);
+    EXPECT_EQ(r.problem_count, 1u);
+  }
+}
+
+TEST_F(Tuning, OtherHardwareIsIgnoredButKept) {
+  {
+    fftmux::context ctx = open("delay_us = 0", "delay_us = 3000");
+    ASSERT_EQ(tune(ctx, {problem(16)}), FFTMUX_OK);
+  }
+  std::string text = slurp(cache);
+  size_t at = text.find("hardware = \"fixture fast\"");
+  ASSERT_NE(at, std::string::npos) << text;
+  text.replace(at, 25, "hardware = \"another GPU\"");
+  std::ofstream(cache) << text;
+  fftmux::context ctx = open("delay_us = 0", "delay_us = 3000", "preference = [\"slow\", \"fast\"]");
+  fftmux::plan p = ctx.make_plan(problem(16));
+  EXPECT_EQ(p.backend(), "slow") << "only slow's measurement matches this hardware\n" << p.explain();
+  ASSERT_EQ(tune(ctx, {problem(16)}), FFTMUX_OK);
+  EXPECT_TRUE(has(slurp(cache), "hardware = \"another GPU\"")) << "entries of other hardware stay";
+}
+
+TEST_F(Tuning, ASizeBetweenMeasuredSizesIsInterpolated) {
+  fftmux::context ctx = open("delay_us = 0", "delay_us = 2000");
+  ASSERT_EQ(tune(ctx, {problem(8), problem(64)}), FFTMUX_OK);
+  fftmux::plan p = ctx.make_plan(problem(24));
+  EXPECT_EQ(p.backend(), "fast");
+  EXPECT_TRUE(has(p.explain(), "interpolated between 8 and 64 points")) << p.explain();
+}
+
+TEST_F(Tuning, AForeignSchemaIsReportedAndLeftByteIdentical) {
+  const std::string foreign = "[meta]\nschema = 2\nfftmux = \"9.0\"\n\n[[measurement]]\nx = 1\n";
+  std::ofstream(cache) << foreign;
+  fftmux::context ctx = open("delay_us = 0", "delay_us = 0");
+  fftmux::plan p = ctx.make_plan(problem(16));
+  EXPECT_TRUE(has(p.explain(), "heuristic")) << p.explain();
+  EXPECT_TRUE(has(ctx.notes(), "has schema 2, this fftmux reads schema 1")) << ctx.notes();
+  EXPECT_EQ(tune(ctx, {problem(16)}), FFTMUX_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(has(fftmux_last_error(), "left as it is")) << fftmux_last_error();
+  EXPECT_EQ(slurp(cache), foreign);
+}
+
+TEST_F(Tuning, TruncatedAndGarbageCachesAreSurvived) {
+  for (const std::string& bad : {std::string("[meta]\nschema = 1\n[[measurement]]\nproblem = \"c2c"),
+                                 std::string("\x7f\x45\x4c\x46\x02\x01 binary junk \x00\xff", 20)}) {
+    std::ofstream(cache, std::ios::binary) << bad;
+    fftmux::context ctx = open("delay_us = 0", "delay_us = 0");
+    EXPECT_NO_THROW(ctx.make_plan(problem(16)).explain());
+    EXPECT_TRUE(has(ctx.notes(), "tuning cache ignored")) << ctx.notes();
+    ASSERT_EQ(tune(ctx, {problem(16)}), FFTMUX_OK) << fftmux_last_error();
+    EXPECT_EQ(slurp(cache + ".corrupt"), bad) << "the damaged file is kept aside";
+    EXPECT_TRUE(has(slurp(cache), "schema = 1"));
+    EXPECT_TRUE(has(ctx.notes(), "moved to")) << ctx.notes();
+  }
+}
+
+TEST_F(Tuning, ABackendFailingAtPlanCreationFallsBack) {
+  fftmux::context ctx = open("fail_at = \"plan\"", "", "preference = [\"fast\", \"slow\"]");
+  fftmux::plan p = ctx.make_plan(problem(16));
+  EXPECT_EQ(p.backend(), "slow");
+  EXPECT_TRUE(has(p.explain(), "fast/naive")) << p.explain();
+  EXPECT_TRUE(has(p.explain(), "accepted, then failed: fast: fixture fast fails at plan")) << p.explain();
+}
+
+TEST_F(Tuning, FailuresAndWrongResultsAreNegativeEntries) {
+  for (const char* fault : {"fail_at = \"execute\"", "wrong = true", "garbage = true\nfail_at = \"execute\""}) {
+    fftmux::context ctx = open(fault, "delay_us = 2000", "preference = [\"fast\", \"slow\"]");
+    std::vector<fftmux_tune_record> records;
+    ASSERT_EQ(tune(ctx, {problem(16)}, &records), FFTMUX_OK);
+    for (const auto& r : records)
+      EXPECT_EQ(r.ok, std::string(r.backend) == "slow" ? 1u : 0u) << r.backend << ": " << r.reason;
+    fftmux::plan p = ctx.make_plan(problem(16));
+    EXPECT_EQ(p.backend(), "slow") << fault << "\n" << p.explain();
+    EXPECT_TRUE(has(p.explain(), "failed when tuned")) << p.explain();
+    EXPECT_TRUE(has(slurp(cache), "failed = true"));
+  }
+}
+
+TEST_F(Tuning, ConcurrentWritersLoseNoEntry) {
+  std::string cli = std::string(FFTMUX_CLI) + " autotune --backends fast --repeat 2 --warmup 0 --batch 2 --shape ";
+  std::string script = "export FFTMUX_PLUGIN_PATH=" + routing + "; ";
+  for (const char* sizes : {"2 3 4 5 6 7 8 9 10 11", "12 13 14 15 16 17 18 19 20 21"})
+    script += "(for n in " + std::string(sizes) + "; do " + cli + "$n >/dev/null || exit 1; done) & ";
+  script += "wait";
+  ASSERT_EQ(std::system(("bash -c '" + script + "'").c_str()), 0);
+  std::string text = slurp(cache);
+  int entries = 0;
+  for (size_t at = text.find("[[measurement]]"); at != std::string::npos;
+       at = text.find("[[measurement]]", at + 1))
+    ++entries;
+  EXPECT_EQ(entries, 20) << text;
+}
+
+TEST(TuningProblems, SetsCoverWhatUsersRun) {
+  size_t full = 0, quick = 0;
+  ASSERT_EQ(fftmux_autotune_problems(FFTMUX_TUNE_DEFAULT, nullptr, 0, &full), FFTMUX_OK);
+  ASSERT_EQ(fftmux_autotune_problems(FFTMUX_TUNE_QUICK, nullptr, 0, &quick), FFTMUX_OK);
+  EXPECT_GT(full, 200u);
+  EXPECT_LT(quick, 30u);
+  std::vector<fftmux_desc> all(full);
+  ASSERT_EQ(fftmux_autotune_problems(FFTMUX_TUNE_DEFAULT, all.data(), full, &full), FFTMUX_OK);
+  bool r2c = false, three_d = false, device = false, f64 = false, huge = false;
+  for (const auto& d : all) {
+    r2c |= d.kind == FFTMUX_R2C;
+    three_d |= d.rank == 3 && d.n[0] == 512;
+    device |= d.placement == FFTMUX_DEVICE;
+    f64 |= d.precision == FFTMUX_F64;
+    huge |= d.rank == 1 && d.n[0] == (1 << 24);
+  }
+  EXPECT_TRUE(r2c && three_d && device && f64 && huge);
+  EXPECT_EQ(fftmux_autotune_problems(7, nullptr, 0, &full), FFTMUX_ERROR_INVALID_ARGUMENT);
+}
+
+} // namespace
