@@ -488,7 +488,9 @@ struct Planner {
     // axes run from the input into a packed copy in scratch.
     bool staged = d.kind == FFTMUX_C2R && d.rank > 1 && !in_place;
     Where stage{Binding::scratch, packed_shape(in)};
-    int64_t staging = staged ? take(stage.s.distance * d.batch) : 0;
+    if (staged)
+      take(stage.s.distance * d.batch);
+    const int64_t staging = reserved; // held by the staged copy through every axis
     summary << (d.kind == FFTMUX_C2C ? "c2c" : d.kind == FFTMUX_R2C ? "r2c" : "c2r");
     for (size_t i = 0; i < order.size(); ++i) {
       int a = order[i];

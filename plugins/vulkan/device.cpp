@@ -258,6 +258,12 @@ codegen::Device Device::limits() const {
   return c;
 }
 
+codegen::Options Device::tuned(codegen::Options o) const {
+  if (props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU && !o.values_per_thread)
+    o.values_per_thread = 4;
+  return o;
+}
+
 std::string Device::description() const {
   return std::string(props.deviceName) + " (" + type_name(props.deviceType) + ", Vulkan " +
          version(props.apiVersion) + ", " + driver_name + ")";

@@ -52,6 +52,9 @@ public:
   Settings settings;
 
   codegen::Device limits() const;
+  // Options with the device's defaults filled in: CPU devices (lavapipe)
+  // run long straight-line kernels slowly, so they get few values per thread.
+  codegen::Options tuned(codegen::Options o) const;
   std::string description() const;  // one line for the device listing
   std::string hardware_key() const; // the tuning cache's identity of engine, device and driver
   std::string cache_key() const;    // device and driver, for the SPIR-V cache
@@ -117,6 +120,7 @@ public:
   // that time repeats with their own timestamps.
   void record(VkCommandBuffer cmd, int direction, Buffer& in, Buffer& out);
   const std::string& summary() const { return summary_; }
+  size_t passes() const; // kernels per execution, the longest direction
   double cold_seconds() const { return build_seconds_; }
   int compiled = 0, cached = 0; // kernels compiled now / found in the disk cache
 
@@ -146,6 +150,7 @@ private:
   void wait(Recording& r);
   void release(Recording& r);
   void destroy_pipelines();
+  uint64_t dense_out_bytes() const; // the output's elements alone
 
   Device& d_;
   fftmux_desc desc_;

@@ -64,7 +64,7 @@ Plan::Plan(Device& d, const fftmux_desc& desc, const codegen::Options& options)
   std::vector<codegen::Plan> plans;
   for (int dir : directions) {
     try {
-      plans.push_back(codegen::plan(desc, dir, d.limits(), options));
+      plans.push_back(codegen::plan(desc, dir, d.limits(), d.tuned(options)));
     } catch (const codegen::Unsupported& e) {
       fail(FFTMUX_ERROR_UNSUPPORTED, std::string("vulkan: ") + e.what());
     }
@@ -157,6 +157,21 @@ void Plan::destroy_pipelines() {
       if (p.pipeline)
         d_.api.vkDestroyPipeline(d_.device, p.pipeline, nullptr);
   dirs_.clear();
+}
+
+uint64_t Plan::dense_out_bytes() const {
+  plugin::Shape s = plugin::shape(desc_, false);
+  uint64_t n = uint64_t(desc_.batch) * (s.complex ? 2 : 1) * (desc_.precision == FFTMUX_F64 ? 8 : 4);
+  for (int64_t e : s.extent)
+    n *= uint64_t(e);
+  return n;
+}
+
+size_t Plan::passes() const {
+  size_t n = 0;
+  for (const auto& [dir, dd] : dirs_)
+    n = std::max(n, dd.passes.size());
+  return n;
 }
 
 Plan::Direction& Plan::dir(int direction) {
@@ -329,6 +344,10 @@ void Plan::execute(int direction, const void* in, void* out) {
   Buffer& bin = *host_in_;
   Buffer& bout = in_place ? *host_in_ : *host_out_;
   bin.write(0, in, in_bytes_);
+  // The kernels write only the output's elements: where the layout has gaps
+  // they must keep the caller's bytes, so those go down first.
+  if (!in_place && out_bytes_ > dense_out_bytes())
+    bout.write(0, out, out_bytes_);
   execute_buffers(direction, bin, bout);
   synchronize();
   bout.read(0, out, out_bytes_);

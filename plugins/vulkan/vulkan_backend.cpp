@@ -17,6 +17,9 @@ namespace {
 using plugin::fail;
 using plugin::guarded;
 
+// The host's table is valid only during init: its functions are kept (they
+// live as long as the library), config and host_data are not.
+fftmux_host_v1 host_copy{};
 const fftmux_host_v1* host = nullptr;
 
 struct Backend {
@@ -40,8 +43,8 @@ struct BufferHandle {
 // ---- the table's functions ----
 
 fftmux_status init(const fftmux_host_v1* h, void** out) {
-  host = h;
-  return guarded(h, [&] {
+  host = h; // config() below reads it during init only
+  fftmux_status st = guarded(h, [&] {
     Settings s;
     std::string dev = config("device");
     if (!dev.empty()) {
@@ -54,14 +57,20 @@ fftmux_status init(const fftmux_host_v1* h, void** out) {
     }
     if (h->cache_dir && *h->cache_dir)
       s.cache_dir = std::string(h->cache_dir) + "/vulkan";
-    if (h->write_file)
-      s.write_file = [h](const std::string& path, const std::vector<char>& data) {
-        h->write_file(path.c_str(), data.data(), data.size()); // a cache: failures only cost time
+    if (auto write = h->write_file)
+      s.write_file = [write](const std::string& path, const std::vector<char>& data) {
+        write(path.c_str(), data.data(), data.size()); // a cache: failures only cost time
       };
     auto b = std::make_unique<Backend>();
     b->device = std::make_unique<Device>(s);
     *out = b.release();
   });
+  host_copy = *h;
+  host_copy.config = nullptr;
+  host_copy.host_data = nullptr;
+  host_copy.cache_dir = nullptr;
+  host = &host_copy;
+  return st;
 }
 
 void shutdown(void* p) {
@@ -98,7 +107,7 @@ fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answ
         if ((d->kind == FFTMUX_R2C && dir != FFTMUX_FORWARD) ||
             (d->kind == FFTMUX_C2R && dir != FFTMUX_INVERSE))
           continue;
-        codegen::Plan plan = codegen::plan(*d, dir, dev.limits(), options_of(variant));
+        codegen::Plan plan = codegen::plan(*d, dir, dev.limits(), dev.tuned(options_of(variant)));
         passes = std::max(passes, plan.passes.size());
         size_t elem = d->precision == FFTMUX_F64 ? 16 : 8;
         uint64_t scratch = plan.scratch_elements * elem;
