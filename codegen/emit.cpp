@@ -94,7 +94,7 @@ public:
     // CUDA declares shared memory inside the kernel, GLSL outside.
     bool inside = x_.dialect == Dialect::cuda;
     std::string shared =
-        shared_used_ ? format(x_.shared_decl, uint32_t(per_line() * k_.teams * (k_.split_exchange ? 1 : 2)))
+        shared_used_ ? format(x_.shared_decl, k_.shared_scalars())
                      : "";
     o << (inside ? "" : shared) << format(x_.entry_open, entry().c_str(), k_.workgroup())
       << (inside ? shared : "");
@@ -207,17 +207,14 @@ private:
   // ---- shared memory ----
 
   std::string shared_index(bool alt, const std::string& pos) const {
-    std::string team = alt ? "teamA" : "teamS";
-    if (k_.teams == 1)
-      return pos;
-    if (k_.team_major)
-      return team + " * " + u(per_line()) + " + " + pos;
-    return pos + " * " + u(k_.teams) + " + " + team;
+    std::string team = alt ? "teamA" : "teamS", i = pos;
+    if (k_.teams > 1 && k_.team_major)
+      i = "(" + team + " * " + u(k_.line_scalars()) + " + " + pos + ")";
+    else if (k_.teams > 1)
+      i = "(" + pos + " * " + u(k_.teams) + " + " + team + ")";
+    return k_.pad_shared ? "(" + i + " + (" + i + " >> 5u))" : i;
   }
-  int64_t per_line() const {
-    return std::max(k_.length, k_.positions) + (k_.teams > 1 && k_.team_major ? 1 : 0);
-  }
-  std::string half() const { return u(per_line() * k_.teams); }
+  std::string half() const { return u(k_.component_scalars()); }
 
   void barrier() { line(x_.barrier); }
 

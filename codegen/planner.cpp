@@ -31,8 +31,16 @@ uint32_t Kernel::shared_scalars() const {
   bool exchanges = load_alt || store_alt || stages > 1 || post;
   if (!exchanges)
     return 0;
-  int64_t per_line = std::max(length, positions) + (teams > 1 && team_major ? 1 : 0);
-  return uint32_t(per_line * teams * (split_exchange ? 1 : 2));
+  return uint32_t(component_scalars() * (split_exchange ? 1 : 2));
+}
+
+int64_t Kernel::line_scalars() const {
+  return std::max(length, positions) + (teams > 1 && team_major ? 1 : 0);
+}
+
+int64_t Kernel::component_scalars() const {
+  int64_t s = line_scalars() * teams;
+  return pad_shared ? s + s / 32 + 1 : s;
 }
 
 namespace {
@@ -231,6 +239,9 @@ struct Planner {
       k.load_alt = pl != none && pl != want;
       k.store_alt = ps != none && ps != want;
     }
+    k.pad_shared = true; // where it still fits
+    if (k.shared_scalars() > shared_scalars())
+      k.pad_shared = false;
     if (k.shared_scalars() > shared_scalars())
       fail(FFTMUX_ERROR_UNSUPPORTED, "line of " + std::to_string(k.length) +
                                          " does not fit shared memory");

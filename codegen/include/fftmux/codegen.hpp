@@ -145,12 +145,15 @@ struct Kernel {
   double scale = 1.0;           // applied when storing
   int64_t positions = 0;        // positions of the line after the last step (length, or length+1 after r2c_post)
   bool split_exchange = false;  // shared memory holds one component at a time
+  bool pad_shared = false;      // one spare word per 32: strided stage writes avoid bank conflicts
   bool in_place = false;        // load and store address the same buffer
 
   int64_t transforms() const;   // lines: the product of the digits
   uint32_t workgroup() const { return threads * teams; }
   uint64_t groups() const;      // workgroups to dispatch
-  uint32_t shared_scalars() const;
+  uint32_t shared_scalars() const;   // the kernel's shared memory, 0 when it needs none
+  int64_t line_scalars() const;      // shared words of one component of one line
+  int64_t component_scalars() const; // shared words of one component of the workgroup
 };
 
 struct Pass {
