@@ -34,12 +34,19 @@ fs::path scratch_dir(const std::string& name) {
   return p;
 }
 
+// Removes this process's folders when the tests end.
+struct Cleanup : ::testing::Environment {
+  void TearDown() override { fs::remove_all(root()); }
+};
+const auto* cleanup = ::testing::AddGlobalTestEnvironment(new Cleanup);
+
 // A context whose config holds table as [backends.opengl] (and no other
-// backend's settings). Its caches are those of this process's tests.
+// backend's settings). Its caches are the test environment's (ctest keeps
+// them in the build tree, warm from run to run), else this process's.
 context make_context(const std::string& table, const std::string& name = "config") {
   fs::path dir = scratch_dir(name);
   std::ofstream(dir / "fftmux.toml") << "[backends.opengl]\n" << table << "\n";
-  ::setenv("XDG_CACHE_HOME", (root() / "cache").c_str(), 1);
+  ::setenv("XDG_CACHE_HOME", (root() / "cache").c_str(), 0);
   fftmux_context_options o;
   fftmux_context_options_init(&o);
   std::string path = (dir / "fftmux.toml").string();
@@ -47,10 +54,17 @@ context make_context(const std::string& table, const std::string& name = "config
   return context(o);
 }
 
+// The opengl backend, probed; the others are not loaded (this file tests one
+// backend, and needs no other's quirks).
 fftmux_backend_info opengl_info(const context& c) {
-  for (const fftmux_backend_info& b : c.backends(true))
-    if (std::string(b.name) == "opengl")
+  std::vector<fftmux_backend_info> all = c.backends(false);
+  for (uint32_t i = 0; i < all.size(); ++i)
+    if (std::string(all[i].name) == "opengl") {
+      fftmux_backend_info b;
+      fftmux_backend_info_init(&b);
+      check(fftmux_backend_get(c.get(), i, FFTMUX_PROBE, &b));
       return b;
+    }
   ADD_FAILURE() << "no backend named opengl was found";
   return {};
 }
