@@ -387,8 +387,7 @@ CopyResult run_copy(opengl::Device& d, const CopyCase& c, int repeats) {
   g.DeleteBuffers(1, &src);
   if (dst != src)
     g.DeleteBuffers(1, &dst);
-  while (g.GetError() != GL_NO_ERROR) {
-  }
+  d.take_error(); // a failed case leaves its error behind: reported above
   return r;
 }
 
@@ -648,8 +647,10 @@ int run(const Args& a) {
 
   // 2 and 3. FFTs, with the peers.
   std::vector<Problem> ps = problems(a);
-  if (ps.empty())
+  if (ps.empty()) {
+    std::printf("\n%d failure(s)\n", failures);
     return failures ? 1 : 0;
+  }
   context ctx;
   std::vector<Peer> peers;
   for (const std::string& name : a.peers ? *a.peers : installed_peers(ctx))

@@ -209,8 +209,7 @@ void Device::open(const Share& share) {
     binaries_missing_ = "no cache folder";
   if (context_->has("GL_KHR_parallel_shader_compile") && g.MaxShaderCompilerThreadsKHR)
     g.MaxShaderCompilerThreadsKHR(0xFFFFFFFFu); // as many as the driver likes
-  while (g.GetError() != GL_NO_ERROR) {
-  } // queries of optional limits may have failed: none matters
+  take_error(); // queries of optional limits may have failed: none matters
 }
 
 codegen::Options Device::options(codegen::Options o) const {
@@ -244,12 +243,18 @@ std::string Device::hardware_key() const {
          (context_->driver.empty() ? "" : "; driver " + context_->driver) + uuids_;
 }
 
+GLenum Device::take_error() {
+  GLenum first = gl().GetError();
+  // Bounded: a lost context may report its loss on every call.
+  for (int i = 0; i < 32 && first != GL_NO_ERROR && gl().GetError() != GL_NO_ERROR; ++i) {
+  }
+  return first;
+}
+
 void Device::check(const std::string& what) {
-  GLenum e = gl().GetError();
+  GLenum e = take_error();
   if (e == GL_NO_ERROR)
     return;
-  while (gl().GetError() != GL_NO_ERROR) {
-  }
   fail(e == GL_OUT_OF_MEMORY ? FFTMUX_ERROR_OUT_OF_MEMORY : FFTMUX_ERROR_BACKEND,
        "opengl: " + what + " failed with " + error_name(e));
 }
@@ -332,8 +337,7 @@ std::shared_ptr<Program> Device::load_binary(const std::string& path) {
   g.ProgramBinary(program->id, format, b.data() + head, GLsizei(b.size() - head));
   GLint linked = 0;
   g.GetProgramiv(program->id, GL_LINK_STATUS, &linked);
-  while (g.GetError() != GL_NO_ERROR) {
-  } // a stale binary (driver update) is rejected: compile instead
+  take_error(); // a stale binary (driver update) is rejected: compile instead
   return linked ? program : nullptr;
 }
 
@@ -347,7 +351,7 @@ void Device::save_binary(GLuint program, const std::string& path) {
   std::vector<char> b(sizeof kMagic + sizeof format + size_t(n));
   GLsizei got = 0;
   g.GetProgramBinary(program, n, &got, &format, b.data() + sizeof kMagic + sizeof format);
-  if (g.GetError() != GL_NO_ERROR || got <= 0)
+  if (take_error() != GL_NO_ERROR || got <= 0)
     return; // a cache: failing to fill it only costs time
   std::memcpy(b.data(), kMagic, sizeof kMagic);
   std::memcpy(b.data() + sizeof kMagic, &format, sizeof format);

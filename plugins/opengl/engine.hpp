@@ -105,6 +105,8 @@ public:
                                                  ProgramCounts& counts);
   // Throws plugin::Failure when GL reports an error, naming what was done.
   void check(const std::string& what);
+  // The oldest GL error (GL_NO_ERROR when none), the others cleared.
+  GLenum take_error();
 
 private:
   void open(const Share& share);
