@@ -184,7 +184,7 @@ private:
   };
 
   Direction& dir(int direction);
-  GLuint buffer_of(codegen::Binding b, Buffer& in, Buffer& out) const;
+  Buffer& buffer_of(codegen::Binding b, Buffer& in, Buffer& out) const;
   void host_buffers();
 
   Device& d_;

@@ -11,30 +11,45 @@ namespace fftmux::opengl {
 
 using plugin::fail;
 
-Plan::Plan(Device& d, const fftmux_desc& desc, const codegen::Options& options)
-    : d_(d), desc_(desc) {
-  if (desc.precision == FFTMUX_F64 && !d.f64_missing().empty())
-    fail(FFTMUX_ERROR_UNSUPPORTED, "opengl: " + d.f64_missing());
-  codegen::Planned planned;
-  try {
-    planned = codegen::plan_all(desc, d.limits(), options, d.limits().max_binding_bytes);
-  } catch (const codegen::Unsupported& e) {
-    fail(FFTMUX_ERROR_UNSUPPORTED, std::string("opengl: ") + e.what());
-  }
-  in_bytes_ = planned.in_bytes;
-  out_bytes_ = planned.out_bytes;
+namespace {
+
+// True when the output layout leaves bytes between its elements (strides,
+// padding), which the caller expects untouched.
+bool has_gaps(const fftmux_desc& desc, uint64_t out_bytes) {
   plugin::Shape out = plugin::shape(desc, false);
   uint64_t elements = uint64_t(desc.batch);
   for (int64_t e : out.extent)
     elements *= uint64_t(e);
-  out_gaps_ = elements * (out.complex ? 1 : 2) * (codegen::complex_bytes(desc) / 2) != out_bytes_;
+  uint64_t scalar = codegen::complex_bytes(desc) / 2;
+  return elements * (out.complex ? 2 : 1) * scalar != out_bytes;
+}
+
+codegen::Planned plan_or_decline(Device& d, const fftmux_desc& desc,
+                                 const codegen::Options& options) {
+  if (desc.precision == FFTMUX_F64 && !d.f64_missing().empty())
+    fail(FFTMUX_ERROR_UNSUPPORTED, "opengl: " + d.f64_missing());
+  try {
+    return codegen::plan_all(desc, d.limits(), options, d.limits().max_binding_bytes);
+  } catch (const codegen::Unsupported& e) {
+    fail(FFTMUX_ERROR_UNSUPPORTED, std::string("opengl: ") + e.what());
+  }
+}
+
+} // namespace
+
+Plan::Plan(Device& d, const fftmux_desc& desc, const codegen::Options& options)
+    : d_(d), desc_(desc) {
+  codegen::Planned planned = plan_or_decline(d, desc, options);
+  in_bytes_ = planned.in_bytes;
+  out_bytes_ = planned.out_bytes;
+  out_gaps_ = has_gaps(desc, out_bytes_);
   std::vector<std::string> sources;
   for (const codegen::Plan& p : planned.plans)
     for (const codegen::Pass& pass : p.passes)
       sources.push_back(codegen::emit(pass.kernel, codegen::Dialect::opengl));
   std::vector<std::shared_ptr<Program>> programs = d.programs(sources, counts_);
-  size_t at = 0;
   auto precision = desc.precision == FFTMUX_F64 ? codegen::Precision::f64 : codegen::Precision::f32;
+  size_t at = 0;
   for (size_t i = 0; i < planned.plans.size(); ++i) {
     const codegen::Plan& p = planned.plans[i];
     Direction& dd = dirs_[planned.directions[i]];
@@ -48,9 +63,8 @@ Plan::Plan(Device& d, const fftmux_desc& desc, const codegen::Options& options)
   if (planned.scratch_bytes)
     scratch_ = std::make_unique<Buffer>(d, planned.scratch_bytes);
   HostIo io = d.settings().host_io;
-  bool single = planned.passes == 1;
-  host_mapped_ =
-      d.buffer_storage_api() && (io == HostIo::mapped || (io == HostIo::automatic && single));
+  host_mapped_ = d.buffer_storage_api() &&
+                 (io == HostIo::mapped || (io == HostIo::automatic && planned.passes == 1));
 }
 
 Plan::~Plan() {
@@ -68,14 +82,14 @@ Plan::Direction& Plan::dir(int direction) {
   return it->second;
 }
 
-GLuint Plan::buffer_of(codegen::Binding b, Buffer& in, Buffer& out) const {
+Buffer& Plan::buffer_of(codegen::Binding b, Buffer& in, Buffer& out) const {
   switch (b) {
   case codegen::Binding::input:
-    return in.name();
+    return in;
   case codegen::Binding::output:
-    return out.name();
+    return out;
   default:
-    return scratch_->name();
+    return *scratch_;
   }
 }
 
@@ -87,21 +101,16 @@ void Plan::dispatch(int direction, Buffer& in, Buffer& out) {
              " bytes are too small for this plan's " + std::to_string(in_bytes_) + " and " +
              std::to_string(out_bytes_));
   GladGLContext& g = d_.gl();
-  uint64_t limit = d_.limits().max_binding_bytes;
-  auto bind = [&](GLuint index, GLuint name, uint64_t size) {
-    g.BindBufferRange(GL_SHADER_STORAGE_BUFFER, index, name, 0, GLsizeiptr(std::min(size, limit)));
+  auto bind = [&](GLuint index, const Buffer& b) { // a binding addresses at most the block limit
+    uint64_t size = std::min(b.size(), d_.limits().max_binding_bytes);
+    g.BindBufferRange(GL_SHADER_STORAGE_BUFFER, index, b.name(), 0, GLsizeiptr(size));
   };
   for (size_t i = 0; i < dd.passes.size(); ++i) {
     const Pass& p = dd.passes[i];
-    auto size_of = [&](codegen::Binding b) {
-      return b == codegen::Binding::input    ? in.size()
-             : b == codegen::Binding::output ? out.size()
-                                             : scratch_->size();
-    };
     g.UseProgram(p.program->id);
-    bind(0, buffer_of(p.src, in, out), size_of(p.src));
-    bind(1, buffer_of(p.dst, in, out), size_of(p.dst));
-    bind(2, dd.table->name(), dd.table->size());
+    bind(0, buffer_of(p.src, in, out));
+    bind(1, buffer_of(p.dst, in, out));
+    bind(2, *dd.table);
     for (const codegen::Dispatch& grid :
          codegen::dispatches(p.groups, d_.max_groups(0), d_.max_groups(1))) {
       g.Uniform1ui(0, grid.offset); // group_offset, at location 0 in the GL dialect
