@@ -69,6 +69,15 @@ bool flag(const std::string& key, const std::string& v) {
        "[backends.opengl] " + key + " = \"" + v + "\": use true or false");
 }
 
+long integer(const std::string& key, const std::string& v, long low, long high, const char* hint) {
+  char* end = nullptr;
+  long n = std::strtol(v.c_str(), &end, 10);
+  if (v.empty() || *end || n < low || n > high)
+    fail(FFTMUX_ERROR_INVALID_ARGUMENT,
+         "[backends.opengl] " + key + " = \"" + v + "\": use " + hint);
+  return n;
+}
+
 // A program binary on disk: this magic, the driver's format, the bytes.
 constexpr char kMagic[8] = {'F', 'M', 'X', 'G', 'L', 'P', 'B', '1'};
 
@@ -117,12 +126,7 @@ Settings settings_from(const std::function<const char*(const char*)>& get) {
   value("egl_library", [&](const std::string& v) { s.context.library = v; });
   value("platforms", [&](const std::string& v) { s.context.platforms = split(v, ','); });
   value("device", [&](const std::string& v) {
-    char* end = nullptr;
-    long i = std::strtol(v.c_str(), &end, 10);
-    if (v.empty() || *end || i < 0)
-      fail(FFTMUX_ERROR_INVALID_ARGUMENT,
-           "[backends.opengl] device = \"" + v + "\": use an EGL device index, 0 or more");
-    s.context.device = int(i);
+    s.context.device = int(integer("device", v, 0, 1 << 20, "an EGL device index, 0 or more"));
   });
   value("share_context", [&](const std::string& v) { s.context.share = flag("share_context", v); });
   value("storage", [&](const std::string& v) { s.storage = storage(v).name; });
@@ -140,12 +144,7 @@ Settings settings_from(const std::function<const char*(const char*)>& get) {
         [&](const std::string& v) { s.program_binaries = flag("program_binaries", v); });
   value("f64", [&](const std::string& v) { s.f64 = flag("f64", v); });
   value("values_per_thread", [&](const std::string& v) {
-    char* end = nullptr;
-    long n = std::strtol(v.c_str(), &end, 10);
-    if (v.empty() || *end || n < 0 || n > 64)
-      fail(FFTMUX_ERROR_INVALID_ARGUMENT,
-           "[backends.opengl] values_per_thread = \"" + v + "\": use 0 (by device) to 64");
-    s.values_per_thread = uint32_t(n);
+    s.values_per_thread = uint32_t(integer("values_per_thread", v, 0, 64, "0 (by device) to 64"));
   });
   return s;
 }
