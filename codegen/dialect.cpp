@@ -78,7 +78,9 @@ const Syntax cuda = {
     {"float2", "double2"},
     {"f", ""},
     "",
-    "  __shared__ real_t sh[%u];\n",
+    // Dynamic: the launch sizes it, so a kernel may use more than the 48 KiB
+    // a static array allows (227 KiB per block on Hopper).
+    "  extern __shared__ real_t sh[];\n",
     "extern \"C\" __global__ void __launch_bounds__(%2$u) %1$s(const cplx_t* src, cplx_t* dst, "
     "const cplx_t* tab, uint group_offset) {\n",
     "}\n",
