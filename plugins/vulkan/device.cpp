@@ -90,7 +90,7 @@ Device::Device(const Settings& s) : settings(s) {
   if (r != VK_SUCCESS)
     fail(FFTMUX_ERROR_UNAVAILABLE,
          std::string("vkCreateInstance failed: ") + vk::result_name(r) +
-             (r == VK_ERROR_INCOMPATIBLE_DRIVER ? " (no Vulkan 1.1 driver installed)" : ""));
+             (r == VK_ERROR_INCOMPATIBLE_DRIVER ? " (no Vulkan driver found, or none with Vulkan 1.1)" : ""));
   api.load_instance(instance);
   pick(s);
   api.load_device(device);
@@ -132,11 +132,13 @@ Device::Device(const Settings& s) : settings(s) {
 
 void Device::pick(const Settings& s) {
   uint32_t count = 0;
-  vk::check(api.vkEnumeratePhysicalDevices(instance, &count, nullptr), "vkEnumeratePhysicalDevices");
+  vk::check(api.vkEnumeratePhysicalDevices(instance, &count, nullptr),
+            "vkEnumeratePhysicalDevices");
   if (!count)
     fail(FFTMUX_ERROR_UNAVAILABLE, "the Vulkan driver reports no device");
   std::vector<VkPhysicalDevice> all(count);
-  vk::check(api.vkEnumeratePhysicalDevices(instance, &count, all.data()), "vkEnumeratePhysicalDevices");
+  vk::check(api.vkEnumeratePhysicalDevices(instance, &count, all.data()),
+            "vkEnumeratePhysicalDevices");
   std::vector<uint32_t> order(count);
   for (uint32_t i = 0; i < count; ++i)
     order[i] = i;
@@ -168,7 +170,8 @@ void Device::pick(const Settings& s) {
     api.vkGetPhysicalDeviceQueueFamilyProperties(all[i], &nf, fam.data());
     int chosen = -1;
     for (uint32_t f = 0; f < nf && chosen < 0; ++f) // a compute-only queue first
-      if ((fam[f].queueFlags & VK_QUEUE_COMPUTE_BIT) && !(fam[f].queueFlags & VK_QUEUE_GRAPHICS_BIT))
+      if ((fam[f].queueFlags & VK_QUEUE_COMPUTE_BIT) &&
+          !(fam[f].queueFlags & VK_QUEUE_GRAPHICS_BIT))
         chosen = int(f);
     for (uint32_t f = 0; f < nf && chosen < 0; ++f)
       if (fam[f].queueFlags & VK_QUEUE_COMPUTE_BIT)
@@ -380,9 +383,9 @@ Buffer::~Buffer() {
 
 void Buffer::write(uint64_t offset, const void* src, uint64_t bytes) {
   if (offset + bytes > size_)
-    fail(FFTMUX_ERROR_INVALID_ARGUMENT, "buffer write of " + std::to_string(bytes) +
-                                            " bytes at " + std::to_string(offset) +
-                                            " runs past the buffer's " + std::to_string(size_));
+    fail(FFTMUX_ERROR_INVALID_ARGUMENT, "buffer write of " + std::to_string(bytes) + " bytes at " +
+                                            std::to_string(offset) + " runs past the buffer's " +
+                                            std::to_string(size_));
   if (!bytes)
     return;
   if (mapped_) {
@@ -447,8 +450,8 @@ std::vector<uint32_t> compile(Device& d, const std::string& source, const std::s
   options.SetOptimizationLevel(shaderc_optimization_level_zero); // the driver optimizes
   auto result = compiler.CompileGlslToSpv(source, shaderc_compute_shader, name.c_str(), options);
   if (result.GetCompilationStatus() != shaderc_compilation_status_success)
-    fail(FFTMUX_ERROR_INTERNAL, "shaderc failed on generated kernel " + name + ": " +
-                                    result.GetErrorMessage());
+    fail(FFTMUX_ERROR_INTERNAL,
+         "shaderc failed on generated kernel " + name + ": " + result.GetErrorMessage());
   std::vector<uint32_t> words(result.cbegin(), result.cend());
   if (!path.empty() && d.settings.write_file) {
     std::vector<char> bytes(words.size() * 4);

@@ -117,7 +117,8 @@ Plan::Plan(Device& d, const fftmux_desc& desc, const codegen::Options& options)
         si.codeSize = words.size() * 4;
         si.pCode = words.data();
         VkShaderModule module;
-        vk::check(d.api.vkCreateShaderModule(d.device, &si, nullptr, &module), "vkCreateShaderModule");
+        vk::check(d.api.vkCreateShaderModule(d.device, &si, nullptr, &module),
+                  "vkCreateShaderModule");
         VkComputePipelineCreateInfo ci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
         ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
         ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
@@ -125,7 +126,8 @@ Plan::Plan(Device& d, const fftmux_desc& desc, const codegen::Options& options)
         ci.stage.pName = "main";
         ci.layout = d.layout;
         VkPipeline pipe = VK_NULL_HANDLE;
-        VkResult r = d.api.vkCreateComputePipelines(d.device, d.pipeline_cache, 1, &ci, nullptr, &pipe);
+        VkResult r =
+            d.api.vkCreateComputePipelines(d.device, d.pipeline_cache, 1, &ci, nullptr, &pipe);
         d.api.vkDestroyShaderModule(d.device, module, nullptr);
         vk::check(r, "vkCreateComputePipelines");
         dd.passes.push_back({pass.kernel, pass.src, pass.dst, pipe});
@@ -161,7 +163,8 @@ void Plan::destroy_pipelines() {
 
 uint64_t Plan::dense_out_bytes() const {
   plugin::Shape s = plugin::shape(desc_, false);
-  uint64_t n = uint64_t(desc_.batch) * (s.complex ? 2 : 1) * (desc_.precision == FFTMUX_F64 ? 8 : 4);
+  uint64_t n =
+      uint64_t(desc_.batch) * (s.complex ? 2 : 1) * (desc_.precision == FFTMUX_F64 ? 8 : 4);
   for (int64_t e : s.extent)
     n *= uint64_t(e);
   return n;
@@ -189,9 +192,9 @@ void Plan::record(VkCommandBuffer cmd, int direction, Buffer& in, Buffer& out) {
   (void)r;
   Direction& dd = dir(direction);
   auto& api = d_.api;
-  VkMemoryBarrier b = barrier(VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT |
-                                  VK_ACCESS_HOST_WRITE_BIT,
-                              VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+  VkMemoryBarrier b =
+      barrier(VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_HOST_WRITE_BIT,
+              VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
   api.vkCmdPipelineBarrier(cmd,
                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT |
                                VK_PIPELINE_STAGE_HOST_BIT,
@@ -200,8 +203,8 @@ void Plan::record(VkCommandBuffer cmd, int direction, Buffer& in, Buffer& out) {
   for (size_t i = 0; i < dd.passes.size(); ++i) {
     const Pass& p = dd.passes[i];
     api.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
-    api.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, d_.layout, 0, 1,
-                                &r.sets[i], 0, nullptr);
+    api.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, d_.layout, 0, 1, &r.sets[i], 0,
+                                nullptr);
     uint64_t groups = p.kernel.groups();
     uint64_t x = std::min<uint64_t>(groups, count[0]);
     for (uint64_t done = 0; done < groups;) {
@@ -248,14 +251,16 @@ Plan::Recording& Plan::recording(int direction, Buffer& in, Buffer& out, bool ho
   pi.maxSets = n;
   pi.poolSizeCount = 1;
   pi.pPoolSizes = &ps;
-  vk::check(api.vkCreateDescriptorPool(d_.device, &pi, nullptr, &r->pool), "vkCreateDescriptorPool");
+  vk::check(api.vkCreateDescriptorPool(d_.device, &pi, nullptr, &r->pool),
+            "vkCreateDescriptorPool");
   std::vector<VkDescriptorSetLayout> layouts(n, d_.set_layout);
   VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
   ai.descriptorPool = r->pool;
   ai.descriptorSetCount = n;
   ai.pSetLayouts = layouts.data();
   r->sets.resize(n);
-  vk::check(api.vkAllocateDescriptorSets(d_.device, &ai, r->sets.data()), "vkAllocateDescriptorSets");
+  vk::check(api.vkAllocateDescriptorSets(d_.device, &ai, r->sets.data()),
+            "vkAllocateDescriptorSets");
   auto buffer_of = [&](codegen::Binding b) -> VkBuffer {
     switch (b) {
     case codegen::Binding::input:

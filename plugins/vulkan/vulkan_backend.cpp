@@ -123,9 +123,9 @@ fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answ
     }
     a->supported = 1;
     // Memory-bound: every pass reads and writes the data once.
-    double bandwidth = dev.props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? 5e9
+    double bandwidth = dev.props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU            ? 5e9
                        : dev.props.deviceType == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU ? 1e12
-                                                                                   : 1e11;
+                                                                                      : 1e11;
     double bytes = double(in_bytes + out_bytes) * double(passes);
     if (d->placement == FFTMUX_HOST)
       bytes += double(in_bytes + out_bytes) * 20; // transfers over the bus

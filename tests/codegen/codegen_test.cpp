@@ -57,7 +57,9 @@ fftmux_desc problem(std::vector<int64_t> n, fftmux_kind kind = FFTMUX_C2C,
   return d;
 }
 
-int direction(const fftmux_desc& d) { return d.kind == FFTMUX_C2R ? FFTMUX_INVERSE : FFTMUX_FORWARD; }
+int direction(const fftmux_desc& d) {
+  return d.kind == FFTMUX_C2R ? FFTMUX_INVERSE : FFTMUX_FORWARD;
+}
 
 TEST(Factorize, ProductIsTheLengthAndRadicesAreAllowed) {
   for (int64_t n : {2, 3, 4, 8, 16, 60, 64, 1000, 1536, 2187, 2401, 3125, 4096, 6000, 8192, 12288,
