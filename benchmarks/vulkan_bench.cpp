@@ -314,7 +314,7 @@ int run(const Options& o) {
   vulkan::Device dev(s);
   codegen::Options opts;
   bool found = false;
-  for (const vulkan::Variant& v : vulkan::variants())
+  for (const codegen::Variant& v : codegen::variants())
     if (o.variant == v.name) {
       opts = v.options;
       found = true;

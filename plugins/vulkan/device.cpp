@@ -27,13 +27,6 @@ std::string hex(const uint8_t* b, size_t n) {
   return s;
 }
 
-uint64_t fnv1a(const std::string& s) {
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s)
-    h = (h ^ c) * 1099511628211ull;
-  return h;
-}
-
 std::string version(uint32_t v) {
   return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v)) +
          "." + std::to_string(VK_API_VERSION_PATCH(v));
@@ -88,9 +81,10 @@ Device::Device(const Settings& s) : settings(s) {
   ici.pApplicationInfo = &app;
   VkResult r = api.vkCreateInstance(&ici, nullptr, &instance);
   if (r != VK_SUCCESS)
-    fail(FFTMUX_ERROR_UNAVAILABLE,
-         std::string("vkCreateInstance failed: ") + vk::result_name(r) +
-             (r == VK_ERROR_INCOMPATIBLE_DRIVER ? " (no Vulkan driver found, or none with Vulkan 1.1)" : ""));
+    fail(FFTMUX_ERROR_UNAVAILABLE, std::string("vkCreateInstance failed: ") + vk::result_name(r) +
+                                       (r == VK_ERROR_INCOMPATIBLE_DRIVER
+                                            ? " (no Vulkan driver found, or none with Vulkan 1.1)"
+                                            : ""));
   api.load_instance(instance);
   pick(s);
   api.load_device(device);
@@ -281,9 +275,7 @@ std::string Device::hardware_key() const {
 }
 
 std::string Device::cache_key() const {
-  char b[17];
-  std::snprintf(b, sizeof b, "%016llx", (unsigned long long)fnv1a(hardware_key()));
-  return b;
+  return codegen::hash_hex(hardware_key());
 }
 
 uint32_t Device::memory_type(uint32_t bits, VkMemoryPropertyFlags want,
@@ -429,11 +421,8 @@ std::vector<uint32_t> compile(Device& d, const std::string& source, const std::s
                               bool* from_cache) {
   std::string path;
   if (!d.settings.cache_dir.empty()) {
-    char key[17];
-    std::snprintf(key, sizeof key, "%016llx",
-                  (unsigned long long)fnv1a(source + "\n" +
-                                            std::to_string(codegen::generator_version) + "\n" +
-                                            d.hardware_key()));
+    std::string key = codegen::hash_hex(source + "\n" + std::to_string(codegen::generator_version) +
+                                        "\n" + d.hardware_key());
     path = d.settings.cache_dir + "/spirv/" + key + ".spv";
     std::vector<char> b = read_file(path);
     if (b.size() >= 20 && b.size() % 4 == 0) {

@@ -5,6 +5,7 @@
 #include "vk.hpp"
 
 #include <fftmux/codegen.hpp>
+#include <fftmux/gpu_support.hpp>
 #include <fftmux/plugin.h>
 
 #include <array>
@@ -19,7 +20,7 @@
 namespace fftmux::vulkan {
 
 struct Settings {
-  int device = -1;       // index in the driver's order; -1: discrete GPU first
+  int device = -1; // index in the driver's order; -1: discrete GPU first
   // Longest line one kernel transforms (0: what shared memory holds); lower
   // values force multi-pass plans, for tests on slow drivers.
   uint32_t single_pass_limit = 0;
@@ -100,13 +101,6 @@ private:
 // GLSL -> SPIR-V with shaderc, cached on disk under <cache>/vulkan/spirv.
 std::vector<uint32_t> compile(Device& d, const std::string& source, const std::string& name,
                               bool* from_cache = nullptr);
-
-// The variants the autotuner measures: generator options by name.
-struct Variant {
-  const char* name;
-  codegen::Options options;
-};
-const std::vector<Variant>& variants();
 
 // A planned transform: pipelines per direction, recorded command buffers
 // per (direction, buffers), resubmitted on every execution.
