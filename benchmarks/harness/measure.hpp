@@ -1,0 +1,33 @@
+// Measuring one problem on every engine of a class: plans cold and warm,
+// verification, then the phases timed with engines interleaved in random
+// order, warm-up first, median and spread of repeats.
+#pragma once
+
+#include "engine.hpp"
+#include "problems.hpp"
+#include "report.hpp"
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+struct Settings {
+  int repeats = 11;             // timed samples per phase at most
+  int min_repeats = 3;          // and at least
+  int warmup = 2;               // untimed rounds first
+  double min_sample = 1e-3;     // seconds a sample lasts at least: runs per sample grow to it
+  double phase_budget = 0.25;   // seconds of samples per phase after which min_repeats suffice
+  int64_t check_elements = 1 << 18; // elements of rows checked against the reference
+  uint64_t seed = 1;
+};
+
+// Measures problem p on the given engines (all of one class, with `elements`
+// per call) and adds their rows to report. Returns a one-line summary.
+std::string measure(const Problem& p, Device device, int64_t elements,
+                    const std::vector<Engine*>& engines, const Settings& s, std::mt19937_64& rng,
+                    Report& report);
+
+} // namespace bench
