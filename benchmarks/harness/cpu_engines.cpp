@@ -3,9 +3,9 @@
 #include "cpu_engines.hpp"
 
 #include "data.hpp"
+#include "parallel.hpp"
 
 #include <fftw3.h>
-#include <omp.h>
 
 #include <algorithm>
 #include <cstring>
@@ -162,12 +162,13 @@ public:
     int64_t bytes = int64_t(slots_.host().in_bytes);
     // FFTW's rule (one thread below 65536 complex f32 points): waking
     // threads costs more than small copies take.
-    int threads = bytes < (int64_t(1) << 19) ? 1 : omp_get_max_threads();
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (int t = 0; t < threads; ++t) {
-      int64_t lo = bytes * t / threads, hi = bytes * (t + 1) / threads;
+    if (bytes < (int64_t(1) << 19))
+      return (void)std::memcpy(to, from, size_t(bytes));
+    int parts = workers().size();
+    workers().run([&](int t) {
+      int64_t lo = bytes * t / parts, hi = bytes * (t + 1) / parts;
       std::memcpy(to + lo, from + lo, size_t(hi - lo));
-    }
+    });
   }
   void finish() override {}
 
@@ -182,7 +183,7 @@ public:
     info_.family = Family::copy;
     info_.device = Device::cpu;
     info_.version = "libc";
-    info_.devices = cpu_description() + ", " + std::to_string(omp_get_max_threads()) + " threads";
+    info_.devices = cpu_description() + ", " + std::to_string(workers().size()) + " threads";
   }
   const EngineInfo& info() const override { return info_; }
   std::unique_ptr<Run> open(const fftmux_desc&, const Host& h) override {

@@ -1,9 +1,13 @@
 #include "data.hpp"
 
+#include "parallel.hpp"
+
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
 #include <stdexcept>
 
 namespace bench {
@@ -21,9 +25,10 @@ uint64_t splitmix(uint64_t x) {
 // filled in parallel saves seconds per problem on the GPU machine.
 template <class R> void fill_uniform(R* p, int64_t count, uint64_t seed) {
   uint64_t base = splitmix(seed) << 1;
-#pragma omp parallel for schedule(static)
-  for (int64_t i = 0; i < count; ++i)
-    p[i] = R(double(splitmix(base + uint64_t(i)) >> 11) * 0x1p-52 - 1.0);
+  parallel_for(count, [&](int64_t lo, int64_t hi) {
+    for (int64_t i = lo; i < hi; ++i)
+      p[i] = R(double(splitmix(base + uint64_t(i)) >> 11) * 0x1p-52 - 1.0);
+  });
 }
 
 size_t real_size(const fftmux_desc& d) { return d.precision == FFTMUX_F64 ? 8 : 4; }
@@ -71,29 +76,39 @@ fftmux_desc rows_desc(const fftmux_desc& d, const std::vector<int64_t>& rows) {
 
 // Index of the first element that is not finite, or -1.
 template <class R> int64_t first_bad(const R* p, int64_t count) {
-  int64_t first = count;
-#pragma omp parallel for reduction(min : first) schedule(static)
-  for (int64_t i = 0; i < count; ++i)
-    if (!std::isfinite(p[i]))
-      first = std::min(first, i);
-  return first == count ? -1 : first;
+  std::atomic<int64_t> first{count};
+  parallel_for(count, [&](int64_t lo, int64_t hi) {
+    for (int64_t i = lo; i < hi; ++i)
+      if (!std::isfinite(p[i])) {
+        int64_t seen = first.load();
+        while (i < seen && !first.compare_exchange_weak(seen, i)) {
+        }
+        return;
+      }
+  });
+  return first == count ? -1 : first.load();
 }
 
 // Worst row of ||y - scale x|| / ||scale x||.
 template <class R>
 double worst_round_trip(const R* x, const R* y, int64_t rows, int64_t per_row, double scale) {
+  std::mutex m;
   double worst = 0;
-#pragma omp parallel for reduction(max : worst) schedule(static)
-  for (int64_t r = 0; r < rows; ++r) {
-    double diff = 0, norm = 0;
-    for (int64_t j = r * per_row; j < (r + 1) * per_row; ++j) {
-      double want = scale * double(x[j]);
-      diff += (double(y[j]) - want) * (double(y[j]) - want);
-      norm += want * want;
+  parallel_for(rows, [&](int64_t lo, int64_t hi) {
+    double mine = 0;
+    for (int64_t r = lo; r < hi; ++r) {
+      double diff = 0, norm = 0;
+      for (int64_t j = r * per_row; j < (r + 1) * per_row; ++j) {
+        double want = scale * double(x[j]);
+        diff += (double(y[j]) - want) * (double(y[j]) - want);
+        norm += want * want;
+      }
+      double e = norm > 0 ? std::sqrt(diff / norm) : std::sqrt(diff);
+      mine = std::max(mine, std::isnan(e) ? INFINITY : e);
     }
-    double e = norm > 0 ? std::sqrt(diff / norm) : std::sqrt(diff);
-    worst = std::max(worst, std::isnan(e) ? INFINITY : e);
-  }
+    std::lock_guard<std::mutex> lock(m);
+    worst = std::max(worst, mine);
+  });
   return worst;
 }
 

@@ -31,6 +31,7 @@ struct Options {
   bool quick = false;
   std::string engines = "*";
   std::string device = "all";
+  std::string precision = "all";
   std::string out = "bench-results";
   std::string cpu_elements, gpu_elements; // "" keeps the set's own
   std::string fftw_planner = "measure";
@@ -67,6 +68,9 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("-s,--set", o.sets, "problem sets (--list names them; 'all' the big ones)")
       ->delimiter(',');
   app.add_flag("--quick", o.quick, "the quick set: a few minutes at most on a small CPU");
+  app.add_option("--precision", o.precision, "problems of this precision only: all, f32, f64")
+      ->check(CLI::IsMember({"all", "f32", "f64"}))
+      ->capture_default_str();
   app.add_option("-e,--engines", o.engines, "comma-separated globs of engine names")
       ->capture_default_str();
   app.add_option("--class", o.device, "engines of this class only: all, cpu, gpu")
@@ -87,6 +91,8 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--check-elements", s.check_elements,
                  "elements of rows checked against the reference per problem")
       ->capture_default_str();
+  app.add_flag("--all-transfers", s.transfers_every_problem,
+               "time upload and download on every problem, not once per engine and size");
   app.add_option("--seed", s.seed, "of the data and the random order")->capture_default_str();
   app.add_option("--budget", o.budget, "seconds after which no new problem starts (0: none)");
   app.add_option("--fftw-planner", o.fftw_planner, "rigor of the direct FFTW plans")
@@ -163,7 +169,10 @@ std::string element_text(const std::string& sets_option, Device d, const std::st
 int run(Options& o, int argc, char** argv) {
   if (o.quick)
     o.sets = {"quick"};
-  std::vector<Problem> todo = problems(o.sets); // fails early on an unknown set
+  std::vector<Problem> todo; // problems() fails early on an unknown set
+  for (const Problem& p : problems(o.sets))
+    if (o.precision == "all" || o.precision == precision_name(p.spec.precision))
+      todo.push_back(p);
   std::string temporary = isolate_caches(o);
   fftmux_context ctx = nullptr;
   if (fftmux_context_create(nullptr, &ctx) != FFTMUX_OK)
@@ -192,7 +201,7 @@ int run(Options& o, int argc, char** argv) {
     meta.push_back(m);
   const Settings& s = o.settings;
   meta.insert(meta.end(),
-              {{"sets", CLI::detail::join(o.sets, ",")},
+              {{"sets", CLI::detail::join(o.sets, ",") + ", precision " + o.precision},
                {"settings", "repeats " + std::to_string(s.repeats) + ", min-repeats " +
                                 std::to_string(s.min_repeats) + ", warmup " +
                                 std::to_string(s.warmup) + ", min-sample-time " +
@@ -207,7 +216,7 @@ int run(Options& o, int argc, char** argv) {
   fs::create_directories(o.out);
   std::string csv = (fs::path(o.out) / "bench.csv").string();
   std::string json = (fs::path(o.out) / "bench.json").string();
-  std::mt19937_64 rng(s.seed);
+  Session session{std::mt19937_64(s.seed), {}};
   auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -228,7 +237,7 @@ int run(Options& o, int argc, char** argv) {
         continue;
       const std::string& option = d == Device::gpu ? o.gpu_elements : o.cpu_elements;
       int64_t elements = parse_count(element_text(option, d, p.set));
-      std::string line = measure(p, d, elements, of_class, s, rng, report);
+      std::string line = measure(p, d, elements, of_class, s, session, report);
       if (line.empty()) // every engine of the class skipped or declined: the rows say why
         continue;
       double t = elapsed();

@@ -121,7 +121,7 @@ template <class F> double per_op(int k, F&& f) {
 // The phases timed for a contender: what its placement and family make
 // sense of. The closures hold pointers to the run and the data, which
 // outlive the timing.
-std::vector<Series> phases_of(Contender& c, Data& d, Device device) {
+std::vector<Series> phases_of(Contender& c, Data& d, Device device, bool transfers) {
   Run* r = c.run.get();
   Data* dp = &d;
   const Host* h = &d.host;
@@ -151,17 +151,23 @@ std::vector<Series> phases_of(Contender& c, Data& d, Device device) {
                return per_op(k, [&] { host_run(*r, FFTMUX_INVERSE, *h); });
              },
              traffic, flops}};
-  return {{"upload", [r, h](int k) { return per_op(k, [&] { r->write(Slot::in, h->in); }); },
-           double(h->in_bytes)},
-          {"forward", [r](int k) { return r->time_launches(FFTMUX_FORWARD, k); }, traffic, flops},
-          {"inverse",
-           [r, restore_mid](int k) {
-             restore_mid(true);
-             return r->time_launches(FFTMUX_INVERSE, k);
-           },
-           traffic, flops},
-          {"download", [r, h](int k) { return per_op(k, [&] { r->read(Slot::mid, h->mid); }); },
-           double(h->out_bytes)}};
+  std::vector<Series> out = {
+      {"forward", [r](int k) { return r->time_launches(FFTMUX_FORWARD, k); }, traffic, flops},
+      {"inverse",
+       [r, restore_mid](int k) {
+         restore_mid(true);
+         return r->time_launches(FFTMUX_INVERSE, k);
+       },
+       traffic, flops}};
+  if (transfers) {
+    out.insert(out.begin(),
+               {"upload", [r, h](int k) { return per_op(k, [&] { r->write(Slot::in, h->in); }); },
+                double(h->in_bytes)});
+    out.push_back({"download",
+                   [r, h](int k) { return per_op(k, [&] { r->read(Slot::mid, h->mid); }); },
+                   double(h->out_bytes)});
+  }
+  return out;
 }
 
 bool wants_more(const Series& s, const Settings& o) {
@@ -252,7 +258,7 @@ std::string summary(const Contender& c) {
 } // namespace
 
 std::string measure(const Problem& p, Device device, int64_t elements,
-                    const std::vector<Engine*>& engines, const Settings& o, std::mt19937_64& rng,
+                    const std::vector<Engine*>& engines, const Settings& o, Session& session,
                     Report& report) {
   Instance inst = instantiate(p.spec, elements);
   std::vector<Contender> cs;
@@ -278,16 +284,20 @@ std::string measure(const Problem& p, Device device, int64_t elements,
     return "";
   uint64_t seed = o.seed ^ std::hash<std::string>{}(describe(inst.desc));
   std::unique_ptr<Data> data = make_data(inst.desc, seed, o.check_elements);
-  std::shuffle(cs.begin(), cs.end(), rng);
+  std::shuffle(cs.begin(), cs.end(), session.rng);
   std::vector<Contender*> live;
   for (Contender& c : cs) {
     prepare(c, *data);
     if (c.failure.empty())
       live.push_back(&c);
   }
-  for (Contender* c : live)
-    c->series = phases_of(*c, *data, device);
-  time_all(live, o, rng);
+  for (Contender* c : live) {
+    auto key = std::make_tuple(c->info().name, data->host.in_bytes, data->host.out_bytes);
+    bool transfers = inst.desc.placement == FFTMUX_DEVICE &&
+                     (o.transfers_every_problem || session.transfers_timed.insert(key).second);
+    c->series = phases_of(*c, *data, device, transfers);
+  }
+  time_all(live, o, session.rng);
   std::string line;
   for (const Contender& c : cs) {
     add_results(p, c, inst.desc, report);

@@ -9,7 +9,9 @@
 
 #include <cstdint>
 #include <random>
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace bench {
@@ -22,12 +24,21 @@ struct Settings {
   double phase_budget = 0.25;   // seconds of samples per phase after which min_repeats suffice
   int64_t check_elements = 1 << 18; // elements of rows checked against the reference
   uint64_t seed = 1;
+  // Upload and download depend on the bytes alone: timed on the first
+  // problem of each size per engine unless every problem asks for them.
+  bool transfers_every_problem = false;
+};
+
+// What a run carries from problem to problem.
+struct Session {
+  std::mt19937_64 rng;
+  std::set<std::tuple<std::string, size_t, size_t>> transfers_timed; // engine, in, out bytes
 };
 
 // Measures problem p on the given engines (all of one class, with `elements`
 // per call) and adds their rows to report. Returns a one-line summary.
 std::string measure(const Problem& p, Device device, int64_t elements,
-                    const std::vector<Engine*>& engines, const Settings& s, std::mt19937_64& rng,
+                    const std::vector<Engine*>& engines, const Settings& s, Session& session,
                     Report& report);
 
 } // namespace bench

@@ -48,11 +48,13 @@ public:
       for (int64_t k = 0; k < c.calls; ++k, row += c.rows) {
         // Forward reads inputBuffer and writes buffer; the inverse reads
         // buffer and, with inverseReturnToInputBuffer, writes inputBuffer.
-        void* real_side = (f ? in : out) + row * row_bytes(true);
-        void* spectrum = (f ? out : in) + row * row_bytes(false);
+        // VkFFT keeps the addresses of these pointers and reads them at
+        // each kernel launch: members, so the addresses stay valid.
+        input_side_ = (f ? in : out) + row * row_bytes(true);
+        spectrum_ = (f ? out : in) + row * row_bytes(false);
         VkFFTLaunchParams p{};
-        p.inputBuffer = &real_side;
-        p.buffer = &spectrum;
+        p.inputBuffer = &input_side_;
+        p.buffer = &spectrum_;
         VkFFTResult r = VkFFTAppend(&c.app, f ? -1 : 1, &p);
         if (r != VKFFT_SUCCESS)
           throw std::runtime_error("VkFFTAppend failed: VkFFTResult " + std::to_string(int(r)));
@@ -121,6 +123,8 @@ private:
   fftmux_desc d_;
   CUdevice device_ = 0;
   std::vector<Chunk> chunks_;
+  void* input_side_ = nullptr; // the real side of R2C: input forward, output inverse
+  void* spectrum_ = nullptr;
 };
 
 class VkfftEngine : public CudaEngine<VkfftRun> {
