@@ -2,9 +2,10 @@
 """ctest bench.harness: runs fftmux_bench on the tiny set, then checks that
 its CSV and JSON parse and agree, that every measured row was verified and
 plausible, that engines that did not run say why, and that the plots come
-out of the results.
+out of the results. A second run on the test fixtures, one of which gives
+results off by a factor of two, checks that a wrong engine gets no time.
 
-usage: check_results.py HARNESS OUT_DIR PLOTS_SCRIPT
+usage: check_results.py HARNESS OUT_DIR PLOTS_SCRIPT FIXTURES_DIR
 """
 import csv
 import json
@@ -120,23 +121,51 @@ def check_plots(plots, results, out):
     expect(all(p in text for p in PROBLEMS) and "fftmux:fftw/default" in text, "table.md")
 
 
-def main(harness, out, plots):
+def run_tiny(harness, out, env=None, *extra):
     subprocess.run([harness, "--set", "tiny", "--out", out, "--repeats", "3", "--warmup", "1",
                     "--min-sample-time", "1e-4", "--phase-budget", "0.02",
-                    "--fftw-planner", "estimate"], check=True)
+                    "--fftw-planner", "estimate", *extra], check=True, env=env)
     with open(os.path.join(out, "bench.json")) as f:
-        data = json.load(f)
+        return json.load(f)
+
+
+def check_wrong_engine(harness, out, fixtures):
+    """The routing fixtures: 'fast' is told to be wrong, 'slow' is right."""
+    os.makedirs(out, exist_ok=True)
+    config = os.path.join(out, "fftmux.toml")
+    with open(config, "w") as f:
+        f.write("[backends.fast]\nwrong = true\n[backends.slow]\n")
+    env = dict(os.environ, FFTMUX_CONFIG=config, FFTMUX_PLUGIN_PATH=os.path.join(fixtures, "routing"))
+    rows = run_tiny(harness, out, env, "--engines", "fftmux:*")["rows"]
+    for r in rows:
+        check_row(r)
+    fast = [r for r in rows if r["engine"] == "fftmux:fast/naive"]
+    slow = [r for r in rows if r["engine"] == "fftmux:slow/naive"]
+    expect(fast and slow, "the fixture engines did not run")
+    expect(not any(r["status"] == "ok" for r in fast), "a wrong engine got a time")
+    failed = [r for r in fast if r["status"] == "failed"]
+    expect(failed and all("forward error" in r["reason"] for r in failed),
+           "the wrong engine's failures must name the forward error")
+    expect(any(r["status"] == "ok" and r["phase"] == "forward" for r in slow),
+           "the right fixture engine was not timed")
+    expect(all(r["reason"] for r in fast + slow if r["status"] == "declined"),
+           "declined without a reason")
+
+
+def main(harness, out, plots, fixtures):
+    data = run_tiny(harness, out)
     csv_meta, csv_rows = read_csv(os.path.join(out, "bench.csv"))
     check_agreement(csv_meta, csv_rows, data)
     for r in data["rows"]:
         check_row(r)
     check_coverage(data["rows"], {e["name"]: e for e in data["engines"]})
     check_plots(plots, os.path.join(out, "bench.json"), out)
+    check_wrong_engine(harness, os.path.join(out, "fixtures"), fixtures)
     print(f"check_results: {len(data['rows'])} rows, "
           f"{sum(r['status'] == 'ok' for r in data['rows'])} measured and verified")
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 4:
+    if len(sys.argv) != 5:
         fail(__doc__)
     main(*sys.argv[1:])
