@@ -135,7 +135,8 @@ def check_wrong_engine(harness, out, fixtures):
     config = os.path.join(out, "fftmux.toml")
     with open(config, "w") as f:
         f.write("[backends.fast]\nwrong = true\n[backends.slow]\n")
-    env = dict(os.environ, FFTMUX_CONFIG=config, FFTMUX_PLUGIN_PATH=os.path.join(fixtures, "routing"))
+    env = dict(os.environ, FFTMUX_CONFIG=config,
+               FFTMUX_PLUGIN_PATH=os.path.join(fixtures, "routing"))
     rows = run_tiny(harness, out, env, "--engines", "fftmux:*")["rows"]
     for r in rows:
         check_row(r)

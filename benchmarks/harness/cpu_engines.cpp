@@ -18,20 +18,20 @@ namespace {
 
 template <class R> struct Fftw;
 
-#define BENCH_FFTW(R, P)                                                                       \
-  template <> struct Fftw<R> {                                                                 \
-    using plan = P##plan;                                                                      \
-    using complex = P##complex;                                                                \
-    static constexpr auto dft = P##plan_many_dft;                                              \
-    static constexpr auto r2c = P##plan_many_dft_r2c;                                          \
-    static constexpr auto c2r = P##plan_many_dft_c2r;                                          \
-    static constexpr auto run_dft = P##execute_dft;                                            \
-    static constexpr auto run_r2c = P##execute_dft_r2c;                                        \
-    static constexpr auto run_c2r = P##execute_dft_c2r;                                        \
-    static constexpr auto destroy = P##destroy_plan;                                           \
-    static constexpr auto init_threads = P##init_threads;                                      \
-    static constexpr auto with_threads = P##plan_with_nthreads;                                \
-    static constexpr auto forget = P##forget_wisdom;                                           \
+#define BENCH_FFTW(R, P)                                                                           \
+  template <> struct Fftw<R> {                                                                     \
+    using plan = P##plan;                                                                          \
+    using complex = P##complex;                                                                    \
+    static constexpr auto dft = P##plan_many_dft;                                                  \
+    static constexpr auto r2c = P##plan_many_dft_r2c;                                              \
+    static constexpr auto c2r = P##plan_many_dft_c2r;                                              \
+    static constexpr auto run_dft = P##execute_dft;                                                \
+    static constexpr auto run_r2c = P##execute_dft_r2c;                                            \
+    static constexpr auto run_c2r = P##execute_dft_c2r;                                            \
+    static constexpr auto destroy = P##destroy_plan;                                               \
+    static constexpr auto init_threads = P##init_threads;                                          \
+    static constexpr auto with_threads = P##plan_with_nthreads;                                    \
+    static constexpr auto forget = P##forget_wisdom;                                               \
   };
 
 BENCH_FFTW(double, fftw_)

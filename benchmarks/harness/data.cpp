@@ -33,7 +33,9 @@ template <class R> void fill_uniform(R* p, int64_t count, uint64_t seed) {
   });
 }
 
-size_t real_size(const fftmux_desc& d) { return d.precision == FFTMUX_F64 ? 8 : 4; }
+size_t real_size(const fftmux_desc& d) {
+  return d.precision == FFTMUX_F64 ? 8 : 4;
+}
 
 // Reals of one batch entry of a side (contiguous layouts only).
 int64_t row_reals(const fftmux_desc& d, bool input) {
@@ -131,8 +133,8 @@ std::string sci(double x) {
 }
 
 std::string unwritten(const char* what, int64_t index, int64_t count) {
-  return std::string(what) + " element " + std::to_string(index) + " of " +
-         std::to_string(count) + " is not finite: unwritten (left NaN) or wrong";
+  return std::string(what) + " element " + std::to_string(index) + " of " + std::to_string(count) +
+         " is not finite: unwritten (left NaN) or wrong";
 }
 
 // The forward transform of packed contiguous rows by FFTW in double.
@@ -150,13 +152,13 @@ ref::Values fftw_reference(const fftmux_desc& d, const void* input) {
   int rank = int(d.rank), rows = int(d.batch);
   auto* out = reinterpret_cast<fftw_complex*>(y.data());
   fftw_plan_with_nthreads(workers().size());
-  fftw_plan p = d.kind == FFTMUX_C2C
-                    ? fftw_plan_many_dft(rank, n, rows, reinterpret_cast<fftw_complex*>(x.data()),
-                                         nullptr, 1, int(in_reals / 2 / rows), out, nullptr, 1,
-                                         int(out_reals / 2 / rows), FFTW_FORWARD, FFTW_ESTIMATE)
-                    : fftw_plan_many_dft_r2c(rank, n, rows, x.data(), nullptr, 1,
-                                             int(in_reals / rows), out, nullptr, 1,
-                                             int(out_reals / 2 / rows), FFTW_ESTIMATE);
+  fftw_plan p =
+      d.kind == FFTMUX_C2C
+          ? fftw_plan_many_dft(rank, n, rows, reinterpret_cast<fftw_complex*>(x.data()), nullptr, 1,
+                               int(in_reals / 2 / rows), out, nullptr, 1, int(out_reals / 2 / rows),
+                               FFTW_FORWARD, FFTW_ESTIMATE)
+          : fftw_plan_many_dft_r2c(rank, n, rows, x.data(), nullptr, 1, int(in_reals / rows), out,
+                                   nullptr, 1, int(out_reals / 2 / rows), FFTW_ESTIMATE);
   if (!p)
     throw std::runtime_error("FFTW made no reference plan for " + std::to_string(rank) + "D");
   fftw_execute(p);

@@ -68,7 +68,7 @@ public:
 };
 
 struct EngineInfo {
-  std::string name;    // "fftw", "cufft", "fftmux:cuda/cufft", "memcpy"
+  std::string name; // "fftw", "cufft", "fftmux:cuda/cufft", "memcpy"
   Family family = Family::peer;
   Device device = Device::cpu;
   std::string version; // of the library or backend

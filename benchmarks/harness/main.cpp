@@ -49,7 +49,8 @@ int64_t parse_count(const std::string& text) {
   auto caret = text.find('^');
   if (caret == std::string::npos)
     return std::stoll(text);
-  return std::llround(std::pow(std::stod(text.substr(0, caret)), std::stod(text.substr(caret + 1))));
+  return std::llround(
+      std::pow(std::stod(text.substr(0, caret)), std::stod(text.substr(caret + 1))));
 }
 
 unsigned planner_flag(const std::string& name) {
@@ -132,9 +133,9 @@ void list(const Engines& engines) {
   std::printf("engines:\n");
   for (const auto& e : engines) {
     const EngineInfo& i = e->info();
-    std::printf("  %-24s %-6s %-3s %s\n", i.name.c_str(), family_name(i.family),
-                device_name(i.device),
-                (i.skipped.empty() ? i.version + ": " + i.devices : "skipped: " + i.skipped).c_str());
+    std::printf(
+        "  %-24s %-6s %-3s %s\n", i.name.c_str(), family_name(i.family), device_name(i.device),
+        (i.skipped.empty() ? i.version + ": " + i.devices : "skipped: " + i.skipped).c_str());
   }
 }
 
@@ -195,23 +196,22 @@ int run(Options& o, int argc, char** argv) {
   std::string command;
   for (int i = 0; i < argc; ++i)
     command += (i ? " " : "") + std::string(argv[i]);
-  Meta meta = {{"harness", "fftmux_bench " FFTMUX_BENCH_GIT}, {"command", command},
-               {"started", utc_now()}};
+  Meta meta = {
+      {"harness", "fftmux_bench " FFTMUX_BENCH_GIT}, {"command", command}, {"started", utc_now()}};
   for (auto& m : machine())
     meta.push_back(m);
   const Settings& s = o.settings;
-  meta.insert(meta.end(),
-              {{"sets", CLI::detail::join(o.sets, ",") + ", precision " + o.precision},
-               {"settings", "repeats " + std::to_string(s.repeats) + ", min-repeats " +
-                                std::to_string(s.min_repeats) + ", warmup " +
-                                std::to_string(s.warmup) + ", min-sample-time " +
-                                std::to_string(s.min_sample) + " s, phase-budget " +
-                                std::to_string(s.phase_budget) + " s, check-elements " +
-                                std::to_string(s.check_elements) + ", seed " +
-                                std::to_string(s.seed)},
-               {"fftw direct", o.fftw_planner + ", " + std::to_string(o.fftw_threads) +
-                                   " threads (1 below 65536 points x batch)"},
-               {"caches", o.user_caches ? "the user's" : "fresh (cold plans start empty)"}});
+  meta.insert(
+      meta.end(),
+      {{"sets", CLI::detail::join(o.sets, ",") + ", precision " + o.precision},
+       {"settings", "repeats " + std::to_string(s.repeats) + ", min-repeats " +
+                        std::to_string(s.min_repeats) + ", warmup " + std::to_string(s.warmup) +
+                        ", min-sample-time " + std::to_string(s.min_sample) + " s, phase-budget " +
+                        std::to_string(s.phase_budget) + " s, check-elements " +
+                        std::to_string(s.check_elements) + ", seed " + std::to_string(s.seed)},
+       {"fftw direct", o.fftw_planner + ", " + std::to_string(o.fftw_threads) +
+                           " threads (1 below 65536 points x batch)"},
+       {"caches", o.user_caches ? "the user's" : "fresh (cold plans start empty)"}});
   Report report(meta, infos);
   fs::create_directories(o.out);
   std::string csv = (fs::path(o.out) / "bench.csv").string();
@@ -242,9 +242,10 @@ int run(Options& o, int argc, char** argv) {
         continue;
       double t = elapsed();
       std::fprintf(stderr, "[%zu/%zu %s eta %s] %s %s %s: %s\n", done + 1, todo.size(),
-                   clock_text(t).c_str(), clock_text(t / double(done + 1) * (todo.size() - done - 1)).c_str(),
-                   p.set.c_str(), device_name(d), describe(instantiate(p.spec, elements).desc).c_str(),
-                   line.c_str());
+                   clock_text(t).c_str(),
+                   clock_text(t / double(done + 1) * (todo.size() - done - 1)).c_str(),
+                   p.set.c_str(), device_name(d),
+                   describe(instantiate(p.spec, elements).desc).c_str(), line.c_str());
     }
     ++done;
     report.write(csv, json);

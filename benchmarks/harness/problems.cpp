@@ -9,7 +9,9 @@ namespace {
 
 using Shapes = std::vector<std::vector<int64_t>>;
 
-constexpr int64_t pow2(int e) { return int64_t(1) << e; }
+constexpr int64_t pow2(int e) {
+  return int64_t(1) << e;
+}
 
 Shapes lines(std::initializer_list<int64_t> ns) {
   Shapes s;
@@ -160,8 +162,12 @@ Instance instantiate(const Spec& spec, int64_t elements) {
 const char* kind_name(uint32_t kind) {
   return kind == FFTMUX_C2C ? "c2c" : kind == FFTMUX_R2C ? "r2c" : "c2r";
 }
-const char* precision_name(uint32_t p) { return p == FFTMUX_F64 ? "f64" : "f32"; }
-const char* placement_name(uint32_t p) { return p == FFTMUX_DEVICE ? "device" : "host"; }
+const char* precision_name(uint32_t p) {
+  return p == FFTMUX_F64 ? "f64" : "f32";
+}
+const char* placement_name(uint32_t p) {
+  return p == FFTMUX_DEVICE ? "device" : "host";
+}
 
 std::string shape_text(const fftmux_desc& d) {
   std::string s;
@@ -171,8 +177,8 @@ std::string shape_text(const fftmux_desc& d) {
 }
 
 std::string describe(const fftmux_desc& d) {
-  return std::string(kind_name(d.kind)) + " " + precision_name(d.precision) + " " +
-         shape_text(d) + " b" + std::to_string(d.batch) + " " + placement_name(d.placement);
+  return std::string(kind_name(d.kind)) + " " + precision_name(d.precision) + " " + shape_text(d) +
+         " b" + std::to_string(d.batch) + " " + placement_name(d.placement);
 }
 
 } // namespace bench

@@ -16,17 +16,23 @@ namespace {
 
 using Cell = nlohmann::json;
 
-bool ok(const Row& r) { return r.status == "ok"; }
+bool ok(const Row& r) {
+  return r.status == "ok";
+}
 
 // A number of a measured row; null elsewhere.
-Cell measured(const Row& r, double v) { return ok(r) && std::isfinite(v) ? Cell(v) : Cell(); }
+Cell measured(const Row& r, double v) {
+  return ok(r) && std::isfinite(v) ? Cell(v) : Cell();
+}
 
 Cell rate(const Row& r, double amount) {
   return amount > 0 && r.stats.median > 0 ? measured(r, amount / r.stats.median / 1e9) : Cell();
 }
 
 // A verification figure, present once the verification ran.
-Cell checked(double v) { return v >= 0 ? Cell(v) : Cell(); }
+Cell checked(double v) {
+  return v >= 0 ? Cell(v) : Cell();
+}
 
 struct Column {
   const char* name;
@@ -56,7 +62,8 @@ const Column columns[] = {
     {"min_s", [](const Row& r) { return measured(r, r.stats.min); }},
     {"max_s", [](const Row& r) { return measured(r, r.stats.max); }},
     {"samples", [](const Row& r) { return ok(r) ? Cell(r.stats.samples) : Cell(); }},
-    {"runs_per_sample", [](const Row& r) { return ok(r) ? Cell(r.stats.runs_per_sample) : Cell(); }},
+    {"runs_per_sample",
+     [](const Row& r) { return ok(r) ? Cell(r.stats.runs_per_sample) : Cell(); }},
     {"timer", [](const Row& r) { return Cell(r.timer); }},
     {"bytes", [](const Row& r) { return r.bytes > 0 ? Cell(r.bytes) : Cell(); }},
     {"gbps", [](const Row& r) { return rate(r, r.bytes); }},
@@ -90,9 +97,12 @@ std::string csv_field(const Cell& c) {
 }
 
 Cell engine_json(const EngineInfo& e) {
-  return {{"name", e.name},       {"family", family_name(e.family)},
-          {"class", device_name(e.device)}, {"version", e.version},
-          {"devices", e.devices}, {"skipped", e.skipped}};
+  return {{"name", e.name},
+          {"family", family_name(e.family)},
+          {"class", device_name(e.device)},
+          {"version", e.version},
+          {"devices", e.devices},
+          {"skipped", e.skipped}};
 }
 
 // Writes through a temporary file and a rename.
@@ -115,7 +125,9 @@ template <class F> void replace_file(const std::string& path, F&& fill) {
 const char* family_name(Family f) {
   return f == Family::fftmux ? "fftmux" : f == Family::peer ? "peer" : "copy";
 }
-const char* device_name(Device d) { return d == Device::gpu ? "gpu" : "cpu"; }
+const char* device_name(Device d) {
+  return d == Device::gpu ? "gpu" : "cpu";
+}
 
 Stats summarize(std::vector<double> v, int runs_per_sample) {
   std::sort(v.begin(), v.end());

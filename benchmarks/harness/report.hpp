@@ -24,7 +24,8 @@ struct Row {
   std::string set;
   fftmux_desc desc{};
   const EngineInfo* engine = nullptr;
-  std::string phase;  // plan_cold plan_warm upload forward inverse download copy; "none" when not run
+  std::string
+      phase; // plan_cold plan_warm upload forward inverse download copy; "none" when not run
   std::string status; // ok, failed, declined, skipped
   std::string reason;
   Stats stats;

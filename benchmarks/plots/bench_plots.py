@@ -60,10 +60,6 @@ def panel_title(key):
     return f"{kind.upper()} {precision.upper()} {rank}D, {placement} memory"
 
 
-def size_label(r):
-    return r["shape"]
-
-
 def engine_style(engine, family, engines):
     """Colour by engine (stable order), dashed black for copies."""
     if family == "copy":
@@ -142,7 +138,8 @@ def plot_throughput(rows, meta, out, prefix):
                 # The interquartile range of the samples, as GB/s.
                 lo = [r["bytes"] / r["q3_s"] / 1e9 for r in lst]
                 hi = [r["bytes"] / r["q1_s"] / 1e9 for r in lst]
-                err = [[max(0, b - a) for a, b in zip(lo, y)], [max(0, a - b) for a, b in zip(hi, y)]]
+                err = [[max(0, b - a) for a, b in zip(lo, y)],
+                       [max(0, a - b) for a, b in zip(hi, y)]]
                 ax.errorbar(x, y, yerr=err, label=engine, capsize=2,
                             **engine_style(engine, fam[engine], engines))
             for engine, lst in sorted(copies.get((set_, cls), {}).get(key, {}).items()):
@@ -187,7 +184,7 @@ def plot_ratio(rows, meta, out, prefix):
             plt.close(fig)
             continue
         paths.append(finish(fig, axes, os.path.join(out, f"{prefix}{set_}_{cls}_ratio.png"),
-                            f"fftmux_bench '{set_}', {cls}: forward speed relative to the best peer",
+                            f"fftmux_bench '{set_}', {cls}: forward speed against the best peer",
                             meta))
     return paths
 
@@ -246,8 +243,8 @@ def table(rows):
             row = [problem]
             for e in engines:
                 r = cells.get(e)
-                row.append(f"{fmt_time(r['median_s'])}, {r['gbps']:.1f} GB/s, {r['gflops']:.1f} GF/s"
-                           if r else "–")
+                row.append(f"{fmt_time(r['median_s'])}, {r['gbps']:.1f} GB/s, "
+                           f"{r['gflops']:.1f} GF/s" if r else "–")
             row.append(f"{copy_of[problem]:.1f} GB/s" if problem in copy_of else "–")
             ours = [r["median_s"] for e, r in cells.items() if fam[e] == "fftmux"]
             peers = [r["median_s"] for e, r in cells.items() if fam[e] == "peer"]
@@ -258,7 +255,8 @@ def table(rows):
 
 
 def main(argv):
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("results", help="bench.json or bench.csv of fftmux_bench")
     p.add_argument("--out", default=".", help="folder for the PNGs")
     p.add_argument("--prefix", default="bench_", help="file name prefix of the PNGs")

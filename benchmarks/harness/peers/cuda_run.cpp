@@ -37,9 +37,9 @@ std::string device_text() {
   cudaDriverGetVersion(&driver);
   cudaRuntimeGetVersion(&runtime);
   char text[512];
-  std::snprintf(text, sizeof text, "%s, cc %d.%d, %.1f GiB, driver %s, runtime %s", p.name,
-                p.major, p.minor, double(p.totalGlobalMem) / (1ull << 30),
-                version_text(driver).c_str(), version_text(runtime).c_str());
+  std::snprintf(text, sizeof text, "%s, cc %d.%d, %.1f GiB, driver %s, runtime %s", p.name, p.major,
+                p.minor, double(p.totalGlobalMem) / (1ull << 30), version_text(driver).c_str(),
+                version_text(runtime).c_str());
   return text;
 }
 
@@ -68,7 +68,9 @@ CudaRun::CudaRun(const Host& host) : host_(host) {
   }
 }
 
-CudaRun::~CudaRun() { release(); }
+CudaRun::~CudaRun() {
+  release();
+}
 
 void CudaRun::release() {
   for (void*& p : mem_)
@@ -97,7 +99,9 @@ void CudaRun::poison(Slot s) {
   finish();
 }
 
-void CudaRun::finish() { check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize"); }
+void CudaRun::finish() {
+  check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
+}
 
 double CudaRun::time_launches(int direction, int runs) {
   check(cudaEventRecord(start_, stream_), "cudaEventRecord");

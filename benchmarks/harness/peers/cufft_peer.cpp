@@ -111,6 +111,6 @@ BENCH_PEER_ENTRY fftmux_bench_peers(bench::Engines* out) {
   cudaRuntimeGetVersion(&runtime);
   out->push_back(std::make_unique<cuda::CudaEngine<cuda::CufftRun>>(
       cuda::info("cufft", Family::peer, cuda::cufft_version(), why)));
-  out->push_back(std::make_unique<cuda::CudaEngine<cuda::CopyRun>>(cuda::info(
-      "cudaMemcpy", Family::copy, "CUDA runtime " + std::to_string(runtime), why)));
+  out->push_back(std::make_unique<cuda::CudaEngine<cuda::CopyRun>>(
+      cuda::info("cudaMemcpy", Family::copy, "CUDA runtime " + std::to_string(runtime), why)));
 }

@@ -19,7 +19,9 @@ namespace {
 // batches run as several calls.
 constexpr int64_t grid_limit = 65535;
 
-int64_t batch_limit(const fftmux_desc& d) { return grid_limit / (d.rank == 3 ? d.n[0] : 1); }
+int64_t batch_limit(const fftmux_desc& d) {
+  return grid_limit / (d.rank == 3 ? d.n[0] : 1);
+}
 
 class VkfftRun : public CudaRun {
 public:
@@ -132,8 +134,8 @@ public:
   using CudaEngine::CudaEngine;
   std::string declines(const fftmux_desc& d) const override {
     if (batch_limit(d) < 1)
-      return "VkFFT 1.2.26 runs at most 65535 outer slices per call; " +
-             std::to_string(d.n[0]) + " exceed it";
+      return "VkFFT 1.2.26 runs at most 65535 outer slices per call; " + std::to_string(d.n[0]) +
+             " exceed it";
     return "";
   }
 };
