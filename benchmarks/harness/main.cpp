@@ -14,6 +14,7 @@
 #include <fftw3.h>
 #include <fnmatch.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -156,6 +157,16 @@ std::string isolate_caches(const Options& o) {
   return temporary ? dir : "";
 }
 
+// The GPUs the selected engines run on, each once: "none" on a machine without.
+std::string gpu_devices(const std::vector<const EngineInfo*>& engines) {
+  std::vector<std::string> seen;
+  for (const EngineInfo* e : engines)
+    if (e->device == Device::gpu && e->skipped.empty() &&
+        std::find(seen.begin(), seen.end(), e->devices) == seen.end())
+      seen.push_back(e->devices);
+  return seen.empty() ? "none" : CLI::detail::join(seen, "; ");
+}
+
 std::string clock_text(double seconds) {
   char b[32];
   int s = int(seconds + 0.5);
@@ -200,6 +211,7 @@ int run(Options& o, int argc, char** argv) {
       {"harness", "fftmux_bench " FFTMUX_BENCH_GIT}, {"command", command}, {"started", utc_now()}};
   for (auto& m : machine())
     meta.push_back(m);
+  meta.emplace_back("gpus", gpu_devices(infos));
   const Settings& s = o.settings;
   meta.insert(
       meta.end(),

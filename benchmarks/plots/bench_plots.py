@@ -102,12 +102,33 @@ def figure(n_panels):
     return fig, list(axes.flat[:n_panels])
 
 
-def finish(fig, axes, path, title, meta):
+def is_pow2(n):
+    n = int(n)
+    return n > 0 and n & (n - 1) == 0
+
+
+def draw(ax, rows, y, style, label, yerr=None):
+    """Powers of two joined by a line; other sizes as open markers of the
+    same colour, so that slow prime sizes do not zigzag the line."""
+    groups = ([i for i, r in enumerate(rows) if is_pow2(r["points"])],
+              [i for i, r in enumerate(rows) if not is_pow2(r["points"])])
+    for n, idx in enumerate(groups):
+        if not idx:
+            continue
+        extra = {} if n == 0 else dict(linestyle="none", markerfacecolor="none")
+        err = None if yerr is None else [[yerr[0][i] for i in idx], [yerr[1][i] for i in idx]]
+        ax.errorbar([rows[i]["points"] for i in idx], [y[i] for i in idx], yerr=err,
+                    capsize=2 if err else 0, label=label if n == 0 or not groups[0] else None,
+                    **dict(style, **extra))
+
+
+def finish(fig, axes, path, title, meta, cls):
     for ax in axes:
         ax.grid(True, which="major", alpha=0.3)
         ax.legend(fontsize=7, loc="best")
-    machine = meta.get("cpu", "")
-    fig.suptitle(f"{title}\n{meta.get('host', '')}: {machine}", fontsize=10)
+    machine = meta.get("gpus") if cls == "gpu" else f"{meta.get('cpu')}, {meta.get('cores')} cores"
+    fig.suptitle(f"{title}\n{meta.get('host', '')}: {machine}; open markers: N not a power of 2",
+                 fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -133,18 +154,16 @@ def plot_throughput(rows, meta, out, prefix):
         fig, axes = figure(len(panels))
         for ax, (key, by_engine) in zip(axes, sorted(panels.items())):
             for engine, lst in sorted(by_engine.items()):
-                x = [r["points"] for r in lst]
                 y = [r["gbps"] for r in lst]
                 # The interquartile range of the samples, as GB/s.
                 lo = [r["bytes"] / r["q3_s"] / 1e9 for r in lst]
                 hi = [r["bytes"] / r["q1_s"] / 1e9 for r in lst]
                 err = [[max(0, b - a) for a, b in zip(lo, y)],
                        [max(0, a - b) for a, b in zip(hi, y)]]
-                ax.errorbar(x, y, yerr=err, label=engine, capsize=2,
-                            **engine_style(engine, fam[engine], engines))
+                draw(ax, lst, y, engine_style(engine, fam[engine], engines), engine, err)
             for engine, lst in sorted(copies.get((set_, cls), {}).get(key, {}).items()):
-                ax.plot([r["points"] for r in lst], [r["gbps"] for r in lst],
-                        label=f"{engine} (copy limit)", **engine_style(engine, "copy", engines))
+                draw(ax, lst, [r["gbps"] for r in lst], engine_style(engine, "copy", engines),
+                     f"{engine} (copy limit)")
             ax.set_xscale("log", base=2)
             ax.xaxis.set_major_formatter(pow2_formatter())
             ax.set_xlabel("points per transform")
@@ -153,7 +172,7 @@ def plot_throughput(rows, meta, out, prefix):
             ax.set_title(panel_title(key), fontsize=9)
         paths.append(finish(fig, axes, os.path.join(out, f"{prefix}{set_}_{cls}_throughput.png"),
                             f"fftmux_bench '{set_}', {cls}: forward throughput (median, IQR)",
-                            meta))
+                            meta, cls))
     return paths
 
 
@@ -170,10 +189,9 @@ def plot_ratio(rows, meta, out, prefix):
                         best[r["problem"]] = min(best.get(r["problem"], math.inf), r["median_s"])
             any_peer = any_peer or bool(best)
             for engine, lst in sorted(by_engine.items()):
-                pts = [(r["points"], best[r["problem"]] / r["median_s"]) for r in lst
-                       if r["problem"] in best]
-                if pts:
-                    ax.plot(*zip(*pts), label=engine, **engine_style(engine, fam[engine], engines))
+                lst = [r for r in lst if r["problem"] in best]
+                draw(ax, lst, [best[r["problem"]] / r["median_s"] for r in lst],
+                     engine_style(engine, fam[engine], engines), engine)
             ax.axhline(1.0, color="grey", linewidth=0.8)
             ax.set_xscale("log", base=2)
             ax.xaxis.set_major_formatter(pow2_formatter())
@@ -185,7 +203,7 @@ def plot_ratio(rows, meta, out, prefix):
             continue
         paths.append(finish(fig, axes, os.path.join(out, f"{prefix}{set_}_{cls}_ratio.png"),
                             f"fftmux_bench '{set_}', {cls}: forward speed against the best peer",
-                            meta))
+                            meta, cls))
     return paths
 
 
@@ -197,11 +215,10 @@ def plot_planning(rows, meta, out, prefix):
         for ax, (key, by_engine) in zip(axes, sorted(panels.items())):
             for engine, lst in sorted(by_engine.items()):
                 style = engine_style(engine, fam[engine], engines)
-                ax.plot([r["points"] for r in lst], [r["median_s"] for r in lst],
-                        label=f"{engine} cold", **style)
+                draw(ax, lst, [r["median_s"] for r in lst], style, f"{engine} cold")
                 w = warm[(set_, cls)][key].get(engine, [])
-                ax.plot([r["points"] for r in w], [r["median_s"] for r in w],
-                        label=f"{engine} warm", **dict(style, linestyle=":"))
+                draw(ax, w, [r["median_s"] for r in w], dict(style, linestyle=":"),
+                     f"{engine} warm")
             ax.set_xscale("log", base=2)
             ax.set_yscale("log")
             ax.xaxis.set_major_formatter(pow2_formatter())
@@ -209,7 +226,7 @@ def plot_planning(rows, meta, out, prefix):
             ax.set_ylabel("plan creation, both directions (s)")
             ax.set_title(panel_title(key), fontsize=9)
         paths.append(finish(fig, axes, os.path.join(out, f"{prefix}{set_}_{cls}_planning.png"),
-                            f"fftmux_bench '{set_}', {cls}: planning time", meta))
+                            f"fftmux_bench '{set_}', {cls}: planning time", meta, cls))
     return paths
 
 
@@ -218,34 +235,31 @@ def fmt_time(s):
 
 
 def table(rows):
-    """Markdown: per set and class, one line per problem, forward time and
-    GFLOP/s per engine, the copy limit, fftmux's best against the best peer."""
-    lines = []
-    fwd = grouped(rows, "forward")
-    copies = grouped(rows, "copy")
+    """Markdown: per set and class, one line per problem in the order the
+    harness ran them: forward time, GB/s and GFLOP/s per engine, the copy
+    limit, and the best fftmux engine against the best peer."""
     fam = families(rows)
-    for (set_, cls), panels in sorted(fwd.items()):
-        engines = sorted({e for p in panels.values() for e in p})
-        head = ["problem"] + [f"{e}" for e in engines] + ["copy limit", "fftmux / best peer"]
+    ok = [r for r in rows if r["status"] == "ok"]
+    copy_of = {(r["set"], r["class"], r["problem"]): r["gbps"] for r in ok if r["phase"] == "copy"}
+    groups = {}  # (set, class) -> problem -> engine -> row
+    for r in ok:
+        if r["phase"] == "forward":
+            problems = groups.setdefault((r["set"], r["class"]), {})
+            problems.setdefault(r["problem"], {})[r["engine"]] = r
+    lines = []
+    for (set_, cls), problems in groups.items():
+        engines = sorted({e for cells in problems.values() for e in cells})
+        head = ["problem"] + engines + ["copy limit", "fftmux / best peer"]
         lines += [f"**{set_}, {cls}** (forward: median time, GB/s, GFLOP/s)", "",
-                  "| " + " | ".join(head) + " |", "|" + "---|" + "---:|" * (len(head) - 1)]
-        by_problem = defaultdict(dict)
-        for key, by_engine in panels.items():
-            for e, lst in by_engine.items():
-                for r in lst:
-                    by_problem[(key, r["points"], r["problem"])][e] = r
-        copy_of = {}
-        for key, by_engine in copies.get((set_, cls), {}).items():
-            for lst in by_engine.values():
-                for r in lst:
-                    copy_of[r["problem"]] = r["gbps"]
-        for (_, _, problem), cells in sorted(by_problem.items()):
+                  "| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
+        for problem, cells in problems.items():
             row = [problem]
             for e in engines:
                 r = cells.get(e)
                 row.append(f"{fmt_time(r['median_s'])}, {r['gbps']:.1f} GB/s, "
                            f"{r['gflops']:.1f} GF/s" if r else "–")
-            row.append(f"{copy_of[problem]:.1f} GB/s" if problem in copy_of else "–")
+            limit = copy_of.get((set_, cls, problem))
+            row.append(f"{limit:.1f} GB/s" if limit else "–")
             ours = [r["median_s"] for e, r in cells.items() if fam[e] == "fftmux"]
             peers = [r["median_s"] for e, r in cells.items() if fam[e] == "peer"]
             row.append(f"{min(peers) / min(ours):.2f}x" if ours and peers else "–")
