@@ -242,7 +242,9 @@ fftmux_status fftmux_context_create(const fftmux_context_options* options,
       ctx->tuning_path = !ctx->config.tuning_cache.empty() ? ctx->config.tuning_cache
                                                             : cache + "/tuning.toml";
     std::string lib = library_dir();
-    ctx->system_tuning_path = lib.empty() ? "" : lib + "/fftmux/tuning.toml";
+    ctx->system_tuning_path = env("FFTMUX_SYSTEM_TUNING_CACHE");
+    if (ctx->system_tuning_path.empty() && !lib.empty())
+      ctx->system_tuning_path = lib + "/fftmux/tuning.toml";
     for (auto& b : ctx->registry.all()) {
       auto it = ctx->config.backends.find(b->name());
       if (it != ctx->config.backends.end())
@@ -267,6 +269,7 @@ fftmux_status fftmux_context_destroy(fftmux_context ctx) {
 fftmux_status fftmux_context_notes(fftmux_context ctx, char* text, size_t size, size_t* needed) {
   return guard("fftmux_context_notes", [&] {
     require(ctx, "context");
+    ctx->tuning(); // loads the tuning cache, so that its problems are noted too
     std::string all;
     {
       std::lock_guard<std::mutex> lock(ctx->notes_mutex);

@@ -10,7 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static const fftmux_host_v1* host;
+/* A copy: the host's table is only valid during init. */
+static fftmux_host_v1 host;
 
 typedef struct {
   int64_t n, batch;
@@ -18,7 +19,7 @@ typedef struct {
 } plan_t;
 
 static fftmux_status init(const fftmux_host_v1* h, void** backend) {
-  host = h;
+  host = *h;
   *backend = NULL; /* no devices to open */
   return FFTMUX_OK;
 }
@@ -69,7 +70,7 @@ static fftmux_status plan_create(void* backend, const fftmux_desc* d, uint32_t v
   (void)backend;
   (void)variant;
   if (!p) {
-    host->set_error("example: out of memory");
+    host.set_error("example: out of memory");
     return FFTMUX_ERROR_OUT_OF_MEMORY;
   }
   p->n = d->n[0];

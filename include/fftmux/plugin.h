@@ -22,7 +22,10 @@ extern "C" {
 #define FFTMUX_PLUGIN_ABI_VERSION 1u
 #define FFTMUX_PLUGIN_ENTRY "fftmux_plugin_entry"
 
-/* What the host gives a plugin at init. */
+/* What the host gives a plugin at init. The table itself is valid only
+ * during init (it belongs to one context; the library may serve several):
+ * copy it. Its functions stay valid while the library is loaded; config and
+ * host_data only during init. */
 typedef struct fftmux_host_v1 {
   uint32_t struct_size;
   uint32_t abi_version;

@@ -25,7 +25,9 @@ namespace {
 using fftmux::plugin::fail;
 using fftmux::plugin::guarded;
 
-const fftmux_host_v1* host = nullptr;
+// A copy: the host's table belongs to one context, the library outlives it.
+fftmux_host_v1 host_copy{};
+const fftmux_host_v1* host = &host_copy;
 
 struct Backend {
   std::string fail_at;      // "init", "query", "plan", "execute", "alloc"
@@ -72,7 +74,7 @@ template <class T> void dft(const Plan& p, int dir, const void* in, void* out) {
 }
 
 fftmux_status init(const fftmux_host_v1* h, void** out) {
-  host = h;
+  host_copy = *h;
   auto* b = new Backend;
   b->fail_at = config("fail_at");
   b->garbage = config("garbage") == "true";

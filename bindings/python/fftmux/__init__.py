@@ -12,12 +12,14 @@ the build tree next to these sources, then the system's loader path.
 from numpy.fft import fftfreq, fftshift, ifftshift, rfftfreq
 
 from . import _capi
-from ._context import BackendInfo, Context, Support, backends, default_context, query
+from ._context import (BackendInfo, Context, Support, autotune, backends, default_context,
+                       query)
 from ._loader import LibraryNotFoundError
 from ._numpy import (fft, fft2, fftn, hfft, ifft, ifft2, ifftn, ihfft, irfft, irfft2, irfftn,
                      rfft, rfft2, rfftn)
 from ._plan import Buffer, Plan
 from ._transforms import plan_cache
+from ._tune import TuneRecord, problem_set
 from .errors import (BackendError, Error, FileError, InternalError, InvalidArgumentError,
                      NotFoundError, OutOfMemoryError, UnavailableError, UnsupportedError)
 
@@ -39,6 +41,7 @@ __all__ = [
     "rfftn", "irfftn", "hfft", "ihfft", "fftshift", "ifftshift", "fftfreq", "rfftfreq",
     "Plan", "Buffer", "Context", "BackendInfo", "Support", "backends", "query",
     "default_context", "plan_cache", "library_path", "library_version",
+    "autotune", "TuneRecord", "problem_set",
     "Error", "InvalidArgumentError", "UnsupportedError", "NotFoundError", "UnavailableError",
     "BackendError", "OutOfMemoryError", "FileError", "InternalError", "LibraryNotFoundError",
 ]

@@ -98,6 +98,49 @@ class PlanOptions(ctypes.Structure):
     ]
 
 
+class TuneRecord(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", c_uint32),
+        ("ok", c_uint32),
+        ("problem_index", c_uint32),
+        ("problem_count", c_uint32),
+        ("desc", Desc),
+        ("backend", c_char * 64),
+        ("variant", c_char * 64),
+        ("reason", c_char * 512),
+        ("plan_seconds", c_double),
+        ("upload_seconds", c_double),
+        ("execute_seconds", c_double),
+        ("download_seconds", c_double),
+        ("median_seconds", c_double),
+        ("spread_seconds", c_double),
+        ("round_trip_error", c_double),
+        ("gbytes_per_second", c_double),
+        ("elapsed_seconds", c_double),
+        ("eta_seconds", c_double),
+    ]
+
+
+TuneProgress = ctypes.CFUNCTYPE(None, c_void_p, POINTER(TuneRecord))
+
+
+class TuneOptions(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", c_uint32),
+        ("repeats", c_uint32),
+        ("warmup", c_uint32),
+        ("write_cache", c_uint32),
+        ("budget_seconds", c_double),
+        ("backends", c_char_p),
+        ("cache_path", c_char_p),
+        ("seed", c_uint64),
+        ("progress", TuneProgress),
+        ("user", c_void_p),
+    ]
+
+
+TUNE_DEFAULT, TUNE_QUICK = 0, 1
+
 _H = c_void_p  # every opaque handle
 _S = c_int  # fftmux_status
 _PROTOTYPES = {
@@ -129,6 +172,10 @@ _PROTOTYPES = {
     "fftmux_buffer_read": (_S, [_H, c_uint64, c_void_p, c_uint64]),
     "fftmux_buffer_native": (_S, [_H, POINTER(c_uint64)]),
     "fftmux_buffer_size": (_S, [_H, POINTER(c_uint64)]),
+    "fftmux_tune_options_init": (None, [POINTER(TuneOptions)]),
+    "fftmux_autotune": (_S, [_H, POINTER(Desc), c_size_t, POINTER(TuneOptions)]),
+    "fftmux_autotune_problems": (_S, [c_uint32, POINTER(Desc), c_size_t, POINTER(c_size_t)]),
+    "fftmux_tuning_cache_path": (_S, [_H, c_char_p, c_size_t, POINTER(c_size_t)]),
     "fftmux_last_error": (c_char_p, []),
     "fftmux_status_name": (c_char_p, [c_int]),
     "fftmux_version": (c_char_p, [POINTER(c_int), POINTER(c_int), POINTER(c_int)]),

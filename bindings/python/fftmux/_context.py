@@ -135,6 +135,16 @@ class Context:
             estimate_seconds=estimate if estimate >= 0 else None,
         )
 
+    def autotune(self, problems="quick", **options):
+        """Measures problems on every backend; "auto" plans then route by it (see fftmux.autotune)."""
+        from ._tune import autotune
+
+        return autotune(self, problems, **options)
+
+    def tuning_cache_path(self):
+        """The tuning cache this context reads and autotune writes."""
+        return C.text("fftmux_tuning_cache_path", self.handle)
+
     def buffer(self, backend, nbytes):
         """Memory of the named backend (e.g. device memory of a GPU backend)."""
         from ._plan import Buffer
@@ -171,3 +181,12 @@ def backends(probe=True):
 def query(backend, shape, kind="c2c", precision="f64", **desc):
     """Context.query on the default context."""
     return default_context().query(backend, shape, kind, precision, **desc)
+
+
+def autotune(problems="quick", **options):
+    """Context.autotune on the default context: records of every measurement.
+
+    problems: "default", "quick" or dicts of Plan arguments; options: backends, budget,
+    repeats, warmup, cache, seed, write_cache, progress (a callable taking each record).
+    """
+    return default_context().autotune(problems, **options)
