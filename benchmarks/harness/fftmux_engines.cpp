@@ -68,7 +68,7 @@ public:
     fftmux_plan_options o;
     fftmux_plan_options_init(&o);
     o.backend = backend_.c_str();
-    o.variant = variant_.c_str();
+    o.variant = variant_.empty() ? nullptr : variant_.c_str(); // none named: the backend's pick
     check(fftmux_plan_create(ctx_, &d_, &o, &fwd_.p), "fftmux_plan_create");
     if (d_.kind != FFTMUX_C2C) {
       fftmux_desc inverse = inverse_of(d_);
@@ -125,7 +125,7 @@ class FftmuxEngine : public Engine {
 public:
   FftmuxEngine(fftmux_context ctx, const fftmux_backend_info& b, const std::string& variant)
       : ctx_(ctx), backend_(b.name), variant_(variant) {
-    info_.name = "fftmux:" + backend_ + "/" + variant;
+    info_.name = "fftmux:" + backend_ + (variant.empty() ? "" : "/" + variant);
     info_.family = Family::fftmux;
     info_.device = device_class(b.devices);
     info_.version = b.version;
@@ -149,6 +149,8 @@ private:
     check(fftmux_query(ctx_, &d, backend_.c_str(), &s), "fftmux_query");
     if (!s.supported)
       return s.reason;
+    if (variant_.empty())
+      return "";
     std::stringstream list(s.variants);
     for (std::string v; std::getline(list, v, ',');)
       if (v == variant_)
@@ -170,21 +172,22 @@ Device device_class(const std::string& devices) {
   return std::regex_search(devices, cpu) ? Device::cpu : Device::gpu;
 }
 
-void add_fftmux_engines(fftmux_context ctx, Engines& out) {
+void add_fftmux_engines(fftmux_context ctx, bool every_variant, Engines& out) {
   uint32_t count = 0;
   check(fftmux_backend_count(ctx, &count), "fftmux_backend_count");
   for (uint32_t i = 0; i < count; ++i) {
     fftmux_backend_info b;
     fftmux_backend_info_init(&b);
     check(fftmux_backend_get(ctx, i, FFTMUX_PROBE, &b), "fftmux_backend_get");
+    out.push_back(std::make_unique<FftmuxEngine>(ctx, b, ""));
     std::stringstream list(b.variants);
     std::vector<std::string> variants;
     for (std::string v; std::getline(list, v, ',');)
       variants.push_back(v);
-    if (variants.empty()) // a backend that did not load lists none: report it once
-      variants.push_back("-");
-    for (const std::string& v : variants)
-      out.push_back(std::make_unique<FftmuxEngine>(ctx, b, v));
+    // A single variant is what the backend picks anyway.
+    if (every_variant && variants.size() > 1)
+      for (const std::string& v : variants)
+        out.push_back(std::make_unique<FftmuxEngine>(ctx, b, v));
   }
 }
 

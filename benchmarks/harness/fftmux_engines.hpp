@@ -12,8 +12,9 @@ namespace bench {
 // rasterizer (llvmpipe, lavapipe, SwiftShader) is a CPU, anything else a GPU.
 Device device_class(const std::string& devices);
 
-// Engines for every backend of ctx and every variant of each; backends that
-// are not ready come as Skipped engines with their reason.
-void add_fftmux_engines(fftmux_context ctx, Engines& out);
+// For every backend of ctx: "fftmux:<backend>", the variant the backend
+// picks when none is named, and with every_variant "fftmux:<backend>/<variant>"
+// for each of several variants. Backends that are not ready say why.
+void add_fftmux_engines(fftmux_context ctx, bool every_variant, Engines& out);
 
 } // namespace bench

@@ -33,6 +33,7 @@ struct Options {
   std::string engines = "*";
   std::string device = "all";
   std::string precision = "all";
+  std::string variants = "all";
   std::string out = "bench-results";
   std::string cpu_elements, gpu_elements; // "" keeps the set's own
   std::string fftw_planner = "measure";
@@ -75,6 +76,10 @@ void add_options(CLI::App& app, Options& o) {
       ->capture_default_str();
   app.add_option("-e,--engines", o.engines, "comma-separated globs of engine names")
       ->capture_default_str();
+  app.add_option("--variants", o.variants,
+                 "fftmux engines: all (each variant too) or default (the backend's pick)")
+      ->check(CLI::IsMember({"all", "default"}))
+      ->capture_default_str();
   app.add_option("--class", o.device, "engines of this class only: all, cpu, gpu")
       ->check(CLI::IsMember({"all", "cpu", "gpu"}))
       ->capture_default_str();
@@ -95,6 +100,11 @@ void add_options(CLI::App& app, Options& o) {
       ->capture_default_str();
   app.add_flag("--all-transfers", s.transfers_every_problem,
                "time upload and download on every problem, not once per engine and size");
+  app.add_option("--gpu-memory", s.gpu_memory_gib,
+                 "GiB the GPU engines of a problem may hold at once; more run in groups")
+      ->capture_default_str();
+  app.add_option("--cpu-memory", s.cpu_memory_gib, "the same for CPU engines")
+      ->capture_default_str();
   app.add_option("--seed", s.seed, "of the data and the random order")->capture_default_str();
   app.add_option("--budget", o.budget, "seconds after which no new problem starts (0: none)");
   app.add_option("--fftw-planner", o.fftw_planner, "rigor of the direct FFTW plans")
@@ -190,7 +200,7 @@ int run(Options& o, int argc, char** argv) {
   if (fftmux_context_create(nullptr, &ctx) != FFTMUX_OK)
     throw std::runtime_error(std::string("fftmux_context_create: ") + fftmux_last_error());
   Engines all;
-  add_fftmux_engines(ctx, all);
+  add_fftmux_engines(ctx, o.variants == "all", all);
   add_cpu_engines({planner_flag(o.fftw_planner), o.fftw_threads, 65536}, all);
   add_peer_modules(o.peer_dir, all);
   if (o.list) {

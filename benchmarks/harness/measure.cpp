@@ -43,6 +43,7 @@ struct Contender {
   Verdict verdict;
   std::string failure;
   std::vector<Series> series;
+  std::string timer; // of its launches, kept once the run is gone
   const EngineInfo& info() const { return engine->info(); }
 };
 
@@ -98,6 +99,7 @@ Verdict verify_run(Contender& c, Data& d) {
 void prepare(Contender& c, Data& d) {
   try {
     c.run = c.engine->open(d.desc, d.host);
+    c.timer = c.run->timer();
     forget_fftw_wisdom(); // cold: no engine inherits another's FFTW planning
     c.plan_cold = wall([&] { c.run->plan(); });
     c.plan_warm = wall([&] { c.run->plan(); });
@@ -200,6 +202,46 @@ void time_all(std::vector<Contender*>& live, const Settings& o, std::mt19937_64&
   }
 }
 
+// Contenders in groups whose memory fits the class's budget: all of a
+// group live at once, interleaved; a problem with many engines (every
+// variant of every GPU backend at 2^27 elements) would not fit otherwise.
+std::vector<std::vector<Contender*>> groups(std::vector<Contender>& cs, const Data& d,
+                                            Device device, const Settings& o) {
+  // Three slots, and as much again for an engine's own workspace.
+  double each = 1.5 * double(2 * d.host.in_bytes + d.host.out_bytes);
+  double budget = (device == Device::gpu ? o.gpu_memory_gib : o.cpu_memory_gib) * 0x1p30;
+  std::vector<std::vector<Contender*>> out;
+  double used = 0;
+  for (Contender& c : cs) {
+    if (out.empty() || used + each > budget) {
+      out.emplace_back();
+      used = 0;
+    }
+    out.back().push_back(&c);
+    used += each;
+  }
+  return out;
+}
+
+// Plans and verification one engine after another, then the phases of
+// those verified, interleaved.
+void time_group(std::vector<Contender*>& group, Data& data, Device device, const Settings& o,
+                Session& session) {
+  std::vector<Contender*> live;
+  for (Contender* c : group) {
+    prepare(*c, data);
+    if (c->failure.empty())
+      live.push_back(c);
+  }
+  for (Contender* c : live) {
+    auto key = std::make_tuple(c->info().name, data.host.in_bytes, data.host.out_bytes);
+    bool transfers = data.desc.placement == FFTMUX_DEVICE &&
+                     (o.transfers_every_problem || session.transfers_timed.insert(key).second);
+    c->series = phases_of(*c, data, device, transfers);
+  }
+  time_all(live, o, session.rng);
+}
+
 Row base_row(const Problem& p, const fftmux_desc& d, const EngineInfo& e) {
   Row r;
   r.set = p.set;
@@ -234,7 +276,7 @@ void add_results(const Problem& p, const Contender& c, const fftmux_desc& d, Rep
     t.stats = summarize(s.samples, s.runs);
     bool launches = std::strcmp(s.phase, "upload") && std::strcmp(s.phase, "download") &&
                     d.placement == FFTMUX_DEVICE;
-    t.timer = launches || c.info().family == Family::copy ? c.run->timer() : "wall";
+    t.timer = launches || c.info().family == Family::copy ? c.timer : "wall";
     t.bytes = s.bytes;
     t.flops = s.flops;
     report.add(t);
@@ -285,23 +327,14 @@ std::string measure(const Problem& p, Device device, int64_t elements,
   uint64_t seed = o.seed ^ std::hash<std::string>{}(describe(inst.desc));
   std::unique_ptr<Data> data = make_data(inst.desc, seed, o.check_elements);
   std::shuffle(cs.begin(), cs.end(), session.rng);
-  std::vector<Contender*> live;
-  for (Contender& c : cs) {
-    prepare(c, *data);
-    if (c.failure.empty())
-      live.push_back(&c);
-  }
-  for (Contender* c : live) {
-    auto key = std::make_tuple(c->info().name, data->host.in_bytes, data->host.out_bytes);
-    bool transfers = inst.desc.placement == FFTMUX_DEVICE &&
-                     (o.transfers_every_problem || session.transfers_timed.insert(key).second);
-    c->series = phases_of(*c, *data, device, transfers);
-  }
-  time_all(live, o, session.rng);
   std::string line;
-  for (const Contender& c : cs) {
-    add_results(p, c, inst.desc, report);
-    line += (line.empty() ? "" : "; ") + summary(c);
+  for (std::vector<Contender*>& group : groups(cs, *data, device, o)) {
+    time_group(group, *data, device, o, session);
+    for (Contender* c : group) {
+      add_results(p, *c, inst.desc, report);
+      line += (line.empty() ? "" : "; ") + summary(*c);
+      c->run.reset();
+    }
   }
   return line;
 }

@@ -27,6 +27,10 @@ struct Settings {
   // Upload and download depend on the bytes alone: timed on the first
   // problem of each size per engine unless every problem asks for them.
   bool transfers_every_problem = false;
+  // Memory the engines of one problem may hold at once, per class; more
+  // engines than fit are timed in successive groups.
+  double gpu_memory_gib = 64;
+  double cpu_memory_gib = 8;
 };
 
 // What a run carries from problem to problem.
