@@ -205,8 +205,11 @@ std::unique_ptr<Data> make_data(const fftmux_desc& desc, uint64_t seed, int64_t 
 }
 
 void poison_host(Data& data) {
-  std::memset(data.host.mid, 0xFF, data.host.out_bytes);
-  std::memset(data.host.back, 0xFF, data.host.in_bytes);
+  for (Slot s : {Slot::mid, Slot::back}) {
+    auto* p = static_cast<unsigned char*>(data.host.at(s));
+    parallel_for(int64_t(data.host.bytes(s)),
+                 [&](int64_t lo, int64_t hi) { std::memset(p + lo, 0xFF, size_t(hi - lo)); });
+  }
 }
 
 // "" when every element of the slot is finite.
