@@ -8,6 +8,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <thread>
@@ -27,6 +29,13 @@ std::string line_value(const char* path, const std::string& key) {
       return v;
     }
   return "unknown";
+}
+
+std::string memory_text() {
+  std::string kb = line_value("/proc/meminfo", "MemTotal"); // "24684092 kB"
+  char b[32];
+  std::snprintf(b, sizeof b, "%.1f GiB", std::atof(kb.c_str()) / (1 << 20));
+  return b;
 }
 
 } // namespace
@@ -49,7 +58,7 @@ Meta machine() {
       {"host", host},
       {"cpu", cpu_description()},
       {"cores", std::to_string(std::thread::hardware_concurrency())},
-      {"memory", line_value("/proc/meminfo", "MemTotal")},
+      {"memory", memory_text()},
       {"os", line_value("/etc/os-release", "PRETTY_NAME")},
       {"kernel", std::string(u.sysname) + " " + u.release + " " + u.machine},
       {"compiler", __VERSION__},
