@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <thread>
 
 namespace {
@@ -48,11 +49,15 @@ struct Options {
 
 // "4194304" or "2^22".
 int64_t parse_count(const std::string& text) {
-  auto caret = text.find('^');
-  if (caret == std::string::npos)
-    return std::stoll(text);
-  return std::llround(
-      std::pow(std::stod(text.substr(0, caret)), std::stod(text.substr(caret + 1))));
+  try {
+    auto caret = text.find('^');
+    if (caret == std::string::npos)
+      return std::stoll(text);
+    return std::llround(
+        std::pow(std::stod(text.substr(0, caret)), std::stod(text.substr(caret + 1))));
+  } catch (const std::logic_error&) {
+    throw std::runtime_error("'" + text + "' is not a count (e.g. 4194304 or 2^22)");
+  }
 }
 
 unsigned planner_flag(const std::string& name) {
@@ -151,20 +156,41 @@ void list(const Engines& engines) {
 }
 
 // A fresh XDG_CACHE_HOME, so that cold plans find no compiled kernels or
-// wisdom from earlier runs. Returns the folder to remove at the end ("" for none).
-std::string isolate_caches(const Options& o) {
-  if (o.user_caches)
-    return "";
-  std::string dir = o.cache_dir;
-  bool temporary = dir.empty();
-  if (temporary) {
-    std::string pattern = (fs::temp_directory_path() / "fftmux-bench-XXXXXX").string();
-    if (!mkdtemp(pattern.data()))
-      throw std::runtime_error("cannot create a temporary cache folder");
-    dir = pattern;
+// wisdom from earlier runs; a temporary one is removed at the end, after
+// the context that writes into it.
+class Caches {
+public:
+  explicit Caches(const Options& o) {
+    if (o.user_caches)
+      return;
+    std::string dir = o.cache_dir;
+    if (dir.empty()) {
+      dir = (fs::temp_directory_path() / "fftmux-bench-XXXXXX").string();
+      if (!mkdtemp(dir.data()))
+        throw std::runtime_error("cannot create a temporary cache folder");
+      temporary_ = dir;
+    }
+    setenv("XDG_CACHE_HOME", dir.c_str(), 1);
   }
-  setenv("XDG_CACHE_HOME", dir.c_str(), 1);
-  return temporary ? dir : "";
+  ~Caches() {
+    std::error_code ignored;
+    if (!temporary_.empty())
+      fs::remove_all(temporary_, ignored);
+  }
+  Caches(const Caches&) = delete;
+  Caches& operator=(const Caches&) = delete;
+
+private:
+  std::string temporary_;
+};
+
+using Context = std::unique_ptr<fftmux_context_s, fftmux_status (*)(fftmux_context)>;
+
+Context open_context() {
+  fftmux_context ctx = nullptr;
+  if (fftmux_context_create(nullptr, &ctx) != FFTMUX_OK)
+    throw std::runtime_error(std::string("fftmux_context_create: ") + fftmux_last_error());
+  return Context(ctx, fftmux_context_destroy);
 }
 
 // The GPUs the selected engines run on, each once: "none" on a machine without.
@@ -184,23 +210,94 @@ std::string clock_text(double seconds) {
   return b;
 }
 
-std::string element_text(const std::string& sets_option, Device d, const std::string& set) {
-  return sets_option.empty() ? std::to_string(elements_of(set, d)) : sets_option;
+Meta header(const Options& o, const std::vector<const EngineInfo*>& engines, int argc,
+            char** argv) {
+  std::string command;
+  for (int i = 0; i < argc; ++i)
+    command += (i ? " " : "") + std::string(argv[i]);
+  Meta meta = {
+      {"harness", "fftmux_bench " FFTMUX_BENCH_GIT}, {"command", command}, {"started", utc_now()}};
+  for (auto& m : machine())
+    meta.push_back(m);
+  meta.emplace_back("gpus", gpu_devices(engines));
+  const Settings& s = o.settings;
+  meta.insert(
+      meta.end(),
+      {{"sets", CLI::detail::join(o.sets, ",") + ", precision " + o.precision},
+       {"settings", "repeats " + std::to_string(s.repeats) + ", min-repeats " +
+                        std::to_string(s.min_repeats) + ", warmup " + std::to_string(s.warmup) +
+                        ", min-sample-time " + std::to_string(s.min_sample) + " s, phase-budget " +
+                        std::to_string(s.phase_budget) + " s, check-elements " +
+                        std::to_string(s.check_elements) + ", seed " + std::to_string(s.seed)},
+       {"fftw direct", o.fftw_planner + ", " + std::to_string(o.fftw_threads) +
+                           " threads (1 below 65536 points x batch)"},
+       {"caches", o.user_caches ? "the user's" : "fresh (cold plans start empty)"}});
+  return meta;
 }
 
-int run(Options& o, int argc, char** argv) {
-  if (o.quick)
-    o.sets = {"quick"};
-  std::vector<Problem> todo; // problems() fails early on an unknown set
-  for (const Problem& p : problems(o.sets))
+std::vector<Problem> selected_problems(const Options& o) {
+  std::vector<Problem> out; // problems() fails early on an unknown set
+  for (const Problem& p : problems(o.quick ? std::vector<std::string>{"quick"} : o.sets))
     if (o.precision == "all" || o.precision == precision_name(p.spec.precision))
-      todo.push_back(p);
-  std::string temporary = isolate_caches(o);
-  fftmux_context ctx = nullptr;
-  if (fftmux_context_create(nullptr, &ctx) != FFTMUX_OK)
-    throw std::runtime_error(std::string("fftmux_context_create: ") + fftmux_last_error());
+      out.push_back(p);
+  return out;
+}
+
+// Every problem on the engines of each class, the files rewritten after each.
+void run_problems(const Options& o, const std::vector<Engine*>& engines, Report& report) {
+  std::vector<Problem> todo = selected_problems(o);
+  fs::create_directories(o.out);
+  std::string csv = (fs::path(o.out) / "bench.csv").string();
+  std::string json = (fs::path(o.out) / "bench.json").string();
+  Session session{std::mt19937_64(o.settings.seed), {}};
+  auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  for (size_t done = 0; done < todo.size(); ++done) {
+    const Problem& p = todo[done];
+    if (o.budget > 0 && elapsed() > o.budget) {
+      report.note("stopped", "the --budget of " + std::to_string(o.budget) + " s was spent; " +
+                                 std::to_string(todo.size() - done) + " problems not run");
+      break;
+    }
+    for (Device d : {Device::cpu, Device::gpu}) {
+      std::vector<Engine*> of_class;
+      for (Engine* e : engines)
+        if (e->info().device == d)
+          of_class.push_back(e);
+      const std::string& option = d == Device::gpu ? o.gpu_elements : o.cpu_elements;
+      int64_t elements =
+          parse_count(option.empty() ? std::to_string(elements_of(p.set, d)) : option);
+      std::string line =
+          of_class.empty() ? "" : measure(p, d, elements, of_class, o.settings, session, report);
+      if (line.empty()) // no engine of the class ran it: the rows say why
+        continue;
+      double t = elapsed();
+      std::fprintf(stderr, "[%zu/%zu %s eta %s] %s %s %s: %s\n", done + 1, todo.size(),
+                   clock_text(t).c_str(),
+                   clock_text(t / double(done + 1) * double(todo.size() - done - 1)).c_str(),
+                   p.set.c_str(), device_name(d),
+                   describe(instantiate(p.spec, elements).desc).c_str(), line.c_str());
+    }
+    report.write(csv, json);
+  }
+  report.note("finished", utc_now());
+  report.note("elapsed", std::to_string(elapsed()) + " s");
+  report.write(csv, json);
+  std::fprintf(stderr, "wrote %s and %s\n", csv.c_str(), json.c_str());
+}
+
+int run(const Options& o, int argc, char** argv) {
+  // Unknown sets and bad counts fail before anything starts.
+  selected_problems(o);
+  for (const std::string* count : {&o.cpu_elements, &o.gpu_elements})
+    if (!count->empty() && parse_count(*count) < 1)
+      throw std::runtime_error("elements per call must be at least 1");
+  Caches caches(o);
+  Context ctx = open_context();
   Engines all;
-  add_fftmux_engines(ctx, o.variants == "all", all);
+  add_fftmux_engines(ctx.get(), o.variants == "all", all);
   add_cpu_engines({planner_flag(o.fftw_planner), o.fftw_threads, 65536}, all);
   add_peer_modules(o.peer_dir, all);
   if (o.list) {
@@ -214,71 +311,8 @@ int run(Options& o, int argc, char** argv) {
       engines.push_back(e.get());
       infos.push_back(&e->info());
     }
-  std::string command;
-  for (int i = 0; i < argc; ++i)
-    command += (i ? " " : "") + std::string(argv[i]);
-  Meta meta = {
-      {"harness", "fftmux_bench " FFTMUX_BENCH_GIT}, {"command", command}, {"started", utc_now()}};
-  for (auto& m : machine())
-    meta.push_back(m);
-  meta.emplace_back("gpus", gpu_devices(infos));
-  const Settings& s = o.settings;
-  meta.insert(
-      meta.end(),
-      {{"sets", CLI::detail::join(o.sets, ",") + ", precision " + o.precision},
-       {"settings", "repeats " + std::to_string(s.repeats) + ", min-repeats " +
-                        std::to_string(s.min_repeats) + ", warmup " + std::to_string(s.warmup) +
-                        ", min-sample-time " + std::to_string(s.min_sample) + " s, phase-budget " +
-                        std::to_string(s.phase_budget) + " s, check-elements " +
-                        std::to_string(s.check_elements) + ", seed " + std::to_string(s.seed)},
-       {"fftw direct", o.fftw_planner + ", " + std::to_string(o.fftw_threads) +
-                           " threads (1 below 65536 points x batch)"},
-       {"caches", o.user_caches ? "the user's" : "fresh (cold plans start empty)"}});
-  Report report(meta, infos);
-  fs::create_directories(o.out);
-  std::string csv = (fs::path(o.out) / "bench.csv").string();
-  std::string json = (fs::path(o.out) / "bench.json").string();
-  Session session{std::mt19937_64(s.seed), {}};
-  auto start = std::chrono::steady_clock::now();
-  auto elapsed = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  };
-  size_t done = 0;
-  for (const Problem& p : todo) {
-    if (o.budget > 0 && elapsed() > o.budget) {
-      report.note("stopped", "the --budget of " + std::to_string(o.budget) + " s was spent; " +
-                                 std::to_string(todo.size() - done) + " problems not run");
-      break;
-    }
-    for (Device d : {Device::cpu, Device::gpu}) {
-      std::vector<Engine*> of_class;
-      for (Engine* e : engines)
-        if (e->info().device == d)
-          of_class.push_back(e);
-      if (of_class.empty())
-        continue;
-      const std::string& option = d == Device::gpu ? o.gpu_elements : o.cpu_elements;
-      int64_t elements = parse_count(element_text(option, d, p.set));
-      std::string line = measure(p, d, elements, of_class, s, session, report);
-      if (line.empty()) // every engine of the class skipped or declined: the rows say why
-        continue;
-      double t = elapsed();
-      std::fprintf(stderr, "[%zu/%zu %s eta %s] %s %s %s: %s\n", done + 1, todo.size(),
-                   clock_text(t).c_str(),
-                   clock_text(t / double(done + 1) * (todo.size() - done - 1)).c_str(),
-                   p.set.c_str(), device_name(d),
-                   describe(instantiate(p.spec, elements).desc).c_str(), line.c_str());
-    }
-    ++done;
-    report.write(csv, json);
-  }
-  report.note("finished", utc_now());
-  report.note("elapsed", std::to_string(elapsed()) + " s");
-  report.write(csv, json);
-  std::fprintf(stderr, "wrote %s and %s\n", csv.c_str(), json.c_str());
-  fftmux_context_destroy(ctx);
-  if (!temporary.empty())
-    fs::remove_all(temporary);
+  Report report(header(o, infos, argc, argv), infos);
+  run_problems(o, engines, report);
   return 0;
 }
 
