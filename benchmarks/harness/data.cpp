@@ -137,6 +137,16 @@ std::string unwritten(const char* what, int64_t index, int64_t count) {
          " is not finite: unwritten (left NaN) or wrong";
 }
 
+// "" when every element of the slot is finite.
+std::string unwritten_in(const Data& d, Slot s) {
+  bool f64 = d.desc.precision == FFTMUX_F64;
+  int64_t bad = f64 ? bad_element<double>(d, s) : bad_element<float>(d, s);
+  if (bad < 0)
+    return "";
+  return unwritten(s == Slot::mid ? "forward output" : "inverse output", bad,
+                   int64_t(d.host.bytes(s) / real_size(d.desc)));
+}
+
 // The forward transform of packed contiguous rows by FFTW in double.
 ref::Values fftw_reference(const fftmux_desc& d, const void* input) {
   int64_t in_reals = row_reals(d, true) * d.batch, out_reals = row_reals(d, false) * d.batch;
@@ -210,16 +220,6 @@ void poison_host(Data& data) {
     parallel_for(int64_t(data.host.bytes(s)),
                  [&](int64_t lo, int64_t hi) { std::memset(p + lo, 0xFF, size_t(hi - lo)); });
   }
-}
-
-// "" when every element of the slot is finite.
-static std::string unwritten_in(const Data& d, Slot s) {
-  bool f64 = d.desc.precision == FFTMUX_F64;
-  int64_t bad = f64 ? bad_element<double>(d, s) : bad_element<float>(d, s);
-  if (bad < 0)
-    return "";
-  return unwritten(s == Slot::mid ? "forward output" : "inverse output", bad,
-                   int64_t(d.host.bytes(s) / real_size(d.desc)));
 }
 
 Verdict verify_forward(const Data& d, Family family) {
