@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -60,7 +61,11 @@ void add_peer_modules(const std::string& dir, Engines& out) {
       skip_all(m, std::string("cannot load ") + m.file + ": " + (e ? e : "no entry"), out);
       continue;
     }
-    entry(&out);
+    try {
+      entry(&out);
+    } catch (const std::exception& e) {
+      skip_all(m, std::string(m.file) + ": " + e.what(), out);
+    }
   }
 }
 
