@@ -17,10 +17,12 @@
 namespace bench {
 
 struct Settings {
-  int repeats = 11;                 // timed samples per phase at most
-  int min_repeats = 3;              // and at least
-  int warmup = 2;                   // untimed rounds first
-  double min_sample = 1e-3;         // seconds a sample lasts at least: runs per sample grow to it
+  int repeats = 21;    // timed samples per phase at most
+  int min_repeats = 3; // and at least
+  int warmup = 2;      // untimed rounds first
+  // Seconds a sample lasts at least (runs per sample grow to it): many short
+  // samples keep the median clear of preemptions on a busy machine.
+  double min_sample = 2e-4;
   double phase_budget = 0.25;       // seconds of samples per phase after which min_repeats suffice
   int64_t check_elements = 1 << 18; // elements of rows checked against the reference
   uint64_t seed = 1;
