@@ -475,6 +475,17 @@ fftmux_status fftmux_plan_synchronize(fftmux_plan plan) {
   });
 }
 
+fftmux_status fftmux_plan_set_stream(fftmux_plan plan, uint64_t native_stream) {
+  return guard("fftmux_plan_set_stream", [&] {
+    require(plan, "plan");
+    const fftmux_backend_v1& t = plan->backend->table();
+    if (!FFTMUX_HAS_FIELD(&t, plan_set_stream))
+      fail(FFTMUX_ERROR_UNSUPPORTED, plan->backend->name() + " has no streams");
+    plan->backend->call("plan_set_stream",
+                        [&] { return t.plan_set_stream(plan->handle, native_stream); });
+  });
+}
+
 fftmux_status fftmux_buffer_create(fftmux_context ctx, const char* backend, uint64_t bytes,
                                    fftmux_buffer* buffer) {
   return guard("fftmux_buffer_create", [&] {

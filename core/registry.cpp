@@ -136,10 +136,10 @@ void Backend::load_locked() {
   if (t->abi_version > FFTMUX_PLUGIN_ABI_VERSION)
     return skip_with(library_ + " needs plugin ABI " + std::to_string(t->abi_version) +
                      ", this fftmux provides ABI " + std::to_string(FFTMUX_PLUGIN_ABI_VERSION));
-  if (t->abi_version < 1 || t->struct_size < sizeof(fftmux_backend_v1))
+  if (t->abi_version < 1 || t->struct_size < FFTMUX_BACKEND_V1_MIN_SIZE)
     return skip_with(library_ + " returned a table of ABI " + std::to_string(t->abi_version) +
                      " and " + std::to_string(t->struct_size) + " bytes, expected ABI 1 and " +
-                     std::to_string(sizeof(fftmux_backend_v1)) + " bytes or more");
+                     std::to_string(FFTMUX_BACKEND_V1_MIN_SIZE) + " bytes or more");
   if (!t->name || !t->version)
     return skip_with(library_ + " has no name or version in its table");
   if (const char* fn = missing_function(*t))

@@ -111,7 +111,8 @@ static const fftmux_backend_v1 table = {
     FFTMUX_CAP_F64 | FFTMUX_CAP_C2C, 1, FFTMUX_DOMAIN_HOST, 1, variants,
     init, shutdown, about, query, plan_create, plan_destroy, execute,
     NULL, NULL, /* no buffers of its own: execute_buffers, synchronize */
-    NULL, NULL, NULL, NULL, NULL, NULL};
+    NULL, NULL, NULL, NULL, NULL, NULL,
+    NULL /* plan_set_stream: no queues */};
 
 FFTMUX_PLUGIN_EXPORT const fftmux_backend_v1* fftmux_plugin_entry(uint32_t host_abi_version) {
   return host_abi_version >= 1 ? &table : NULL;

@@ -24,6 +24,10 @@ using plugin::fail;
 using plugin::guarded;
 using plugin::Shape;
 
+// A copy of the host table: the one init gets belongs to a context and dies
+// with it, while the library (and other contexts' backends) may live on. Its
+// functions are the host library's own; host_data is only read during init.
+fftmux_host_v1 host_table{};
 const fftmux_host_v1* host = nullptr;
 
 struct Backend {
@@ -287,7 +291,10 @@ private:
 // ---- the table's functions ----
 
 fftmux_status init(const fftmux_host_v1* h, void** out) {
-  host = h;
+  if (h) {
+    host_table = *h;
+    host = &host_table;
+  }
   return guarded(h, [&] {
     auto b = std::make_unique<Backend>();
     unsigned cores = std::max(1u, std::thread::hardware_concurrency());
@@ -429,6 +436,7 @@ const fftmux_backend_v1 table = {
     buffer_write,
     buffer_read,
     buffer_native,
+    nullptr, // plan_set_stream: FFTW has no queues
 };
 
 } // namespace

@@ -173,6 +173,7 @@ const fftmux_backend_v1 table = {
     shutdown,                  about,          query,        plan_create, plan_destroy,
     execute,                   execute_buffers, nullptr,     buffer_alloc, nullptr,
     buffer_free,               buffer_write,   buffer_read,  buffer_native,
+    nullptr, // plan_set_stream
 };
 
 } // namespace
