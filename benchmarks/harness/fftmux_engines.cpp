@@ -184,8 +184,9 @@ void add_fftmux_engines(fftmux_context ctx, bool every_variant, Engines& out) {
     std::vector<std::string> variants;
     for (std::string v; std::getline(list, v, ',');)
       variants.push_back(v);
-    // A single variant is what the backend picks anyway.
-    if (every_variant && variants.size() > 1)
+    // A single variant is what the backend picks anyway; a backend that is
+    // not ready is reported once.
+    if (every_variant && variants.size() > 1 && b.state == FFTMUX_BACKEND_READY)
       for (const std::string& v : variants)
         out.push_back(std::make_unique<FftmuxEngine>(ctx, b, v));
   }

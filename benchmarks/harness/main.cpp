@@ -34,7 +34,7 @@ struct Options {
   std::string engines = "*";
   std::string device = "all";
   std::string precision = "all";
-  std::string variants = "all";
+  std::string variants; // "": all, or default with --quick
   std::string out = "bench-results";
   std::string cpu_elements, gpu_elements; // "" keeps the set's own
   std::string fftw_planner = "measure";
@@ -82,9 +82,9 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("-e,--engines", o.engines, "comma-separated globs of engine names")
       ->capture_default_str();
   app.add_option("--variants", o.variants,
-                 "fftmux engines: all (each variant too) or default (the backend's pick)")
-      ->check(CLI::IsMember({"all", "default"}))
-      ->capture_default_str();
+                 "fftmux engines: all (each variant too; the default but with --quick) or "
+                 "default (the backend's pick)")
+      ->check(CLI::IsMember({"all", "default"}));
   app.add_option("--class", o.device, "engines of this class only: all, cpu, gpu")
       ->check(CLI::IsMember({"all", "cpu", "gpu"}))
       ->capture_default_str();
@@ -223,7 +223,8 @@ Meta header(const Options& o, const std::vector<const EngineInfo*>& engines, int
   const Settings& s = o.settings;
   meta.insert(
       meta.end(),
-      {{"sets", CLI::detail::join(o.sets, ",") + ", precision " + o.precision},
+      {{"sets",
+        CLI::detail::join(o.sets, ",") + ", precision " + o.precision + ", variants " + o.variants},
        {"settings", "repeats " + std::to_string(s.repeats) + ", min-repeats " +
                         std::to_string(s.min_repeats) + ", warmup " + std::to_string(s.warmup) +
                         ", min-sample-time " + std::to_string(s.min_sample) + " s, phase-budget " +
@@ -237,7 +238,7 @@ Meta header(const Options& o, const std::vector<const EngineInfo*>& engines, int
 
 std::vector<Problem> selected_problems(const Options& o) {
   std::vector<Problem> out; // problems() fails early on an unknown set
-  for (const Problem& p : problems(o.quick ? std::vector<std::string>{"quick"} : o.sets))
+  for (const Problem& p : problems(o.sets))
     if (o.precision == "all" || o.precision == precision_name(p.spec.precision))
       out.push_back(p);
   return out;
@@ -323,6 +324,11 @@ int main(int argc, char** argv) {
   Options o;
   add_options(app, o);
   CLI11_PARSE(app, argc, argv);
+  // The quick set is for small machines: one engine per backend unless asked.
+  if (o.quick)
+    o.sets = {"quick"};
+  if (o.variants.empty())
+    o.variants = o.quick ? "default" : "all";
   try {
     return run(o, argc, argv);
   } catch (const std::exception& e) {
