@@ -49,6 +49,10 @@ const Syntax opengl = {
     "layout(std430, binding = 0) readonly buffer Src { cplx_t d[]; } src;\n"
     "layout(std430, binding = 1) writeonly buffer Dst { cplx_t d[]; } dst;\n"
     "layout(std430, binding = 2) readonly buffer Tab { cplx_t d[]; } tab;\n"
+    // Real views of the same buffers: NVIDIA's GLSL compiler rejects a
+    // double written through a dynamically indexed dvec2 component.
+    "layout(std430, binding = 0) readonly buffer SrcReal { real_t d[]; } src_r;\n"
+    "layout(std430, binding = 1) writeonly buffer DstReal { real_t d[]; } dst_r;\n"
     "layout(location = 0) uniform uint group_offset;\n",
     "shared real_t sh[%u];\n",
     "void %s() {\n",
@@ -59,8 +63,8 @@ const Syntax opengl = {
     "src.d[%s]",
     "dst.d[%s]",
     "tab.d[%s]",
-    "src.d[(%1$s) >> 1][(%1$s) & 1u]",
-    "dst.d[(%1$s) >> 1][(%1$s) & 1u]",
+    "src_r.d[%s]",
+    "dst_r.d[%s]",
 };
 
 // CUDA C++ for NVRTC: vector operators the GLSL types have built in.
