@@ -180,28 +180,42 @@ bool wants_more(const Series& s, const Settings& o) {
   return n < o.min_repeats || (n < o.repeats && s.spent < o.phase_budget);
 }
 
-// Warm-up rounds calibrate the runs per sample; then rounds in a fresh
-// random order each, until every series has its samples.
-void time_all(std::vector<Contender*>& live, const Settings& o, std::mt19937_64& rng) {
-  for (int w = 0; w < o.warmup; ++w) {
-    std::shuffle(live.begin(), live.end(), rng);
-    for (Contender* c : live)
-      for (Series& s : c->series) {
-        double t = s.run(s.runs);
+// One sample of each series of c that wants one (all of them in warm-up,
+// which calibrates the runs per sample). An engine that throws now is
+// failed and leaves the timing. Returns whether a sample was taken.
+bool sample(Contender& c, const Settings& o, bool warmup) {
+  bool took = false;
+  try {
+    for (Series& s : c.series) {
+      if (!warmup && !wants_more(s, o))
+        continue;
+      double t = s.run(s.runs);
+      took = true;
+      if (warmup) {
         s.runs = int(std::clamp(std::ceil(o.min_sample / std::max(t, 1e-9)), 1.0, 1e5));
+        continue;
       }
+      s.samples.push_back(t);
+      s.spent += t * s.runs;
+    }
+  } catch (const std::exception& e) {
+    c.failure = std::string("while timed: ") + e.what();
   }
-  for (bool more = true; more;) {
-    more = false;
+  return took;
+}
+
+// Warm-up rounds, then rounds in a fresh random order each, until every
+// series has its samples.
+void time_all(std::vector<Contender*>& live, const Settings& o, std::mt19937_64& rng) {
+  for (int round = 0, more = 1; more; ++round) {
+    bool warmup = round < o.warmup;
+    more = warmup;
     std::shuffle(live.begin(), live.end(), rng);
     for (Contender* c : live)
-      for (Series& s : c->series)
-        if (wants_more(s, o)) {
-          double t = s.run(s.runs);
-          s.samples.push_back(t);
-          s.spent += t * s.runs;
-          more = true;
-        }
+      more |= sample(*c, o, warmup);
+    live.erase(std::remove_if(live.begin(), live.end(),
+                              [](const Contender* c) { return !c->failure.empty(); }),
+               live.end());
   }
 }
 

@@ -193,10 +193,14 @@ def plot_ratio(rows, meta, out, prefix):
                 draw(ax, lst, [best[r["problem"]] / r["median_s"] for r in lst],
                      engine_style(engine, fam[engine], engines), engine)
             ax.axhline(1.0, color="grey", linewidth=0.8)
+            # Ratios span orders of magnitude (a software rasterizer, launch-bound
+            # sizes): a log scale keeps 0.5x and 2x equally far from 1.
+            ax.set_yscale("log", base=2)
+            ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:g}x"))
             ax.set_xscale("log", base=2)
             ax.xaxis.set_major_formatter(pow2_formatter())
             ax.set_xlabel("points per transform")
-            ax.set_ylabel("best peer's time / engine's time (>1: faster)")
+            ax.set_ylabel("best peer's time / engine's time (above 1x: faster)")
             ax.set_title(panel_title(key), fontsize=9)
         if not any_peer:
             plt.close(fig)
