@@ -15,6 +15,8 @@ const char* const norms[] = {"none", "backward", "ortho", "forward"};
 
 struct Builder {
   std::vector<Case> out;
+  bool light = false; // Scale::small: each combination once, rotated over the shapes
+  uint32_t turn = 0;  // rotates precisions, directions and shifts in light mode
 
   // One case; direction follows the kind for R2C (forward) and C2R (inverse).
   Case& add(const Shape& n, uint32_t kind, uint32_t precision, int direction = FFTMUX_FORWARD) {
@@ -32,8 +34,16 @@ struct Builder {
     return out.back();
   }
 
-  // Every kind and both precisions of one shape; C2C both ways.
+  // Every kind and both precisions of one shape; C2C both ways. Light: one
+  // case per kind, precisions and directions taking turns.
   void sweep(const Shape& n) {
+    if (light) {
+      uint32_t p = turn++ % 2;
+      add(n, FFTMUX_C2C, p, p ? FFTMUX_INVERSE : FFTMUX_FORWARD);
+      add(n, FFTMUX_R2C, 1 - p);
+      add(n, FFTMUX_C2R, p);
+      return;
+    }
     for (uint32_t p : {FFTMUX_F32, FFTMUX_F64}) {
       add(n, FFTMUX_C2C, p, FFTMUX_FORWARD);
       add(n, FFTMUX_C2C, p, FFTMUX_INVERSE);
@@ -74,10 +84,14 @@ struct Builder {
     return span + pad;
   }
 
-  // Every norm, every shift combination, both directions.
+  // Every norm, every shift combination, both directions. Light: every norm
+  // once, the shift combinations taking turns.
   void extras(const Shape& n, uint32_t kind) {
+    uint32_t first = turn++;
     for (uint32_t norm = 0; norm < 4; ++norm)
       for (uint32_t shift = 0; shift < 4; ++shift) {
+        if (light && shift != (norm + first) % 4)
+          continue;
         int dir = (norm + shift) % 2 ? FFTMUX_INVERSE : FFTMUX_FORWARD;
         Case& c = add(n, kind, (norm + shift) % 3 ? FFTMUX_F32 : FFTMUX_F64, dir);
         c.desc.norm = norm;
@@ -133,6 +147,7 @@ Scale scale_from_env() {
 
 std::vector<Case> cases(Scale scale) {
   Builder b;
+  b.light = scale == Scale::small;
   const std::vector<Shape> one_d_small = {{1},  {2},  {3},   {4},   {5},   {7},   {8},
                                           {16}, {17}, {30},  {64},  {97},  {100}, {128},
                                           {243}, {256}, {625}, {1000}, {1009}, {1024}};
@@ -144,7 +159,10 @@ std::vector<Case> cases(Scale scale) {
     b.sweep(n);
   for (const auto& n : multi)
     b.sweep(n);
-  if (scale == Scale::full) {
+  if (scale == Scale::small) { // the sizes of the issue that software drivers afford
+    b.sweep({4096});
+    b.sweep({10007});
+  } else {
     for (const auto& n : one_d_large)
       b.sweep(n);
     for (const auto& n : multi_large)

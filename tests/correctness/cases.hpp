@@ -20,7 +20,8 @@ struct Case {
 inline void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
 
 enum class Scale {
-  small, // software rasterizers (lavapipe, llvmpipe): a few minutes
+  small, // software rasterizers (lavapipe, llvmpipe): every size and feature,
+         // fewer combinations (about 200 cases)
   full   // CPUs with FFTW and real GPUs
 };
 
