@@ -29,13 +29,14 @@ private:
 
 // The calling thread's message, as fftmux_last_error() returns it.
 void set_last_error(const std::string& message);
+void clear_last_error(); // on every call's hot path: no string built
 const char* last_error();
 
 // Runs body and turns every exception into a status, prefixing the message
 // with the public function's name.
 template <class Body> fftmux_status guard(const char* function, Body&& body) noexcept {
   try {
-    set_last_error("");
+    clear_last_error();
     body();
     return FFTMUX_OK;
   } catch (const Error& e) {

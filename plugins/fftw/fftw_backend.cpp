@@ -143,6 +143,8 @@ public:
     for (int dir : {FFTMUX_FORWARD, FFTMUX_INVERSE})
       if (runs(dir))
         aligned_[slot(dir)] = make(dir, 0);
+    for (int dir : {FFTMUX_FORWARD, FFTMUX_INVERSE})
+      scale_[slot(dir)] = plugin::scale(d, dir);
   }
 
   ~Plan() override {
@@ -161,7 +163,7 @@ public:
     }
     T* dst = stage_out_ ? scratch_out_.get() : static_cast<T*>(out);
     run(dir, const_cast<T*>(src), dst);
-    double s = plugin::scale(d_, dir);
+    double s = scale_[slot(dir)];
     if (stage_out_)
       scatter(dst, static_cast<T*>(out), T(s));
     else if (s != 1.0)
@@ -285,6 +287,7 @@ private:
   bool stage_in_ = false, stage_out_ = false;
   Memory scratch_in_, scratch_out_;
   std::array<typename A::plan, 2> aligned_{}, unaligned_{};
+  double scale_[2] = {1, 1}; // per direction, computed once
   std::once_flag unaligned_once_[2];
 };
 
