@@ -384,8 +384,10 @@ private:
       return "CPLX(" + src_real(address(side, alt, "(2u * " + l + ")")) + ", " +
              src_real(address(side, alt, "(2u * " + l + " + 1u)")) + ")";
     case Access::hermitian:
-      return "(" + l + " <= " + u(side.length / 2) + " ? " + src(address(side, alt, l)) +
-             " : cconj(" + src(address(side, alt, "(" + h + " - " + l + ")")) + "))";
+      // The imaginary part of X[0] is ignored, as numpy and FFTW do.
+      return "(" + l + " == " + u(0) + " ? CPLX(" + src(address(side, alt, l)) + ".x, K(0.0)) : " +
+             l + " <= " + u(side.length / 2) + " ? " + src(address(side, alt, l)) + " : cconj(" +
+             src(address(side, alt, "(" + h + " - " + l + ")")) + "))";
     case Access::r2c:
       return "r2c_post(" + src(address(side, alt, "(" + l + " % " + h + ")")) + ", " +
              src(address(side, alt, "((" + h + " - " + l + ") % " + h + ")")) + ", " +
@@ -393,7 +395,7 @@ private:
     case Access::c2r:
       return "c2r_pre(" + src(address(side, alt, l)) + ", " +
              src(address(side, alt, "(" + h + " - " + l + ")")) + ", " +
-             lookup({side.table, 0, -1, side.conj_table}, l) + ")";
+             lookup({side.table, 0, -1, side.conj_table}, l) + ", " + l + " == " + u(0) + ")";
     }
     return "";
   }

@@ -8,8 +8,14 @@ FN cplx_t r2c_post(cplx_t a, cplx_t b, cplx_t t) {
 }
 // The inverse: from a = X[k], b = X[n/2 - k] and t = exp(+2 pi i k / n),
 // Z[k] = (a + conj b) + i t (a - conj b), whose inverse transform of length
-// n/2 holds x[2m] + i x[2m+1] (unnormalized, as the full inverse).
-FN cplx_t c2r_pre(cplx_t a, cplx_t b, cplx_t t) {
+// n/2 holds x[2m] + i x[2m+1] (unnormalized, as the full inverse). At k = 0
+// (edge) a and b are X[0] and X[n/2], whose imaginary parts a real signal
+// cannot have: they are ignored, as numpy and FFTW do.
+FN cplx_t c2r_pre(cplx_t a, cplx_t b, cplx_t t, bool edge) {
+  if (edge) {
+    a = CPLX(a.x, K(0.0));
+    b = CPLX(b.x, K(0.0));
+  }
   cplx_t s = a + cconj(b), d = a - cconj(b);
   return s + rot_i(cmul(t, d));
 }

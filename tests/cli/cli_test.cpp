@@ -130,7 +130,9 @@ INSTANTIATE_TEST_SUITE_P(Options, CliRejects, ::testing::ValuesIn(bad));
 TEST(Cli, ExplainShowsTheDecision) {
   Result r = fftmux_cli("explain --shape 1000 --batch 4");
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("chosen: fftw/default"), std::string::npos) << r.out;
+  // Which backend wins depends on the machine; the explanation's parts do not.
+  for (const char* part : {"chosen: ", "decision: heuristic", "candidates:", "fftw/default"})
+    EXPECT_NE(r.out.find(part), std::string::npos) << part << " missing in\n" << r.out;
   r = fftmux_cli("explain --backend nope");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.out.find("no plan"), std::string::npos) << r.out;

@@ -99,6 +99,21 @@ struct Builder {
       }
   }
 
+  // C2R of arbitrary complex input: even and odd, fused and long lines,
+  // Bluestein, several axes, batched and in place.
+  void spectra() {
+    uint32_t p = 0;
+    for (const Shape& n : {Shape{16}, Shape{9}, Shape{34}, Shape{17}, Shape{1000}, Shape{65536},
+                           Shape{6, 10}, Shape{4, 6, 8}, Shape{5, 7}}) {
+      Case& c = add(n, FFTMUX_C2R, p++ % 2);
+      c.any_spectrum = true;
+    }
+    Case& c = add({64}, FFTMUX_C2R, FFTMUX_F32);
+    c.any_spectrum = true;
+    c.desc.batch = 3;
+    c.desc.flags = FFTMUX_IN_PLACE;
+  }
+
   void device(const Shape& n) {
     add(n, FFTMUX_C2C, FFTMUX_F32).desc.placement = FFTMUX_DEVICE;
     Case& c = add(n, FFTMUX_R2C, FFTMUX_F64);
@@ -134,6 +149,8 @@ void name_all(std::vector<Case>& all) {
       n += "_shiftout";
     if (d.placement == FFTMUX_DEVICE)
       n += "_device";
+    if (all[i].any_spectrum)
+      n += "_anyspectrum";
     all[i].name = n;
   }
 }
@@ -175,6 +192,7 @@ std::vector<Case> cases(Scale scale) {
     }
   for (const Shape& n : {Shape{64}, Shape{33}, Shape{8, 8}, Shape{9, 7, 5}})
     b.device(n);
+  b.spectra();
   name_all(b.out);
   return b.out;
 }

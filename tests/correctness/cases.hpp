@@ -14,6 +14,10 @@ struct Case {
   std::string name; // a valid gtest parameter name
   fftmux_desc desc;
   int direction;
+  // C2R only: the input is any complex array, not the spectrum of reals. The
+  // imaginary parts a real signal's spectrum cannot have are ignored, as
+  // numpy and FFTW do (the reference's Hermitian completion).
+  bool any_spectrum = false;
 };
 
 // gtest prints the case by name rather than as bytes.
