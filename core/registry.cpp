@@ -5,6 +5,7 @@
 #include "paths.hpp"
 #include "toml_util.hpp"
 
+#include <dlfcn.h>
 #include <fnmatch.h>
 
 #include <algorithm>
@@ -81,7 +82,7 @@ const char* missing_function(const fftmux_backend_v1& t) {
   return nullptr;
 }
 
-bool valid_status(fftmux_status s) { return s >= FFTMUX_OK && s <= FFTMUX_ERROR_INTERNAL; }
+bool valid_status(int s) { return s >= FFTMUX_OK && s <= FFTMUX_ERROR_INTERNAL; }
 
 } // namespace
 
@@ -120,8 +121,10 @@ void Backend::load_locked() {
     log(Level::warn, "skipping plugin " + library_ + ": " + why);
   };
   try {
-    namespace mode = boost::dll::load_mode;
-    lib_.load(library_, mode::rtld_now | mode::rtld_local);
+    // Never unloaded (RTLD_NODELETE): an engine's process-wide state (FFTW's
+    // planner and wisdom, a driver's caches) would leak with every context
+    // otherwise, and its worker threads would outlive their code.
+    lib_.load(library_, boost::dll::load_mode::type(RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE));
   } catch (const std::exception& e) {
     return skip_with("cannot load " + library_ + ": " + e.what());
   }
@@ -163,8 +166,7 @@ void Backend::init_locked() {
   host_.cache_dir = cache_dir.c_str();
   host_.write_file = host_write_file;
   plugin_message[0] = '\0';
-  fftmux_status s = table_->init(&host_, &handle_);
-  if (s != FFTMUX_OK) {
+  if (table_->init(&host_, &handle_) != FFTMUX_OK) { // never held in a variable: see check()
     state_ = FFTMUX_BACKEND_UNAVAILABLE;
     reason_ = plugin_error();
     log(Level::info, "backend " + name_ + " is unavailable: " + reason_);
@@ -225,13 +227,13 @@ std::vector<std::string> Backend::variants() {
   return out;
 }
 
-void Backend::check(fftmux_status status, const char* operation) const {
+void Backend::check(int status, const char* operation) const {
   if (status == FFTMUX_OK)
     return;
   if (!valid_status(status))
     fail(FFTMUX_ERROR_BACKEND, name_ + ": " + operation + " returned the unknown status " +
-                                   std::to_string(int(status)) + " (" + plugin_error() + ")");
-  fail(status, name_ + ": " + plugin_error());
+                                   std::to_string(status) + " (" + plugin_error() + ")");
+  fail(static_cast<fftmux_status>(status), name_ + ": " + plugin_error());
 }
 
 // ---- discovery ----

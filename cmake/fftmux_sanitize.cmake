@@ -1,0 +1,45 @@
+# Sanitized builds (scripts/sanitize.sh makes them with clang):
+#   FFTMUX_SANITIZE=address,undefined   ASan + UBSan, every error fatal
+#   FFTMUX_SANITIZE=thread              TSan
+# The sanitizer runtime lives in the executable, so shared libraries and
+# plugins of such a build leave its symbols undefined.
+set(FFTMUX_SANITIZE "" CACHE STRING "Sanitizers for every target: address,undefined or thread")
+
+if(FFTMUX_SANITIZE)
+  add_compile_options(-fsanitize=${FFTMUX_SANITIZE} -fno-sanitize-recover=all
+                      -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=${FFTMUX_SANITIZE})
+  # C programs (tests/c99, the C example) load the C++ library: they need
+  # the C++ half of the runtime, and the C++ library it calls.
+  add_link_options($<$<LINK_LANGUAGE:C>:-fsanitize-link-c++-runtime>)
+  string(APPEND CMAKE_C_STANDARD_LIBRARIES " -lstdc++")
+  message(STATUS "fftmux: sanitized build (${FFTMUX_SANITIZE})")
+endif()
+
+# fftmux_no_undefined(<target>): refuse unresolved symbols at link time,
+# except in sanitized builds (see above).
+function(fftmux_no_undefined target)
+  if(NOT FFTMUX_SANITIZE)
+    target_link_options(${target} PRIVATE -Wl,--no-undefined)
+  endif()
+endfunction()
+
+# The runtime options every test of a sanitized build runs with: errors are
+# fatal, leaks are errors, third-party reports are suppressed where
+# tests/sanitizers/*.supp justifies it.
+function(fftmux_sanitizer_env out)
+  set(supp ${PROJECT_SOURCE_DIR}/tests/sanitizers)
+  set(env "")
+  if(FFTMUX_SANITIZE MATCHES "address")
+    list(APPEND env
+      "ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:check_initialization_order=1:detect_stack_use_after_return=1"
+      "LSAN_OPTIONS=suppressions=${supp}/lsan.supp:print_suppressions=0")
+  endif()
+  if(FFTMUX_SANITIZE MATCHES "undefined")
+    list(APPEND env "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:suppressions=${supp}/ubsan.supp")
+  endif()
+  if(FFTMUX_SANITIZE MATCHES "thread")
+    list(APPEND env "TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=${supp}/tsan.supp")
+  endif()
+  set(${out} "${env}" PARENT_SCOPE)
+endfunction()
