@@ -4,6 +4,10 @@
 # The sanitizer runtime lives in the executable, so shared libraries and
 # plugins of such a build leave its symbols undefined.
 set(FFTMUX_SANITIZE "" CACHE STRING "Sanitizers for every target: address,undefined or thread")
+option(FFTMUX_FUZZ "Build tests/fuzz as libFuzzer programs (clang) rather than replay programs" OFF)
+if(FFTMUX_FUZZ AND NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+  message(FATAL_ERROR "FFTMUX_FUZZ=ON needs clang (libFuzzer): configure with CXX=clang++-14")
+endif()
 
 if(FFTMUX_SANITIZE)
   add_compile_options(-fsanitize=${FFTMUX_SANITIZE} -fno-sanitize-recover=all

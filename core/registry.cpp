@@ -275,31 +275,35 @@ void Registry::add_entry(const std::string& entry) {
   }
 }
 
+Manifest parse_manifest(const std::string& text, const std::string& path) {
+  toml::table t = parse_toml(text, path);
+  auto version = t["file_format_version"].value<int64_t>();
+  if (version.value_or(0) != 1)
+    invalid(path + ": file_format_version must be 1");
+  auto name = t["backend"]["name"].value<std::string>();
+  auto lib = t["backend"]["library"].value<std::string>();
+  auto abi = t["backend"]["abi_version"].value<int64_t>();
+  if (!name || name->empty() || !lib || lib->empty() || !abi)
+    invalid(path + ": [backend] needs name, library and abi_version");
+  fs::path library =
+      fs::path(*lib).is_absolute() ? fs::path(*lib) : fs::path(path).parent_path() / *lib;
+  return {*name, library.string(), *abi};
+}
+
 void Registry::add_manifest(const std::string& path) {
   std::string stem = fs::path(path).stem().string();
   try {
     std::ifstream f(path, std::ios::binary);
     std::ostringstream text;
     text << f.rdbuf();
-    toml::table t = parse_toml(text.str(), path);
-    auto version = t["file_format_version"].value<int64_t>();
-    if (version.value_or(0) != 1)
-      invalid(path + ": file_format_version must be 1");
-    auto name = t["backend"]["name"].value<std::string>();
-    auto lib = t["backend"]["library"].value<std::string>();
-    auto abi = t["backend"]["abi_version"].value<int64_t>();
-    if (!name || name->empty() || !lib || lib->empty() || !abi)
-      invalid(path + ": [backend] needs name, library and abi_version");
-    fs::path library = fs::path(*lib).is_absolute() ? fs::path(*lib)
-                                                   : fs::path(path).parent_path() / *lib;
-    auto b = std::make_unique<Backend>(*name, library.string(), path);
+    Manifest m = parse_manifest(text.str(), path);
+    auto b = std::make_unique<Backend>(m.name, m.library, path);
     std::error_code ec;
-    if (*abi > FFTMUX_PLUGIN_ABI_VERSION || *abi < 1)
-      b->skip("the manifest " + path + " asks for plugin ABI " + std::to_string(*abi) +
+    if (m.abi > FFTMUX_PLUGIN_ABI_VERSION || m.abi < 1)
+      b->skip("the manifest " + path + " asks for plugin ABI " + std::to_string(m.abi) +
               ", this fftmux provides ABI " + std::to_string(FFTMUX_PLUGIN_ABI_VERSION));
-    else if (!fs::exists(library, ec))
-      b->skip("the manifest " + path + " points to " + library.string() +
-              ", which does not exist");
+    else if (!fs::exists(m.library, ec))
+      b->skip("the manifest " + path + " points to " + m.library + ", which does not exist");
     add(std::move(b));
   } catch (const Error& e) {
     auto b = std::make_unique<Backend>(stem, "", path);

@@ -22,6 +22,17 @@ namespace fftmux {
 const char* last_plugin_message();
 void clear_plugin_message();
 
+// What a plugin manifest says (docs/plugins.md), the library path resolved
+// against the manifest's folder.
+struct Manifest {
+  std::string name, library;
+  int64_t abi = 0;
+};
+
+// Parses a manifest's text; throws Error(INVALID_ARGUMENT) naming the path,
+// and the line for text that is not TOML.
+Manifest parse_manifest(const std::string& text, const std::string& path);
+
 class Backend {
 public:
   Backend(std::string name, std::string library, std::string manifest);
