@@ -5,7 +5,7 @@
 // their results are checked against the reference.
 //
 // Input: one byte of options (bits 0-1 backend, 2-3 variant, 4 inverse,
-// 5 buffers, 7 raw), then the descriptor: its raw bytes, or one byte per
+// 5 buffers, 7 raw), then the descriptor: its raw bytes, or about a byte per
 // field (see compact).
 #include "fuzz.hpp"
 
@@ -65,15 +65,25 @@ fftmux_desc raw(fuzz::Reader& in) {
   return in.take<fftmux_desc>();
 }
 
-// A descriptor from one byte per field: mostly small and valid, with
-// invalid values (rank 4, n 0, unknown enums and flags) within reach.
+// One byte as a number: the byte plus offset, mostly small; the six top
+// values stand for the extremes that overflow checks are about.
+int64_t number(uint8_t b, int64_t offset) {
+  static const int64_t extremes[] = {INT64_MAX,        INT64_MIN, int64_t(1) << 62,
+                                     int64_t(1) << 32, INT32_MAX, -1};
+  return b >= 250 ? extremes[b - 250] : int64_t(b) + offset;
+}
+
+// A descriptor from one byte per field (two per distance): mostly small and
+// valid, with invalid values (rank 0 or 4, n 0, unknown enums and flags)
+// and extremes within reach.
 fftmux_desc compact(fuzz::Reader& in) {
   fftmux_desc d;
   fftmux_desc_init(&d);
-  d.rank = in.take<uint8_t>() % 4;
+  d.rank = in.take<uint8_t>() % 5;
   for (int64_t& n : d.n)
-    n = in.take<uint8_t>();
-  d.batch = in.take<uint8_t>() % 5;
+    n = number(in.take<uint8_t>(), 0);
+  uint8_t batch = in.take<uint8_t>();
+  d.batch = batch >= 250 ? number(batch, 0) : batch % 5;
   d.kind = in.take<uint8_t>() % 4;
   d.precision = in.take<uint8_t>() % 3;
   d.norm = in.take<uint8_t>() % 5;
@@ -81,9 +91,11 @@ fftmux_desc compact(fuzz::Reader& in) {
   d.flags = in.take<uint8_t>() % 16;
   for (int64_t* s : {d.in_strides, d.out_strides})
     for (int i = 0; i < FFTMUX_MAX_RANK; ++i)
-      s[i] = in.take<int8_t>();
-  d.in_distance = in.take<int16_t>();
-  d.out_distance = in.take<int16_t>();
+      s[i] = number(in.take<uint8_t>(), -128);
+  for (int64_t* distance : {&d.in_distance, &d.out_distance}) {
+    uint8_t high = in.take<uint8_t>();
+    *distance = high >= 250 ? number(high, 0) : int64_t(high) * 256 + in.take<uint8_t>() - 32768;
+  }
   return d;
 }
 

@@ -18,12 +18,13 @@ def write(folder, name, data):
         f.write(data)
 
 
-# descriptor_fuzz.cpp: an options byte, then one byte per field (compact) ...
+# descriptor_fuzz.cpp: an options byte, then about a byte per field
+# (compact: strides stored plus 128, distances plus 32768 in two bytes) ...
 def compact(options, rank, n, batch, kind, precision, norm, placement, flags,
             in_strides=(0, 0, 0), out_strides=(0, 0, 0), in_distance=0, out_distance=0):
     b = bytes([options, rank, *n, batch, kind, precision, norm, placement, flags])
-    b += struct.pack("<3b3b", *in_strides, *out_strides)
-    return b + struct.pack("<hh", in_distance, out_distance)
+    b += bytes(v + 128 for v in (*in_strides, *out_strides))
+    return b + struct.pack(">HH", in_distance + 32768, out_distance + 32768)
 
 
 # ... or (options bit 7) the raw fftmux_desc.
