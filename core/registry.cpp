@@ -150,7 +150,11 @@ void Backend::load_locked() {
   if (!name_.empty() && name_ != t->name)
     return skip_with("the manifest " + manifest_ + " names the backend '" + name_ +
                      "' but " + library_ + " calls itself '" + t->name + "'");
-  name_ = t->name;
+  // Named by its manifest, the backend keeps that name: find() reads it
+  // unlocked from other threads, so only a library named directly, loaded
+  // while the context is created, learns its name here.
+  if (name_.empty())
+    name_ = t->name;
   version_ = t->version;
   table_ = t;
 }

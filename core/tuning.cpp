@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -75,10 +76,11 @@ std::string quote(const std::string& s) {
   return out + "\"";
 }
 
+// The shortest text that reads back as exactly v, so that the index built
+// when the file is written and the one rebuilt from the file agree.
 std::string number(double v) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  std::string s = buf;
+  std::string s(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
   if (s.find_first_of(".eEn") == std::string::npos) // TOML floats need a dot or exponent
     s += ".0";
   return s;
@@ -237,7 +239,8 @@ std::string identity_key(const Measurement& m) {
   return m.problem + '\n' + m.backend + '\n' + m.hardware;
 }
 
-// Holds an exclusive lock on <path>.lock while alive.
+// Holds an exclusive lock on <path>.lock while alive. Separate open()s
+// exclude each other, so threads of one process take turns too.
 class FileLock {
 public:
   explicit FileLock(const std::string& path) {
@@ -392,9 +395,25 @@ std::string write_cache_text(const std::vector<Measurement>& all) {
   return s.str();
 }
 
-void merge_cache(const std::string& path, const std::vector<Measurement>& fresh,
-                 std::vector<std::string>& notes) {
+namespace {
+
+// A cache its owner made read-only (no write permission for anyone) is
+// left as it is, even where the folder would let it be replaced.
+void refuse_read_only(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0 && !(st.st_mode & 0222)) {
+    char mode[8];
+    std::snprintf(mode, sizeof mode, "%04o", unsigned(st.st_mode & 07777));
+    fail(FFTMUX_ERROR_IO, std::string("it is read-only (mode ") + mode +
+                              "); fftmux reads such a cache but never replaces it");
+  }
+}
+
+void merge_locked(const std::string& path, const std::vector<Measurement>& fresh,
+                  std::vector<std::string>& notes) {
+  refuse_read_only(path);
   FileLock lock(path);
+  remove_stale_temporaries(path);
   std::vector<Measurement> all;
   std::error_code ec;
   if (fs::exists(path, ec)) {
@@ -423,6 +442,19 @@ void merge_cache(const std::string& path, const std::vector<Measurement>& fresh,
   }
   write_file_atomic(path, write_cache_text(all));
   store_index(path, all);
+}
+
+} // namespace
+
+void merge_cache(const std::string& path, const std::vector<Measurement>& fresh,
+                 std::vector<std::string>& notes) {
+  try {
+    merge_locked(path, fresh, notes);
+  } catch (const Error& e) {
+    if (e.status() != FFTMUX_ERROR_IO)
+      throw;
+    fail(FFTMUX_ERROR_IO, "the tuning cache " + path + " was not written: " + e.what());
+  }
 }
 
 void TuningCache::load(const std::vector<std::string>& paths, std::vector<std::string>& notes) {

@@ -59,7 +59,9 @@ std::optional<std::vector<Measurement>> decode_index(const std::string& bytes,
 // Merges fresh measurements into the file under an exclusive lock: entries
 // of the same problem, backend and hardware are replaced, others kept. A
 // file of another schema is left untouched (Error); an unreadable one is
-// kept aside as <path>.corrupt and replaced.
+// kept aside as <path>.corrupt and replaced; a read-only one (no write
+// permission) is never replaced (Error(IO)); temporary files of writers
+// that died are removed.
 void merge_cache(const std::string& path, const std::vector<Measurement>& fresh,
                  std::vector<std::string>& notes);
 

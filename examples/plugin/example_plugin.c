@@ -10,16 +10,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static const fftmux_host_v1* host;
-
 typedef struct {
   int64_t n, batch;
   double scale[2]; /* forward, inverse */
 } plan_t;
 
+/* No devices to open: the backend is just the host table, which stays
+ * valid until shutdown. A library serves every context of the process, each
+ * with a host of its own: keep it per backend, never in a global. */
 static fftmux_status init(const fftmux_host_v1* h, void** backend) {
-  host = h;
-  *backend = NULL; /* no devices to open */
+  *backend = (void*)h;
   return FFTMUX_OK;
 }
 
@@ -66,7 +66,7 @@ static double norm_scale(const fftmux_desc* d, int inverse) {
 static fftmux_status plan_create(void* backend, const fftmux_desc* d, uint32_t variant,
                                  void** out) {
   plan_t* p = malloc(sizeof *p);
-  (void)backend;
+  const fftmux_host_v1* host = backend;
   (void)variant;
   if (!p) {
     host->set_error("example: out of memory");
