@@ -248,7 +248,9 @@ fftmux_status fftmux_context_create(const fftmux_context_options* options,
       ctx->tuning_path = !ctx->config.tuning_cache.empty() ? ctx->config.tuning_cache
                                                             : cache + "/tuning.toml";
     std::string lib = library_dir();
-    ctx->system_tuning_path = lib.empty() ? "" : lib + "/fftmux/tuning.toml";
+    ctx->system_tuning_path = env("FFTMUX_SYSTEM_TUNING_CACHE");
+    if (ctx->system_tuning_path.empty() && !lib.empty())
+      ctx->system_tuning_path = lib + "/fftmux/tuning.toml";
     for (auto& b : ctx->registry.all()) {
       auto it = ctx->config.backends.find(b->name());
       if (it != ctx->config.backends.end())
@@ -273,6 +275,7 @@ fftmux_status fftmux_context_destroy(fftmux_context ctx) {
 fftmux_status fftmux_context_notes(fftmux_context ctx, char* text, size_t size, size_t* needed) {
   return guard("fftmux_context_notes", [&] {
     require(ctx, "context");
+    ctx->tuning(); // loads the tuning cache, so that its problems are noted too
     std::string all;
     {
       std::lock_guard<std::mutex> lock(ctx->notes_mutex);
@@ -475,6 +478,17 @@ fftmux_status fftmux_plan_synchronize(fftmux_plan plan) {
     require(plan, "plan");
     if (auto sync = plan->backend->table().synchronize)
       plan->backend->call("synchronize", [&] { return sync(plan->handle); });
+  });
+}
+
+fftmux_status fftmux_plan_set_stream(fftmux_plan plan, uint64_t native_stream) {
+  return guard("fftmux_plan_set_stream", [&] {
+    require(plan, "plan");
+    const fftmux_backend_v1& t = plan->backend->table();
+    if (!FFTMUX_HAS_FIELD(&t, plan_set_stream))
+      fail(FFTMUX_ERROR_UNSUPPORTED, plan->backend->name() + " has no streams");
+    plan->backend->call("plan_set_stream",
+                        [&] { return t.plan_set_stream(plan->handle, native_stream); });
   });
 }
 

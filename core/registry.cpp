@@ -84,6 +84,15 @@ const char* missing_function(const fftmux_backend_v1& t) {
 
 bool valid_status(int s) { return s >= FFTMUX_OK && s <= FFTMUX_ERROR_INTERNAL; }
 
+// init and shutdown of every backend of the process, one at a time: two
+// contexts may start the same library at once, and an engine's global
+// set-up (or a plugin that keeps its host table in a global) is rarely
+// written for that.
+std::mutex& lifecycle() {
+  static std::mutex m;
+  return m;
+}
+
 } // namespace
 
 const char* last_plugin_message() { return plugin_message; }
@@ -93,8 +102,10 @@ Backend::Backend(std::string name, std::string library, std::string manifest)
     : name_(std::move(name)), library_(std::move(library)), manifest_(std::move(manifest)) {}
 
 Backend::~Backend() {
-  if (initialized_ && table_->shutdown)
+  if (initialized_ && table_->shutdown) {
+    std::lock_guard<std::mutex> lock(lifecycle());
     table_->shutdown(handle_);
+  }
 }
 
 void Backend::skip(const std::string& reason) {
@@ -139,10 +150,10 @@ void Backend::load_locked() {
   if (t->abi_version > FFTMUX_PLUGIN_ABI_VERSION)
     return skip_with(library_ + " needs plugin ABI " + std::to_string(t->abi_version) +
                      ", this fftmux provides ABI " + std::to_string(FFTMUX_PLUGIN_ABI_VERSION));
-  if (t->abi_version < 1 || t->struct_size < sizeof(fftmux_backend_v1))
+  if (t->abi_version < 1 || t->struct_size < FFTMUX_BACKEND_V1_MIN_SIZE)
     return skip_with(library_ + " returned a table of ABI " + std::to_string(t->abi_version) +
                      " and " + std::to_string(t->struct_size) + " bytes, expected ABI 1 and " +
-                     std::to_string(sizeof(fftmux_backend_v1)) + " bytes or more");
+                     std::to_string(FFTMUX_BACKEND_V1_MIN_SIZE) + " bytes or more");
   if (!t->name || !t->version)
     return skip_with(library_ + " has no name or version in its table");
   if (const char* fn = missing_function(*t))
@@ -170,7 +181,10 @@ void Backend::init_locked() {
   host_.cache_dir = cache_dir.c_str();
   host_.write_file = host_write_file;
   plugin_message[0] = '\0';
-  if (table_->init(&host_, &handle_) != FFTMUX_OK) { // never held in a variable: see check()
+  std::unique_lock<std::mutex> lock(lifecycle());
+  bool ok = table_->init(&host_, &handle_) == FFTMUX_OK; // never held in a variable: see check()
+  lock.unlock();
+  if (!ok) {
     state_ = FFTMUX_BACKEND_UNAVAILABLE;
     reason_ = plugin_error();
     log(Level::info, "backend " + name_ + " is unavailable: " + reason_);

@@ -15,15 +15,22 @@ typedef struct {
   double scale[2]; /* forward, inverse */
 } plan_t;
 
-/* No devices to open: the backend is just the host table, which stays
- * valid until shutdown. A library serves every context of the process, each
- * with a host of its own: keep it per backend, never in a global. */
+/* No devices to open: the backend is a copy of the host table, which is
+ * valid only during init. One library serves every context of the process,
+ * each calling init, maybe at the same time: keep the copy per backend,
+ * never in a global. */
 static fftmux_status init(const fftmux_host_v1* h, void** backend) {
-  *backend = (void*)h;
+  fftmux_host_v1* copy = malloc(sizeof *copy);
+  if (!copy) {
+    h->set_error("example: out of memory");
+    return FFTMUX_ERROR_OUT_OF_MEMORY;
+  }
+  *copy = *h;
+  *backend = copy;
   return FFTMUX_OK;
 }
 
-static void shutdown(void* backend) { (void)backend; }
+static void shutdown(void* backend) { free(backend); }
 
 static fftmux_status about(void* backend, fftmux_about_v1* a) {
   (void)backend;
@@ -110,7 +117,8 @@ static const fftmux_backend_v1 table = {
     FFTMUX_CAP_F64 | FFTMUX_CAP_C2C, 1, FFTMUX_DOMAIN_HOST, 1, variants,
     init, shutdown, about, query, plan_create, plan_destroy, execute,
     NULL, NULL, /* no buffers of its own: execute_buffers, synchronize */
-    NULL, NULL, NULL, NULL, NULL, NULL};
+    NULL, NULL, NULL, NULL, NULL, NULL,
+    NULL /* plan_set_stream: no queues */};
 
 FFTMUX_PLUGIN_EXPORT const fftmux_backend_v1* fftmux_plugin_entry(uint32_t host_abi_version) {
   return host_abi_version >= 1 ? &table : NULL;

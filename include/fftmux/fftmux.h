@@ -230,6 +230,11 @@ FFTMUX_API fftmux_status fftmux_execute_buffers(fftmux_plan plan, int direction,
                                                 fftmux_buffer out);
 /* Waits until work submitted through the plan has finished. */
 FFTMUX_API fftmux_status fftmux_plan_synchronize(fftmux_plan plan);
+/* Queues the plan's work on a native queue of its backend: a cudaStream_t
+ * (CUstream) on cuda; 0 returns the plan to its own queue. The caller orders
+ * buffer reads after that queue. Backends without queues answer
+ * FFTMUX_ERROR_UNSUPPORTED. */
+FFTMUX_API fftmux_status fftmux_plan_set_stream(fftmux_plan plan, uint64_t native_stream);
 
 /* ---- Buffers: memory owned by a backend ---- */
 

@@ -101,6 +101,7 @@ public:
     check(fftmux_execute_buffers(get(), direction, in.get(), out.get()));
   }
   void synchronize() { check(fftmux_plan_synchronize(get())); }
+  void set_stream(uint64_t native_stream) { check(fftmux_plan_set_stream(get(), native_stream)); }
   std::string explain() const {
     return detail::text([&](char* t, size_t n, size_t* need) {
       return fftmux_plan_explain(get(), t, n, need);

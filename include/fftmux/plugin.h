@@ -22,7 +22,12 @@ extern "C" {
 #define FFTMUX_PLUGIN_ABI_VERSION 1u
 #define FFTMUX_PLUGIN_ENTRY "fftmux_plugin_entry"
 
-/* What the host gives a plugin at init. */
+/* What the host gives a plugin at init. The table itself is valid only
+ * during init (it belongs to one context; the library may serve several):
+ * copy it, into the backend that init creates, not into a global: inits of
+ * different contexts may run at the same time on different threads. Its
+ * functions stay valid while the library is loaded; config, host_data and
+ * cache_dir only during init. */
 typedef struct fftmux_host_v1 {
   uint32_t struct_size;
   uint32_t abi_version;
@@ -109,7 +114,20 @@ typedef struct fftmux_backend_v1 {
   fftmux_status (*buffer_write)(void* buffer, uint64_t offset, const void* src, uint64_t bytes);
   fftmux_status (*buffer_read)(void* buffer, uint64_t offset, void* dst, uint64_t bytes);
   uint64_t (*buffer_native)(void* buffer);
+
+  /* ---- added after the first release: check struct_size before use ---- */
+
+  /* Runs the plan's work on a native queue of the backend (a cudaStream_t
+   * for CUDA); 0 returns it to the plan's own. May be NULL. */
+  fftmux_status (*plan_set_stream)(void* plan, uint64_t native_stream);
 } fftmux_backend_v1;
+
+/* The size of the first release's table: the least a host accepts. */
+#define FFTMUX_BACKEND_V1_MIN_SIZE offsetof(fftmux_backend_v1, plan_set_stream)
+
+/* Whether table t has the field added later, e.g. FFTMUX_HAS_FIELD(t, plan_set_stream). */
+#define FFTMUX_HAS_FIELD(t, field) \
+  ((t)->struct_size >= offsetof(fftmux_backend_v1, field) + sizeof((t)->field) && (t)->field)
 
 typedef const fftmux_backend_v1* (*fftmux_plugin_entry_fn)(uint32_t host_abi_version);
 

@@ -30,10 +30,11 @@ using plugin::Shape;
 // backends of every context: one lock for all of them, not one each.
 std::mutex planner;
 
-// One per context. Each keeps its own host table, which is valid until its
-// shutdown: another context's may be gone while this one lives.
+// One per context, with a copy of that context's host table: the table is
+// only valid during init (plugin.h), and one copy for the library would be
+// rewritten by another context's init on another thread.
 struct Backend {
-  const fftmux_host_v1* host = nullptr;
+  fftmux_host_v1 host{};
   int threads = 1;
   int64_t thread_threshold = 1 << 16; // smaller problems run on one thread
   unsigned rigor = FFTW_MEASURE;
@@ -112,7 +113,7 @@ template <class T> void import_wisdom(const Backend& b) {
 template <class T> void export_wisdom(const Backend& b) {
   char* text = Api<T>::export_wisdom();
   if (text)
-    b.host->write_file(wisdom_path<T>(b).c_str(), text, std::strlen(text));
+    b.host.write_file(wisdom_path<T>(b).c_str(), text, std::strlen(text));
   std::free(text);
 }
 
@@ -155,7 +156,7 @@ struct PlanBase {
   explicit PlanBase(Backend& backend) : b_(backend) {}
   virtual ~PlanBase() = default;
   virtual void execute(int direction, const void* in, void* out) = 0;
-  const fftmux_host_v1* host() const { return b_.host; }
+  const fftmux_host_v1* host() const { return &b_.host; }
 
 protected:
   Backend& b_;
@@ -329,7 +330,7 @@ private:
 fftmux_status init(const fftmux_host_v1* h, void** out) {
   return guarded(h, [&] {
     auto b = std::make_unique<Backend>();
-    b->host = h;
+    b->host = *h;
     int64_t cores = std::max(1u, std::thread::hardware_concurrency());
     b->threads = int(whole(h, "threads", cores, 1, 1024));
     b->thread_threshold = whole(h, "thread_threshold", 65536, 0, INT64_MAX);
@@ -356,7 +357,7 @@ void shutdown(void* p) {
 
 fftmux_status about(void* p, fftmux_about_v1* a) {
   auto* b = static_cast<Backend*>(p);
-  return guarded(b->host, [&] {
+  return guarded(&b->host, [&] {
     std::string cpu = cpu_model();
     std::snprintf(a->devices, sizeof a->devices, "CPU: %s, %d threads", cpu.c_str(), b->threads);
     std::snprintf(a->hardware_key, sizeof a->hardware_key, "%s; cpu %s; threads %d",
@@ -366,7 +367,7 @@ fftmux_status about(void* p, fftmux_about_v1* a) {
 
 fftmux_status query(void* p, const fftmux_desc* d, uint32_t, fftmux_answer_v1* a) {
   auto* b = static_cast<Backend*>(p);
-  return guarded(b->host, [&] {
+  return guarded(&b->host, [&] {
     double n = double(plugin::points(*d)) * double(d->batch);
     double flops = 5.0 * n * std::log2(std::max(2.0, double(plugin::points(*d))));
     a->supported = 1;
@@ -376,7 +377,7 @@ fftmux_status query(void* p, const fftmux_desc* d, uint32_t, fftmux_answer_v1* a
 
 fftmux_status plan_create(void* p, const fftmux_desc* d, uint32_t, void** out) {
   auto& b = *static_cast<Backend*>(p);
-  return guarded(b.host, [&] {
+  return guarded(&b.host, [&] {
     std::unique_ptr<PlanBase> plan;
     if (d->precision == FFTMUX_F64)
       plan = std::make_unique<Plan<double>>(b, *d);
@@ -407,7 +408,7 @@ fftmux_status execute_buffers(void* plan, int direction, void* in, void* out) {
 fftmux_status synchronize(void*) { return FFTMUX_OK; }
 
 fftmux_status buffer_alloc(void* p, uint64_t bytes, void** out) {
-  return guarded(static_cast<Backend*>(p)->host, [&] {
+  return guarded(&static_cast<Backend*>(p)->host, [&] {
     void* data = fftw_malloc(size_t(bytes));
     if (!data)
       fail(FFTMUX_ERROR_OUT_OF_MEMORY, "fftw_malloc of " + std::to_string(bytes) + " bytes failed");
@@ -416,7 +417,7 @@ fftmux_status buffer_alloc(void* p, uint64_t bytes, void** out) {
 }
 
 fftmux_status buffer_wrap(void* p, uint64_t native, uint64_t, void** out) {
-  return guarded(static_cast<Backend*>(p)->host,
+  return guarded(&static_cast<Backend*>(p)->host,
                  [&] { *out = new Buffer{reinterpret_cast<void*>(native), false}; });
 }
 
@@ -469,6 +470,7 @@ const fftmux_backend_v1 table = {
     buffer_write,
     buffer_read,
     buffer_native,
+    nullptr, // plan_set_stream: FFTW has no queues
 };
 
 } // namespace

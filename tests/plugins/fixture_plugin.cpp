@@ -30,9 +30,11 @@ namespace {
 using fftmux::plugin::fail;
 using fftmux::plugin::guarded;
 
-// One per context, with that context's host table (valid until shutdown).
+// One per context, with a copy of that context's host table: the table is
+// only valid during init (plugin.h), and a copy in a global would be
+// rewritten by another context's init on another thread.
 struct Backend {
-  const fftmux_host_v1* host = nullptr;
+  fftmux_host_v1 host{};
   std::string fail_at; // "init", "query", "plan", "execute", "alloc"
   int status = FFTMUX_ERROR_BACKEND; // what the failing step returns
   bool wrong = false;  // results off by a factor of two
@@ -55,7 +57,7 @@ extern "C" fftmux_status fixture_status(int value); // fixture_status.c
 bool fails(const Backend& b, const char* step) {
   if (b.fail_at != step)
     return false;
-  b.host->set_error(
+  b.host.set_error(
       (std::string("fixture ") + FIXTURE_NAME + " fails at " + step + " as configured").c_str());
   return true;
 }
@@ -91,7 +93,7 @@ template <class T> void dft(const Plan& p, int dir, const void* in, void* out) {
 
 fftmux_status init(const fftmux_host_v1* h, void** out) {
   auto b = std::make_unique<Backend>();
-  b->host = h;
+  b->host = *h;
   fftmux_status s = guarded(h, [&] {
     b->fail_at = config(h, "fail_at");
     b->status = int(number(h, "status", b->fail_at == "alloc" ? FFTMUX_ERROR_OUT_OF_MEMORY
@@ -141,7 +143,7 @@ fftmux_status execute(void* p, int dir, const void* in, void* out) {
   if (fails(*plan->backend, "execute"))
     return fixture_status(plan->backend->status);
   std::this_thread::sleep_for(std::chrono::microseconds(plan->backend->delay_us));
-  return guarded(plan->backend->host, [&] {
+  return guarded(&plan->backend->host, [&] {
     if (plan->desc.precision == FFTMUX_F64)
       dft<double>(*plan, dir, in, out);
     else
@@ -162,7 +164,7 @@ fftmux_status buffer_alloc(void* p, uint64_t bytes, void** out) {
   auto* b = static_cast<Backend*>(p);
   if (fails(*b, "alloc"))
     return fixture_status(b->status);
-  return guarded(b->host, [&] { *out = new Buffer{std::vector<unsigned char>(bytes)}; });
+  return guarded(&b->host, [&] { *out = new Buffer{std::vector<unsigned char>(bytes)}; });
 }
 
 void buffer_free(void* b) { delete static_cast<Buffer*>(b); }
@@ -189,6 +191,7 @@ const fftmux_backend_v1 table = {
     shutdown,                  about,          query,        plan_create, plan_destroy,
     execute,                   execute_buffers, nullptr,     buffer_alloc, nullptr,
     buffer_free,               buffer_write,   buffer_read,  buffer_native,
+    nullptr, // plan_set_stream
 };
 
 } // namespace

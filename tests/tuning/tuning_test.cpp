@@ -143,6 +143,27 @@ TEST_F(Tuning, ConcurrentWritersLoseNoEntry) {
   EXPECT_EQ(entries, 20) << text;
 }
 
+TEST_F(Tuning, ASystemCacheServesUnderTheUsers) {
+  std::string system = dir + "/system.toml";
+  {
+    fftmux::context ctx = open("delay_us = 0", "delay_us = 3000");
+    ASSERT_EQ(tune(ctx, {problem(16), problem(32)}), FFTMUX_OK);
+  }
+  fs::rename(cache, system);
+  const std::string shipped = slurp(system);
+  setenv("FFTMUX_SYSTEM_TUNING_CACHE", system.c_str(), 1);
+  {
+    fftmux::context ctx = open("delay_us = 3000", "delay_us = 0");
+    fftmux::plan p = ctx.make_plan(problem(16));
+    EXPECT_EQ(p.backend(), "fast") << "the system's measurement routes\n" << p.explain();
+    ASSERT_EQ(tune(ctx, {problem(16)}), FFTMUX_OK);
+    EXPECT_EQ(ctx.make_plan(problem(16)).backend(), "slow") << "the user's measurement wins";
+    EXPECT_EQ(ctx.make_plan(problem(32)).backend(), "fast") << "the system's still serves";
+  }
+  unsetenv("FFTMUX_SYSTEM_TUNING_CACHE");
+  EXPECT_EQ(slurp(system), shipped) << "the system cache is only read";
+}
+
 TEST(TuningProblems, SetsCoverWhatUsersRun) {
   size_t full = 0, quick = 0;
   ASSERT_EQ(fftmux_autotune_problems(FFTMUX_TUNE_DEFAULT, nullptr, 0, &full), FFTMUX_OK);

@@ -1,0 +1,149 @@
+// The dialect tables: Vulkan GLSL 4.50, OpenGL GLSL 4.30, CUDA C++ (NVRTC).
+#include "dialect.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace fftmux::codegen {
+
+namespace {
+
+const Syntax vulkan = {
+    Dialect::vulkan,
+    "vulkan",
+    "#version 450\n"
+    "#define real_t %s\n#define cplx_t %s\n#define CPLX(a, b) cplx_t(a, b)\n"
+    "#define FN\n#define INOUT(T) inout T\n",
+    {"float", "double"},
+    {"vec2", "dvec2"},
+    {"", "LF"},
+    "layout(local_size_x = %u) in;\n"
+    "layout(std430, set = 0, binding = 0) readonly buffer Src { cplx_t d[]; } src;\n"
+    "layout(std430, set = 0, binding = 1) writeonly buffer Dst { cplx_t d[]; } dst;\n"
+    "layout(std430, set = 0, binding = 2) readonly buffer Tab { cplx_t d[]; } tab;\n"
+    "layout(push_constant) uniform Push { uint group_offset; } pc;\n",
+    "shared real_t sh[%u];\n",
+    "void %s() {\n",
+    "}\n",
+    "gl_LocalInvocationID.x",
+    "(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x + pc.group_offset)",
+    "memoryBarrierShared();\n  barrier();",
+    "src.d[%s]",
+    "dst.d[%s]",
+    "tab.d[%s]",
+    "src.d[(%1$s) >> 1][(%1$s) & 1u]",
+    "dst.d[(%1$s) >> 1][(%1$s) & 1u]",
+};
+
+// OpenGL 4.3: SSBO bindings without sets, a plain uniform for the offset.
+const Syntax opengl = {
+    Dialect::opengl,
+    "opengl",
+    "#version 430\n"
+    "#define real_t %s\n#define cplx_t %s\n#define CPLX(a, b) cplx_t(a, b)\n"
+    "#define FN\n#define INOUT(T) inout T\n",
+    {"float", "double"},
+    {"vec2", "dvec2"},
+    {"", "LF"},
+    "layout(local_size_x = %u) in;\n"
+    "layout(std430, binding = 0) readonly buffer Src { cplx_t d[]; } src;\n"
+    "layout(std430, binding = 1) writeonly buffer Dst { cplx_t d[]; } dst;\n"
+    "layout(std430, binding = 2) readonly buffer Tab { cplx_t d[]; } tab;\n"
+    "layout(location = 0) uniform uint group_offset;\n",
+    "shared real_t sh[%u];\n",
+    "void %s() {\n",
+    "}\n",
+    "gl_LocalInvocationID.x",
+    "(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x + group_offset)",
+    "memoryBarrierShared();\n  barrier();",
+    "src.d[%s]",
+    "dst.d[%s]",
+    "tab.d[%s]",
+    "src.d[(%1$s) >> 1][(%1$s) & 1u]",
+    "dst.d[(%1$s) >> 1][(%1$s) & 1u]",
+};
+
+// CUDA C++ for NVRTC: vector operators the GLSL types have built in.
+const Syntax cuda = {
+    Dialect::cuda,
+    "cuda",
+    "typedef unsigned int uint;\n"
+    "#define real_t %1$s\n#define cplx_t %2$s\n#define CPLX(a, b) make_%2$s(a, b)\n"
+    "#define FN __device__ __forceinline__\n#define INOUT(T) T&\n"
+    "FN cplx_t operator+(cplx_t a, cplx_t b) { return CPLX(a.x + b.x, a.y + b.y); }\n"
+    "FN cplx_t operator-(cplx_t a, cplx_t b) { return CPLX(a.x - b.x, a.y - b.y); }\n"
+    "FN cplx_t operator-(cplx_t a) { return CPLX(-a.x, -a.y); }\n"
+    "FN cplx_t operator*(cplx_t a, real_t s) { return CPLX(a.x * s, a.y * s); }\n",
+    {"float", "double"},
+    {"float2", "double2"},
+    {"f", ""},
+    "",
+    // Dynamic: the launch sizes it, so a kernel may use more than the 48 KiB
+    // a static array allows (227 KiB per block on Hopper).
+    "  extern __shared__ real_t sh[];\n",
+    "extern \"C\" __global__ void __launch_bounds__(%2$u) %1$s(const cplx_t* src, cplx_t* dst, "
+    "const cplx_t* tab, uint group_offset) {\n",
+    "}\n",
+    "threadIdx.x",
+    "(blockIdx.x + blockIdx.y * gridDim.x + group_offset)",
+    "__syncthreads();",
+    "src[%s]",
+    "dst[%s]",
+    "tab[%s]",
+    "((const real_t*)src)[%1$s]",
+    "((real_t*)dst)[%1$s]",
+};
+
+} // namespace
+
+const Syntax& syntax(Dialect d) {
+  switch (d) {
+  case Dialect::opengl:
+    return opengl;
+  case Dialect::cuda:
+    return cuda;
+  default:
+    return vulkan;
+  }
+}
+
+const char* dialect_name(Dialect d) { return syntax(d).name; }
+
+// y_k = a0 + sum_j (a_j + a_{p-j}) cos(2 pi jk/p) + S i sum_j (a_j - a_{p-j}) sin(2 pi jk/p)
+std::string prime_butterfly(int p, int sign, const char* suffix) {
+  std::string sfx = suffix, s = "FN void bf" + std::to_string(p) + sfx + "(";
+  for (int i = 0; i < p; ++i)
+    s += (i ? ", " : "") + std::string("INOUT(cplx_t) a") + std::to_string(i);
+  s += ") {\n";
+  int h = (p - 1) / 2;
+  auto lit = [](double v) {
+    char b[64];
+    std::snprintf(b, sizeof b, "K(%.20f)", v);
+    return std::string(b);
+  };
+  std::string y0 = "a0";
+  for (int j = 1; j <= h; ++j) {
+    std::string J = std::to_string(j), Q = std::to_string(p - j);
+    s += "  cplx_t s" + J + " = a" + J + " + a" + Q + ", d" + J + " = a" + J + " - a" + Q + ";\n";
+    y0 += " + s" + J;
+  }
+  const double pi = 3.14159265358979323846;
+  for (int k = 1; k <= h; ++k) {
+    std::string K = std::to_string(k), re = "a0", im;
+    for (int j = 1; j <= h; ++j) {
+      std::string J = std::to_string(j);
+      re += " + s" + J + " * " + lit(std::cos(2 * pi * j * k / p));
+      im += (j > 1 ? " + d" : "d") + J + " * " + lit(std::sin(2 * pi * j * k / p));
+    }
+    s += "  cplx_t r" + K + " = " + re + ";\n  cplx_t i" + K + " = rot" + sfx + "(" + im + ");\n";
+  }
+  s += "  a0 = " + y0 + ";\n";
+  for (int k = 1; k <= h; ++k) {
+    std::string K = std::to_string(k), Q = std::to_string(p - k);
+    s += "  a" + K + " = r" + K + " + i" + K + ";\n  a" + Q + " = r" + K + " - i" + K + ";\n";
+  }
+  (void)sign; // the sign lives in rot<suffix>
+  return s + "}\n";
+}
+
+} // namespace fftmux::codegen

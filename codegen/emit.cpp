@@ -1,0 +1,502 @@
+// emit(): a Kernel as straight-line source. Every thread holds the values of
+// its slots in registers r0..; a layout says which line position each slot
+// holds; exchanges between layouts go through shared memory.
+#include "dialect.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdarg>
+#include <cstdio>
+#include <set>
+#include <sstream>
+
+namespace fftmux::codegen {
+
+namespace {
+
+std::string format(const char* f, ...) {
+  va_list a, b;
+  va_start(a, f);
+  va_copy(b, a);
+  int n = std::vsnprintf(nullptr, 0, f, a);
+  va_end(a);
+  std::string s(size_t(n) + 1, '\0');
+  std::vsnprintf(s.data(), s.size(), f, b);
+  va_end(b);
+  s.resize(size_t(n));
+  return s;
+}
+
+std::string u(int64_t v) { return std::to_string(v) + "u"; }
+
+void replace_all(std::string& s, const std::string& from, const std::string& to) {
+  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+    s.replace(at, from.size(), to);
+}
+
+// K(literal) -> the literal with the precision's suffix: GLSL reads an
+// unsuffixed literal as float, and its preprocessor cannot paste one.
+std::string typed_literals(const std::string& s, const char* suffix) {
+  std::string out;
+  out.reserve(s.size());
+  size_t i = 0;
+  while (i < s.size()) {
+    size_t at = s.find("K(", i);
+    bool word = at != std::string::npos && at > 0 && (std::isalnum(s[at - 1]) || s[at - 1] == '_');
+    if (at == std::string::npos) {
+      out.append(s, i, std::string::npos);
+      break;
+    }
+    size_t end = s.find(')', at);
+    out.append(s, i, at - i);
+    if (word || end == std::string::npos) {
+      out += "K(";
+      i = at + 2;
+      continue;
+    }
+    out.append(s, at + 2, end - at - 2);
+    out += suffix;
+    i = end + 1;
+  }
+  return out;
+}
+
+// Which slot holds which position: per slot a position expression and a
+// guard (empty when always valid), for one of the two thread mappings.
+struct Slot {
+  std::string pos, guard;
+};
+struct Layout {
+  bool alt = false;
+  std::vector<Slot> slots;
+};
+
+class Emitter {
+public:
+  Emitter(const Kernel& k, Dialect d) : k_(k), x_(syntax(d)), f64_(k.precision == Precision::f64) {}
+
+  std::string run() {
+    body();
+    std::ostringstream o;
+    int p = f64_ ? 1 : 0;
+    o << format(x_.prelude, x_.real_type[p], x_.complex_type[p]);
+
+    if (x_.dialect != Dialect::cuda)
+      o << format(x_.globals, k_.workgroup());
+    o << shader_complex << shader_real;
+    std::set<int> pow2_signs;
+    for (auto& [radix, sign] : butterflies_) {
+      if (radix % 2)
+        o << prime_butterfly(radix, sign, sign < 0 ? "_f" : "_i");
+      else if (pow2_signs.insert(sign).second)
+        o << pow2_butterflies(sign);
+    }
+    // CUDA declares shared memory inside the kernel, GLSL outside.
+    bool inside = x_.dialect == Dialect::cuda;
+    std::string shared =
+        shared_used_ ? format(x_.shared_decl, k_.shared_scalars())
+                     : "";
+    o << (inside ? "" : shared) << format(x_.entry_open, entry().c_str(), k_.workgroup())
+      << (inside ? shared : "");
+    o << "  uint lid = " << x_.local_id << ";\n  uint group = " << x_.group_id << ";\n";
+    o << "  cplx_t r[" << std::max<size_t>(1, registers_) << "];\n";
+    if (k_.split_exchange)
+      o << "  real_t xs[" << std::max<size_t>(1, registers_) << "];\n";
+    o << code_.str() << x_.entry_close;
+    return typed_literals(o.str(), x_.literal_suffix[p]);
+  }
+
+  std::string entry() const { return x_.dialect == Dialect::cuda ? k_.name : "main"; }
+
+private:
+  // ---- the program ----
+
+  void body() {
+    mapping(false);
+    if (k_.load_alt || k_.store_alt)
+      mapping(true);
+    Layout cur = load();
+    for (const Step& s : k_.steps) {
+      if (s.kind == Step::stage)
+        cur = stage(s, cur);
+      else if (s.kind == Step::multiply)
+        multiply(s, cur);
+      else
+        cur = r2c_post(s, cur);
+    }
+    store(cur);
+  }
+
+  // Thread and line indices of one mapping: the stage mapping or the other.
+  void mapping(bool alt) {
+    bool major = k_.team_major != alt;
+    std::string m = alt ? "A" : "S", P = u(k_.threads), M = u(k_.teams);
+    line("uint team" + m + " = " + (major ? "lid / " + P : "lid % " + M) + ";");
+    line("uint t" + m + " = " + (major ? "lid % " + P : "lid / " + M) + ";");
+    line("uint g" + m + " = group * " + M + " + team" + m + ";");
+    line("bool ok" + m + " = g" + m + " < " + u(k_.transforms()) + ";");
+    int64_t step = 1;
+    for (size_t i = 0; i < k_.digits.size(); ++i) {
+      std::string v = "g" + m + (step > 1 ? " / " + u(step) : "");
+      line("uint d" + m + std::to_string(i) + " = " +
+           (i + 1 < k_.digits.size() ? "(" + v + ") % " + u(k_.digits[i]) : v) + ";");
+      step *= k_.digits[i];
+    }
+  }
+
+  // ---- layouts ----
+
+  std::string t(bool alt) const { return alt ? "tA" : "tS"; }
+
+  Layout linear(int64_t count, bool alt) {
+    Layout l;
+    l.alt = alt;
+    int64_t P = k_.threads;
+    for (int64_t j = 0; j * P < count; ++j) {
+      std::string pos = "(" + t(alt) + " + " + u(j * P) + ")";
+      l.slots.push_back({pos, (j + 1) * P > count ? pos + " < " + u(count) : ""});
+    }
+    return grow(l);
+  }
+
+  // Inputs (out = false) or outputs of a radix stage: butterfly b = t + jP
+  // reads b + i L/r and writes (b / span) span r + b % span + i span.
+  Layout stage_layout(const Step& s, bool out) {
+    Layout l;
+    int64_t P = k_.threads, q = k_.length / s.radix;
+    for (int64_t j = 0; j * P < q; ++j) {
+      std::string b = "(tS + " + u(j * P) + ")";
+      std::string guard = (j + 1) * P > q ? b + " < " + u(q) : "";
+      for (int i = 0; i < s.radix; ++i) {
+        std::string pos;
+        if (!out)
+          pos = "(" + b + " + " + u(i * q) + ")";
+        else if (s.span == 1)
+          pos = "(" + b + " * " + u(s.radix) + " + " + u(i) + ")";
+        else
+          pos = "(" + b + " / " + u(s.span) + " * " + u(s.span * s.radix) + " + " + b + " % " +
+                u(s.span) + " + " + u(i * s.span) + ")";
+        l.slots.push_back({pos, guard});
+      }
+    }
+    return grow(l);
+  }
+
+  Layout grow(Layout l) {
+    registers_ = std::max(registers_, l.slots.size());
+    return l;
+  }
+
+  static bool same(const Layout& a, const Layout& b) {
+    if (a.alt != b.alt || a.slots.size() != b.slots.size())
+      return false;
+    for (size_t i = 0; i < a.slots.size(); ++i)
+      if (a.slots[i].pos != b.slots[i].pos || a.slots[i].guard != b.slots[i].guard)
+        return false;
+    return true;
+  }
+
+  // The layout the program starts from: the first stage's inputs.
+  Layout first_layout() {
+    for (const Step& s : k_.steps)
+      if (s.kind == Step::stage)
+        return stage_layout(s, false);
+    return linear(k_.positions, false);
+  }
+
+  // ---- shared memory ----
+
+  std::string shared_index(bool alt, const std::string& pos) const {
+    std::string team = alt ? "teamA" : "teamS", i = pos;
+    if (k_.teams > 1 && k_.team_major)
+      i = "(" + team + " * " + u(k_.line_scalars()) + " + " + pos + ")";
+    else if (k_.teams > 1)
+      i = "(" + pos + " * " + u(k_.teams) + " + " + team + ")";
+    return k_.pad_shared ? "(" + i + " + (" + i + " >> 5u))" : i;
+  }
+  std::string half() const { return u(k_.component_scalars()); }
+
+  void barrier() { line(x_.barrier); }
+
+  void write_shared(const Layout& from, const char* comps) {
+    for (size_t s = 0; s < from.slots.size(); ++s) {
+      const Slot& sl = from.slots[s];
+      std::string at = shared_index(from.alt, sl.pos), stmt;
+      for (const char* c = comps; *c; ++c)
+        stmt += "sh[" + at + (*c == 'y' && !k_.split_exchange ? " + " + half() : "") + "] = r[" +
+                std::to_string(s) + "]." + *c + "; ";
+      guarded(sl.guard, stmt);
+    }
+  }
+
+  Layout exchange(const Layout& from, const Layout& to) {
+    if (same(from, to))
+      return to;
+    if (shared_used_)
+      barrier();
+    shared_used_ = true;
+    if (!k_.split_exchange) {
+      write_shared(from, "xy");
+      barrier();
+      for (size_t s = 0; s < to.slots.size(); ++s) {
+        std::string at = shared_index(to.alt, to.slots[s].pos);
+        guarded(to.slots[s].guard, "r[" + std::to_string(s) + "] = CPLX(sh[" + at + "], sh[" + at +
+                                       " + " + half() + "]);");
+      }
+      return to;
+    }
+    // One component at a time: the real parts wait in xs.
+    write_shared(from, "x");
+    barrier();
+    for (size_t s = 0; s < to.slots.size(); ++s)
+      guarded(to.slots[s].guard, "xs[" + std::to_string(s) + "] = sh[" +
+                                     shared_index(to.alt, to.slots[s].pos) + "];");
+    barrier();
+    write_shared(from, "y");
+    barrier();
+    for (size_t s = 0; s < to.slots.size(); ++s)
+      guarded(to.slots[s].guard, "r[" + std::to_string(s) + "] = CPLX(xs[" + std::to_string(s) +
+                                     "], sh[" + shared_index(to.alt, to.slots[s].pos) + "]);");
+    return to;
+  }
+
+  // ---- steps ----
+
+  Layout stage(const Step& s, const Layout& cur) {
+    Layout in = exchange(cur, stage_layout(s, false));
+    const char* sfx = s.sign < 0 ? "_f" : "_i";
+    butterflies_.insert({s.radix, s.sign});
+    int64_t P = k_.threads, q = k_.length / s.radix;
+    for (int64_t j = 0; j * P < q; ++j) {
+      std::string b = "(tS + " + u(j * P) + ")", stmt;
+      if (s.span > 1) {
+        stmt += "uint k = " + b + " % " + u(s.span) + "; ";
+        int64_t step = k_.length / (s.span * s.radix);
+        for (int i = 1; i < s.radix; ++i) {
+          std::string w = table(s.twiddles, "k * " + u(i * step), s.sign > 0);
+          stmt += reg(j * s.radix + i) + " = cmul(" + reg(j * s.radix + i) + ", " + w + "); ";
+        }
+      }
+      stmt += "bf" + std::to_string(s.radix) + sfx + "(";
+      for (int i = 0; i < s.radix; ++i)
+        stmt += (i ? ", " : "") + reg(j * s.radix + i);
+      stmt += ");";
+      guarded((j + 1) * P > q ? b + " < " + u(q) : "", stmt);
+    }
+    (void)in;
+    return stage_layout(s, true);
+  }
+
+  void multiply(const Step& s, const Layout& cur) {
+    for (size_t i = 0; i < cur.slots.size(); ++i) {
+      const Slot& sl = cur.slots[i];
+      std::string g = sl.guard;
+      if (s.limit != std::numeric_limits<int64_t>::max())
+        g = join(g, sl.pos + " < " + u(s.limit));
+      std::string m = index(s.index, sl.pos, cur.alt);
+      guarded(g, reg(i) + " = cmul(" + reg(i) + ", " + lookup(s.table, m) + ");");
+    }
+  }
+
+  // X[k] for k = 0 .. h from Z (the line) in shared memory.
+  Layout r2c_post(const Step& s, const Layout& cur) {
+    int64_t h = s.span;
+    Layout to = linear(h + 1, false);
+    if (shared_used_)
+      barrier();
+    shared_used_ = true;
+    write_shared(cur, "xy");
+    barrier();
+    for (size_t i = 0; i < to.slots.size(); ++i) {
+      const std::string& k = to.slots[i].pos;
+      std::string a = shared_index(false, "(" + k + " % " + u(h) + ")");
+      std::string b = shared_index(false, "((" + u(h) + " - " + k + ") % " + u(h) + ")");
+      guarded(to.slots[i].guard,
+              reg(i) + " = r2c_post(CPLX(sh[" + a + "], sh[" + a + " + " + half() + "]), CPLX(sh[" +
+                  b + "], sh[" + b + " + " + half() + "]), " + lookup(s.table, k) + ");");
+    }
+    return to;
+  }
+
+  // ---- global memory ----
+
+  // The memory index of axis a with the element at logical position e.
+  std::string axis_index(const Axis& a, const std::string& e, bool alt,
+                         const std::string& logical = "") const {
+    std::string l = logical.empty() ? terms(a.terms, e, alt, a.offset) : logical;
+    if (a.shift)
+      l = "((" + l + " + " + u(a.shift) + ") % " + u(a.extent) + ")";
+    return a.stride == 1 ? l : "(" + l + ") * " + u(a.stride);
+  }
+
+  std::string terms(const std::vector<Term>& ts, const std::string& e, bool alt,
+                    int64_t offset) const {
+    std::string s;
+    for (const Term& t : ts) {
+      std::string c = t.coord == kElement ? e : std::string(alt ? "dA" : "dS") + std::to_string(t.coord);
+      s += (s.empty() ? "" : " + ") + (t.coef == 1 ? c : c + " * " + u(t.coef));
+    }
+    if (offset || s.empty())
+      s += (s.empty() ? "" : " + ") + u(offset);
+    return "(" + s + ")";
+  }
+
+  std::string index(const Index& ix, const std::string& pos, bool alt) const {
+    std::string s = terms(ix.terms, pos, alt, ix.offset);
+    if (ix.product != kNone)
+      s += " * " + (ix.product == kElement ? pos : std::string(alt ? "dA" : "dS") + std::to_string(ix.product));
+    return s;
+  }
+
+  // The address of side's element with logical line index l (an expression).
+  std::string address(const Side& side, bool alt, const std::string& logical) const {
+    std::string a = axis_index(side.axes[0], "", alt, logical);
+    for (size_t i = 1; i < side.axes.size(); ++i)
+      a += " + " + axis_index(side.axes[i], "", alt);
+    return a;
+  }
+
+  std::string logical(const Side& side, const std::string& pos, bool alt) const {
+    const Axis& a = side.axes[0];
+    return terms(a.terms, pos, alt, a.offset);
+  }
+
+  std::string load_value(const Side& side, const std::string& pos, bool alt) {
+    std::string l = logical(side, pos, alt);
+    std::string h = u(side.length);
+    auto src = [&](const std::string& ix) { return format(x_.src, ix.c_str()); };
+    auto src_real = [&](const std::string& ix) { return format(x_.src_real, ix.c_str()); };
+    switch (side.access) {
+    case Access::complex:
+      return src(address(side, alt, l));
+    case Access::real:
+      return "CPLX(" + src_real(address(side, alt, l)) + ", K(0.0))";
+    case Access::real_pair:
+      return "CPLX(" + src_real(address(side, alt, "(2u * " + l + ")")) + ", " +
+             src_real(address(side, alt, "(2u * " + l + " + 1u)")) + ")";
+    case Access::hermitian:
+      return "(" + l + " <= " + u(side.length / 2) + " ? " + src(address(side, alt, l)) +
+             " : cconj(" + src(address(side, alt, "(" + h + " - " + l + ")")) + "))";
+    case Access::r2c:
+      return "r2c_post(" + src(address(side, alt, "(" + l + " % " + h + ")")) + ", " +
+             src(address(side, alt, "((" + h + " - " + l + ") % " + h + ")")) + ", " +
+             lookup({side.table, 0, -1, side.conj_table}, l) + ")";
+    case Access::c2r:
+      return "c2r_pre(" + src(address(side, alt, l)) + ", " +
+             src(address(side, alt, "(" + h + " - " + l + ")")) + ", " +
+             lookup({side.table, 0, -1, side.conj_table}, l) + ")";
+    }
+    return "";
+  }
+
+  Layout load() {
+    const Side& side = k_.load;
+    Layout target = first_layout();
+    Layout from = k_.load_alt ? linear(k_.length, true) : target;
+    for (size_t i = 0; i < from.slots.size(); ++i) {
+      const Slot& sl = from.slots[i];
+      std::string g = join(std::string(from.alt ? "okA" : "okS"), sl.guard);
+      if (side.axes[0].limit != std::numeric_limits<int64_t>::max())
+        g = join(g, logical(side, sl.pos, from.alt) + " < " + u(side.axes[0].limit));
+      line(reg(i) + " = CPLX(K(0.0), K(0.0));");
+      guarded(g, reg(i) + " = " + load_value(side, sl.pos, from.alt) + ";");
+    }
+    return exchange(from, target);
+  }
+
+  void store(const Layout& cur) {
+    const Side& side = k_.store;
+    Layout to = k_.store_alt ? linear(k_.positions, true) : cur;
+    to = exchange(cur, to);
+    std::string scale;
+    if (k_.scale != 1.0)
+      scale = " * " + literal(k_.scale);
+    for (size_t i = 0; i < to.slots.size(); ++i) {
+      const Slot& sl = to.slots[i];
+      std::string g = join(std::string(to.alt ? "okA" : "okS"), sl.guard);
+      std::string l = logical(side, sl.pos, to.alt);
+      if (side.axes[0].limit != std::numeric_limits<int64_t>::max())
+        g = join(g, l + " < " + u(side.axes[0].limit));
+      std::string v = reg(i) + scale, stmt;
+      if (side.access == Access::complex)
+        stmt = format(x_.dst, address(side, to.alt, l).c_str()) + " = " + v + ";";
+      else if (side.access == Access::real)
+        stmt = format(x_.dst_real, address(side, to.alt, l).c_str()) + " = (" + v + ").x;";
+      else { // real_pair
+        stmt = "cplx_t v = " + v + "; " +
+               format(x_.dst_real, address(side, to.alt, "(2u * " + l + ")").c_str()) + " = v.x; " +
+               format(x_.dst_real, address(side, to.alt, "(2u * " + l + " + 1u)").c_str()) +
+               " = v.y;";
+      }
+      guarded(g, stmt);
+    }
+  }
+
+  // ---- tables ----
+
+  std::string table(int64_t offset, const std::string& m, bool conj) const {
+    std::string v = format(x_.tab, (u(offset) + " + " + m).c_str());
+    return conj ? "cconj(" + v + ")" : v;
+  }
+
+  std::string lookup(const Table& t, const std::string& m) const {
+    if (!t.split_bits)
+      return table(t.offset, m, t.conj);
+    std::string hi = table(t.hi_offset, "((" + m + ") >> " + u(t.split_bits) + ")", false);
+    std::string lo = table(t.offset, "((" + m + ") & " + u((int64_t(1) << t.split_bits) - 1) + ")", false);
+    std::string v = "cmul(" + hi + ", " + lo + ")";
+    return t.conj ? "cconj(" + v + ")" : v;
+  }
+
+  std::string literal(double v) const {
+    char b[64];
+    std::snprintf(b, sizeof b, "K(%.17g)", v);
+    std::string s = b;
+    if (s.find_first_of(".e") == std::string::npos)
+      s.insert(s.size() - 1, ".0");
+    return s;
+  }
+
+  // shaders/butterflies.glsl for one sign.
+  static std::string pow2_butterflies(int sign) {
+    std::string text = shader_butterflies;
+    replace_all(text, "$D", sign < 0 ? "_f" : "_i");
+    replace_all(text, "$S", sign < 0 ? "K(-1.0)" : "K(1.0)");
+    return text;
+  }
+
+  // ---- text ----
+
+  static std::string reg(size_t i) { return "r[" + std::to_string(i) + "]"; }
+  static std::string reg(int64_t i) { return reg(size_t(i)); }
+  static std::string join(const std::string& a, const std::string& b) {
+    return a.empty() ? b : b.empty() ? a : a + " && " + b;
+  }
+  void line(const std::string& s) { code_ << "  " << s << "\n"; }
+  void guarded(const std::string& guard, const std::string& stmt) {
+    if (guard.empty())
+      line("{ " + stmt + " }");
+    else
+      line("if (" + guard + ") { " + stmt + " }");
+  }
+
+  const Kernel& k_;
+  const Syntax& x_;
+  bool f64_;
+  std::ostringstream code_;
+  size_t registers_ = 0;
+  bool shared_used_ = false;
+  std::set<std::pair<int, int>> butterflies_;
+};
+
+} // namespace
+
+std::string emit(const Kernel& kernel, Dialect dialect) {
+  return Emitter(kernel, dialect).run();
+}
+
+std::string entry_point(const Kernel& kernel, Dialect dialect) {
+  return dialect == Dialect::cuda ? kernel.name : "main";
+}
+
+} // namespace fftmux::codegen

@@ -1,0 +1,77 @@
+// Factorization of a line length into butterfly radices, by cost.
+#include <fftmux/codegen.hpp>
+
+#include <algorithm>
+#include <map>
+
+namespace fftmux::codegen {
+
+namespace {
+
+// Cost of one stage per element, in units of a shared-memory exchange: the
+// exchange (write, barrier, read) dominates, then the butterfly's arithmetic.
+struct Radix {
+  int r;
+  double cost;
+};
+const Radix radices[] = {{16, 1.45}, {13, 2.2}, {11, 2.0}, {8, 1.3},  {7, 1.6},
+                         {5, 1.45},  {4, 1.2},  {3, 1.3},  {2, 1.15}};
+
+struct Best {
+  double cost;
+  std::vector<int> radices;
+};
+
+const Best& best(int64_t n, uint32_t max_radix, std::map<int64_t, Best>& memo) {
+  auto it = memo.find(n);
+  if (it != memo.end())
+    return it->second;
+  Best b{n == 1 ? 0.0 : 1e300, {}};
+  for (const Radix& r : radices) {
+    bool pow2 = (r.r & (r.r - 1)) == 0;
+    if ((pow2 && uint32_t(r.r) > max_radix) || n % r.r != 0)
+      continue;
+    const Best& rest = best(n / r.r, max_radix, memo);
+    double c = rest.cost + r.cost;
+    if (c < b.cost) {
+      b.cost = c;
+      b.radices = rest.radices;
+      b.radices.push_back(r.r);
+    }
+  }
+  return memo[n] = b;
+}
+
+} // namespace
+
+bool smooth(int64_t n) {
+  for (int p : {2, 3, 5, 7, 11, 13})
+    while (n % p == 0)
+      n /= p;
+  return n == 1;
+}
+
+std::vector<int> factorize(int64_t n, uint32_t max_radix) {
+  if (n < 1 || !smooth(n))
+    return {};
+  // max_radix bounds the power-of-two radices; odd primes have no smaller
+  // replacement and are always allowed.
+  std::map<int64_t, Best> memo;
+  std::vector<int> r = best(n, std::max<uint32_t>(max_radix, 2), memo).radices;
+  std::sort(r.rbegin(), r.rend());
+  return r;
+}
+
+int64_t bluestein_length(int64_t n) {
+  int64_t m = 2 * n - 1;
+  for (int64_t c = m;; ++c) {
+    int64_t x = c;
+    for (int p : {2, 3, 5, 7})
+      while (x % p == 0)
+        x /= p;
+    if (x == 1)
+      return c;
+  }
+}
+
+} // namespace fftmux::codegen

@@ -1,0 +1,194 @@
+// The kernel generator shared by the GPU backends (Vulkan, OpenGL, CUDA).
+//
+// plan() turns one transform problem and one direction into passes: compute
+// kernels described in a small IR (Kernel) plus the table of twiddles and
+// chirps they read, computed in double precision. emit() writes a kernel as
+// source in one dialect. The algorithm lives in the plan; the dialect only
+// in emit(). codegen/README.md documents the whole contract.
+#pragma once
+
+#include <fftmux/fftmux.h>
+
+#include <complex>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace fftmux::codegen {
+
+// Bumped whenever emitted code changes: part of every compiled-code cache key.
+constexpr int generator_version = 1;
+
+// What the device allows a kernel.
+struct Device {
+  uint32_t shared_bytes = 49152; // shared memory per workgroup
+  uint32_t max_threads = 1024;   // invocations per workgroup
+  uint32_t subgroup = 32;
+  uint64_t max_binding_bytes = 1ull << 32; // largest storage buffer a kernel may address
+  bool f64 = true;                         // double precision arithmetic
+};
+
+// The knobs an autotuner turns (the backends' variants).
+struct Options {
+  uint32_t max_radix = 16;     // largest power-of-two butterfly
+  uint32_t values_per_thread = 0; // target registers per thread, 0 = by precision
+  uint32_t group_threads = 0;  // target invocations per workgroup, 0 = 256
+  uint32_t max_single = 0;     // longest one-pass transform, 0 = what shared memory holds
+  uint32_t coalesce_teams = 0; // transforms per workgroup that strided passes aim for, 0 = 8
+};
+
+// A problem the generator declines; what() is the reason, for query answers.
+struct Unsupported : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// ---- Factorization ----
+
+// Radices for an n whose prime factors are all <= 13, chosen by a cost model
+// (fewest shared-memory exchanges first), largest first; empty when n has a
+// larger prime factor. factorize(1) is empty too. max_radix bounds the
+// power-of-two radices only.
+std::vector<int> factorize(int64_t n, uint32_t max_radix = 16);
+bool smooth(int64_t n); // every prime factor <= 13
+// The padded length of a Bluestein convolution for n: 2,3,5,7-smooth, >= 2n-1.
+int64_t bluestein_length(int64_t n);
+
+// ---- The kernel IR ----
+
+enum class Precision { f32, f64 };
+enum class Binding { input, output, scratch }; // buffers of a pass (tables come apart)
+
+constexpr int kElement = -1; // a Term coordinate: the element's position in the line
+constexpr int kNone = -2;
+
+// A coordinate with a coefficient: kElement or the index of a digit of the
+// transform index (Kernel::digits).
+struct Term {
+  int coord;
+  int64_t coef;
+};
+
+// One addressed dimension of a side. Its logical index is
+// sum(coef * coordinate) + offset; the memory index is
+// (logical + shift) mod extent (numpy's shifts as an index remap).
+struct Axis {
+  std::vector<Term> terms;
+  int64_t offset = 0;
+  int64_t extent = 0;
+  int64_t shift = 0;
+  int64_t limit = std::numeric_limits<int64_t>::max(); // logical >= limit: zero / not stored
+  int64_t stride = 0;                                  // in elements of the side's type
+};
+
+// How a side's elements map to memory. axes[0] is the transformed axis:
+// real_pair packs reals 2l and 2l+1 into one complex value; hermitian reads
+// X[l] for l <= length/2 and conj(X[length - l]) beyond; r2c and c2r read
+// the mirrored partner (length - l) mod length too and combine the two with
+// the table entry at l: the half-length real-transform steps.
+enum class Access { complex, real, real_pair, hermitian, r2c, c2r };
+
+struct Side {
+  Binding buffer = Binding::input;
+  Access access = Access::complex;
+  std::vector<Axis> axes;
+  int64_t length = 0;  // the partner's modulus for hermitian, r2c and c2r
+  int64_t table = -1;  // r2c and c2r: offset of exp(-2 pi i k / (2 length)), k <= length
+  bool conj_table = false;
+};
+
+// A table read: direct (entry offset + m) or split in two factors
+// (hi[m >> bits] * lo[m & (2^bits - 1)]) so that long twiddle tables stay small.
+struct Table {
+  int64_t offset = -1;
+  int split_bits = 0;
+  int64_t hi_offset = -1;
+  bool conj = false;
+};
+
+// An index expression: (sum coef * coord + offset) * coord[product].
+struct Index {
+  std::vector<Term> terms;
+  int64_t offset = 0;
+  int product = kNone;
+};
+
+struct Step {
+  enum Kind { stage, multiply, r2c_post } kind = stage;
+  // stage: one Stockham radix pass over the line, span = product of the
+  // earlier radices; twiddles from the table exp(-2 pi i m / length).
+  int radix = 0;
+  int64_t span = 1;
+  int sign = -1;
+  int64_t twiddles = -1;
+  // multiply: every element at position < limit by table[index].
+  Index index;
+  Table table;
+  int64_t limit = std::numeric_limits<int64_t>::max();
+  // r2c_post: the line holds Z = FFT(x[2n] + i x[2n+1]) of length span;
+  // produces X[0..span] of the real transform of length 2 span, reading
+  // table as Side::table.
+};
+
+struct Kernel {
+  std::string name;
+  Precision precision = Precision::f32;
+  int64_t length = 1;          // points of one line
+  std::vector<int64_t> digits; // transform index digits, fastest first
+  uint32_t threads = 1;        // per line
+  uint32_t teams = 1;          // lines per workgroup
+  bool team_major = true;      // thread mapping: threads of a line adjacent (else lines adjacent)
+  Side load, store;
+  bool load_alt = false, store_alt = false; // side read/written with the other mapping, via shared memory
+  std::vector<Step> steps;
+  double scale = 1.0;           // applied when storing
+  int64_t positions = 0;        // positions of the line after the last step (length, or length+1 after r2c_post)
+  bool split_exchange = false;  // shared memory holds one component at a time
+  bool pad_shared = false;      // one spare word per 32: strided stage writes avoid bank conflicts
+  bool in_place = false;        // load and store address the same buffer
+
+  int64_t transforms() const;   // lines: the product of the digits
+  uint32_t workgroup() const { return threads * teams; }
+  uint64_t groups() const;      // workgroups to dispatch
+  uint32_t shared_scalars() const;   // the kernel's shared memory, 0 when it needs none
+  int64_t line_scalars() const;      // shared words of one component of one line
+  int64_t component_scalars() const; // shared words of one component of the workgroup
+};
+
+struct Pass {
+  Kernel kernel;
+  Binding src, dst;
+};
+
+struct Plan {
+  std::vector<Pass> passes;
+  std::vector<std::complex<double>> table; // all twiddles and chirps, double precision
+  uint64_t scratch_elements = 0;           // complex elements of the scratch buffer
+  std::string summary;                     // one line: algorithm and passes, for explain()
+};
+
+// Plans desc (valid, strides and distances resolved) in direction
+// (FFTMUX_FORWARD or FFTMUX_INVERSE). Throws Unsupported with the reason.
+Plan plan(const fftmux_desc& desc, int direction, const Device& device,
+          const Options& options = {});
+
+// Bytes from the first to one past the last element of one side of a
+// resolved descriptor (what fftmux_desc_layout reports, without libfftmux).
+uint64_t side_bytes(const fftmux_desc& desc, bool input);
+
+// ---- Emission ----
+
+enum class Dialect { vulkan, opengl, cuda };
+const char* dialect_name(Dialect d);
+
+// Source of one kernel. Bindings: 0 = src, 1 = dst, 2 = table, each a
+// buffer of complex values of the kernel's precision; the workgroup count
+// is split over x and y and a group_offset (push constant / uniform /
+// kernel argument) is added to the linear workgroup index.
+std::string emit(const Kernel& kernel, Dialect dialect);
+
+// The name of the entry point in emitted source ("main" for GLSL).
+std::string entry_point(const Kernel& kernel, Dialect dialect);
+
+} // namespace fftmux::codegen

@@ -1,0 +1,662 @@
+// The algorithm: a problem becomes passes over lines (one axis at a time),
+// a line becomes one kernel (it fits shared memory), a four-step chain of
+// kernels (longer), or Bluestein's convolution (a prime factor above 13).
+#include "tables.hpp"
+
+#include <fftmux/plugin_support.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <sstream>
+
+namespace fftmux::codegen {
+
+int64_t Kernel::transforms() const {
+  int64_t t = 1;
+  for (int64_t d : digits)
+    t *= d;
+  return t;
+}
+
+uint64_t Kernel::groups() const { return uint64_t((transforms() + teams - 1) / teams); }
+
+uint32_t Kernel::shared_scalars() const {
+  int stages = 0;
+  bool post = false;
+  for (const Step& s : steps) {
+    stages += s.kind == Step::stage;
+    post = post || s.kind == Step::r2c_post;
+  }
+  bool exchanges = load_alt || store_alt || stages > 1 || post;
+  if (!exchanges)
+    return 0;
+  return uint32_t(component_scalars() * (split_exchange ? 1 : 2));
+}
+
+int64_t Kernel::line_scalars() const {
+  return std::max(length, positions) + (teams > 1 && team_major ? 1 : 0);
+}
+
+int64_t Kernel::component_scalars() const {
+  int64_t s = line_scalars() * teams;
+  return pad_shared ? s + s / 32 + 1 : s;
+}
+
+namespace {
+
+using plugin::fail;
+
+// A batch of lines to transform: axes[0] of each side is the line, its
+// element term the position; other terms name digits (fastest first).
+struct Line {
+  int64_t n = 1;
+  std::vector<int64_t> digits;
+  Side load, store;
+};
+
+Axis axis(std::vector<Term> terms, int64_t stride) {
+  Axis a;
+  a.terms = std::move(terms);
+  a.stride = stride;
+  return a;
+}
+
+// Replaces the element coordinate by expr and renumbers digits by shift.
+std::vector<Term> substitute(const std::vector<Term>& terms, const std::vector<Term>& expr,
+                             int shift) {
+  std::vector<Term> out;
+  for (const Term& t : terms) {
+    if (t.coord != kElement) {
+      out.push_back({t.coord + shift, t.coef});
+      continue;
+    }
+    for (const Term& e : expr)
+      out.push_back({e.coord, e.coef * t.coef});
+  }
+  return out;
+}
+
+Side substitute(Side s, const std::vector<Term>& expr, int shift) {
+  for (Axis& a : s.axes)
+    a.terms = substitute(a.terms, expr, shift);
+  return s;
+}
+
+// Lines packed one after another in digit order from element base: the
+// scratch layout. Digits are numbered from first.
+Side packed(int64_t base, int64_t n, const std::vector<int64_t>& digits, std::vector<Term> line,
+            int first = 0) {
+  Side s;
+  s.buffer = Binding::scratch;
+  s.axes.push_back(axis(std::move(line), 1));
+  int64_t step = n;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    s.axes.push_back(axis({{first + int(i), 1}}, step));
+    step *= digits[i];
+  }
+  if (base) {
+    Axis b;
+    b.offset = base;
+    b.stride = 1;
+    s.axes.push_back(b);
+  }
+  return s;
+}
+
+int64_t product(const std::vector<int64_t>& v) {
+  int64_t p = 1;
+  for (int64_t x : v)
+    p *= x;
+  return p;
+}
+
+struct Planner {
+  const fftmux_desc& d;
+  int sign;
+  Device dev;
+  Options opt;
+  Precision prec;
+  Plan& out;
+  Tables tables;
+  std::ostringstream summary;
+
+  Planner(const fftmux_desc& desc, int direction, const Device& device, const Options& o, Plan& p)
+      : d(desc), sign(direction), dev(device), opt(o),
+        prec(desc.precision == FFTMUX_F64 ? Precision::f64 : Precision::f32), out(p),
+        tables(p.table) {
+    if (!opt.group_threads)
+      opt.group_threads = 256;
+    if (!opt.values_per_thread)
+      opt.values_per_thread = prec == Precision::f64 ? 8 : 16;
+    if (!opt.coalesce_teams)
+      opt.coalesce_teams = 8;
+  }
+
+  uint32_t scalar() const { return prec == Precision::f64 ? 8 : 4; }
+  int64_t shared_scalars() const { return dev.shared_bytes / scalar(); }
+
+  // Longest line one kernel transforms: one component of it fits shared
+  // memory and each thread holds at most 4x the target registers.
+  int64_t single_limit() const {
+    int64_t l = std::min<int64_t>(shared_scalars(), int64_t(dev.max_threads) * 4 * opt.values_per_thread);
+    return opt.max_single ? std::min<int64_t>(l, opt.max_single) : l;
+  }
+  // Longest line of a multi-pass kernel: coalesce_teams lines share a workgroup.
+  int64_t chain_limit() const {
+    return std::max<int64_t>(16, std::min(single_limit(), shared_scalars() / opt.coalesce_teams));
+  }
+
+  std::vector<Step> stages(int64_t n, int s) {
+    std::vector<Step> st;
+    int64_t span = 1;
+    for (int r : factorize(n, opt.max_radix)) {
+      Step k;
+      k.kind = Step::stage;
+      k.radix = r;
+      k.span = span;
+      k.sign = s;
+      k.twiddles = span > 1 ? tables.stage(n) : -1;
+      st.push_back(k);
+      span *= r;
+    }
+    return st;
+  }
+
+  static Step multiply(Table t, Index i, int64_t limit = std::numeric_limits<int64_t>::max()) {
+    Step s;
+    s.kind = Step::multiply;
+    s.table = t;
+    s.index = std::move(i);
+    s.limit = limit;
+    return s;
+  }
+
+  // ---- kernel shape: threads, lines per workgroup, thread mapping ----
+
+  enum Pref { none, major, minor };
+
+  static Pref preference(const Side& s) {
+    int64_t e = 0, d0 = 0;
+    for (const Axis& a : s.axes)
+      for (const Term& t : a.terms) {
+        if (t.coord == kElement)
+          e += t.coef * a.stride;
+        if (t.coord == 0)
+          d0 += t.coef * a.stride;
+      }
+    if (s.access == Access::real_pair)
+      e /= 2;
+    return e == 1 ? major : d0 == 1 ? minor : none;
+  }
+
+  uint32_t pick_threads(const Kernel& k) const {
+    int64_t L = k.length;
+    int maxr = 1;
+    int64_t lcm = 1;
+    for (const Step& s : k.steps)
+      if (s.kind == Step::stage) {
+        maxr = std::max(maxr, s.radix);
+        lcm = std::lcm(lcm, int64_t(s.radix));
+      }
+    if (maxr == 1) // no butterflies: a pointwise kernel
+      return uint32_t(std::min<int64_t>(std::max<int64_t>(1, k.positions / 4), 256));
+    int64_t E = opt.values_per_thread, best = 0;
+    int64_t g = L / lcm; // thread counts dividing g leave no thread idle
+    for (int64_t p = 1; p <= g; ++p)
+      if (g % p == 0 && L / p >= E / 2 && L / p <= 2 * E && L / p >= maxr &&
+          p <= int64_t(dev.max_threads) &&
+          (!best || std::abs(std::log(double(L) / p / E)) < std::abs(std::log(double(L) / best / E))))
+        best = p;
+    if (!best)
+      best = std::clamp<int64_t>(L / E, 1, std::min<int64_t>(L / maxr, dev.max_threads));
+    return uint32_t(best);
+  }
+
+  Kernel shape(Kernel k) {
+    k.precision = prec;
+    if (!k.positions)
+      k.positions = k.length;
+    k.in_place = k.load.buffer == k.store.buffer;
+    k.threads = pick_threads(k);
+    Pref pl = preference(k.load), ps = preference(k.store);
+    Pref want = pl != none ? pl : ps != none ? ps : major;
+    k.team_major = want != minor;
+    int64_t lines = k.transforms();
+    int64_t per_line = std::max(k.length, k.positions) + 1;
+    int64_t cap_threads = dev.max_threads / k.threads;
+    int64_t cap_shared = shared_scalars() / (2 * per_line);
+    int64_t teams = std::max<int64_t>(1, opt.group_threads / k.threads);
+    bool alt = (pl != none && pl != want) || (ps != none && ps != want);
+    if (!k.team_major || alt)
+      teams = std::max<int64_t>(teams, opt.coalesce_teams);
+    if (cap_shared < 1)
+      cap_shared = shared_scalars() / per_line; // one component at a time
+    teams = std::min({teams, cap_threads, std::max<int64_t>(1, cap_shared), lines});
+    k.teams = uint32_t(std::max<int64_t>(1, teams));
+    k.split_exchange = 2 * per_line * k.teams > shared_scalars();
+    if (k.teams > 1) {
+      k.load_alt = pl != none && pl != want;
+      k.store_alt = ps != none && ps != want;
+    }
+    k.pad_shared = true; // where it still fits
+    if (k.shared_scalars() > shared_scalars())
+      k.pad_shared = false;
+    if (k.shared_scalars() > shared_scalars())
+      fail(FFTMUX_ERROR_UNSUPPORTED, "line of " + std::to_string(k.length) +
+                                         " does not fit shared memory");
+    return k;
+  }
+
+  void add(Kernel k, Binding src, Binding dst) {
+    k.name = "fftmux_pass" + std::to_string(out.passes.size());
+    k.load.buffer = src;
+    k.store.buffer = dst;
+    out.passes.push_back({shape(std::move(k)), src, dst});
+  }
+
+  // Scratch regions live until the axis that took them is done.
+  int64_t reserved = 0;
+  int64_t take(int64_t elements) {
+    int64_t base = reserved;
+    reserved += elements;
+    out.scratch_elements = std::max<uint64_t>(out.scratch_elements, uint64_t(reserved));
+    return base;
+  }
+
+  // ---- lines of smooth length: one kernel, or a four-step chain ----
+
+  void line(const Line& l, double scale, std::vector<Step> post = {}) {
+    if (l.n <= single_limit()) {
+      Kernel k;
+      k.length = l.n;
+      k.digits = l.digits;
+      k.load = l.load;
+      k.store = l.store;
+      k.steps = stages(l.n, sign);
+      k.steps.insert(k.steps.end(), post.begin(), post.end());
+      if (!post.empty() && post.back().kind == Step::r2c_post)
+        k.positions = l.n + 1;
+      k.scale = scale;
+      add(std::move(k), l.load.buffer, l.store.buffer);
+      return;
+    }
+    if (!post.empty())
+      fail(FFTMUX_ERROR_INTERNAL, "post steps on a multi-pass line");
+    int64_t n1 = column_length(l.n), n2 = l.n / n1;
+    int64_t base = take(l.n * product(l.digits));
+    // Pass 1: columns of n = n2 * n1' + n2', twiddled, into packed rows.
+    Kernel k;
+    k.length = n1;
+    k.digits = l.digits;
+    k.digits.insert(k.digits.begin(), n2);
+    k.load = substitute(l.load, {{kElement, n2}, {0, 1}}, 1);
+    k.store = packed(base, l.n, l.digits, {{kElement, n2}, {0, 1}}, 1);
+    k.steps = stages(n1, sign);
+    k.steps.push_back(multiply(tables.twiddle(l.n, sign), product_index()));
+    add(std::move(k), l.load.buffer, Binding::scratch);
+    // The rows: k = k1 + n1 * k2, k1 a new fastest digit.
+    Line rows;
+    rows.n = n2;
+    rows.digits = l.digits;
+    rows.digits.insert(rows.digits.begin(), n1);
+    rows.load = packed(base, n2, rows.digits, {{kElement, 1}});
+    rows.store = substitute(l.store, {{0, 1}, {kElement, n1}}, 1);
+    line(rows, scale);
+  }
+
+  static Index product_index() { // position * digit 0: four-step twiddles
+    Index i;
+    i.terms = {{kElement, 1}};
+    i.product = 0;
+    return i;
+  }
+
+  // The first factor of a four-step chain: about n^(1/levels), a divisor.
+  int64_t column_length(int64_t n) {
+    int64_t lim = chain_limit();
+    int levels = 1;
+    for (double reach = double(lim); reach < double(n); reach *= double(lim))
+      ++levels;
+    if (levels > 3)
+      fail(FFTMUX_ERROR_UNSUPPORTED, "length " + std::to_string(n) +
+                                         " needs more than 3 passes on this device");
+    double target = std::pow(double(n), 1.0 / levels);
+    int64_t best = 0;
+    for (int64_t c = 2; c <= lim; ++c) {
+      if (n % c || double(n / c) > std::pow(double(lim), levels - 1))
+        continue;
+      if (!best ||
+          std::abs(std::log(double(c) / target)) < std::abs(std::log(double(best) / target)))
+        best = c;
+    }
+    if (!best)
+      fail(FFTMUX_ERROR_UNSUPPORTED, "no four-step split of " + std::to_string(n) + " fits");
+    return best;
+  }
+
+  // ---- Bluestein: x * chirp, convolved with the conjugate chirp, * chirp ----
+
+  void bluestein(const Line& l, double scale, bool r2c_post = false) {
+    int64_t n = l.n, m = bluestein_length(n);
+    Table ct{tables.chirp(n, sign), 0, -1, false};
+    Table kt{tables.bluestein(n, m, sign, scale), 0, -1, false};
+    Index at;
+    at.terms = {{kElement, 1}};
+    if (m <= single_limit()) { // one kernel: forward, pointwise, inverse in registers
+      Kernel k;
+      k.length = m;
+      k.digits = l.digits;
+      k.load = l.load;
+      k.load.axes[0].limit = n;
+      k.store = l.store;
+      k.steps.push_back(multiply(ct, at, n));
+      append(k.steps, stages(m, -1));
+      k.steps.push_back(multiply(kt, at));
+      append(k.steps, stages(m, +1));
+      k.steps.push_back(multiply(ct, at, n));
+      if (r2c_post) {
+        k.steps.push_back(r2c_step(n));
+        k.positions = n + 1;
+      } else {
+        k.store.axes[0].limit = std::min(k.store.axes[0].limit, n);
+      }
+      add(std::move(k), l.load.buffer, l.store.buffer);
+      return;
+    }
+    if (r2c_post)
+      fail(FFTMUX_ERROR_INTERNAL, "r2c post on a multi-pass Bluestein line");
+    // Three passes over m = m1 * m2: columns forward; rows forward, times
+    // the kernel's spectrum, inverse; columns inverse.
+    int64_t m1 = 0;
+    for (int64_t c = 2; c <= chain_limit(); ++c)
+      if (m % c == 0 && m / c <= single_limit() &&
+          (!m1 || std::abs(std::log(double(c) / 64)) < std::abs(std::log(double(m1) / 64))))
+        m1 = c;
+    if (!m1)
+      fail(FFTMUX_ERROR_UNSUPPORTED, "Bluestein length " + std::to_string(m) + " for n = " +
+                                         std::to_string(n) + " needs more than 3 passes");
+    int64_t m2 = m / m1;
+    int64_t base = take(m * product(l.digits));
+    std::vector<int64_t> cols = l.digits, rows = l.digits;
+    cols.insert(cols.begin(), m2);
+    rows.insert(rows.begin(), m1);
+    Index composite; // the line index of a column element
+    composite.terms = {{kElement, m2}, {0, 1}};
+
+    Kernel c1;
+    c1.length = m1;
+    c1.digits = cols;
+    c1.load = substitute(l.load, {{kElement, m2}, {0, 1}}, 1);
+    c1.load.axes[0].limit = n;
+    c1.store = packed(base, m, l.digits, {{kElement, m2}, {0, 1}}, 1);
+    c1.steps.push_back(multiply(ct, composite, n));
+    append(c1.steps, stages(m1, -1));
+    c1.steps.push_back(multiply(tables.twiddle(m, -1), product_index()));
+    add(std::move(c1), l.load.buffer, Binding::scratch);
+
+    Kernel r;
+    r.length = m2;
+    r.digits = rows;
+    r.load = packed(base, m2, rows, {{kElement, 1}});
+    r.store = r.load;
+    r.steps = stages(m2, -1);
+    Index spectrum; // k = k1 + m1 * k2
+    spectrum.terms = {{kElement, m1}, {0, 1}};
+    r.steps.push_back(multiply(kt, spectrum));
+    append(r.steps, stages(m2, +1));
+    r.steps.push_back(multiply(tables.twiddle(m, +1), product_index()));
+    add(std::move(r), Binding::scratch, Binding::scratch);
+
+    Kernel c3;
+    c3.length = m1;
+    c3.digits = cols;
+    c3.load = packed(base, m, l.digits, {{kElement, m2}, {0, 1}}, 1);
+    c3.store = substitute(l.store, {{kElement, m2}, {0, 1}}, 1);
+    c3.store.axes[0].limit = std::min(c3.store.axes[0].limit, n);
+    append(c3.steps, stages(m1, +1));
+    c3.steps.push_back(multiply(ct, composite, n));
+    add(std::move(c3), Binding::scratch, l.store.buffer);
+  }
+
+  static void append(std::vector<Step>& to, const std::vector<Step>& from) {
+    to.insert(to.end(), from.begin(), from.end());
+  }
+
+  Step r2c_step(int64_t half) {
+    Step s;
+    s.kind = Step::r2c_post;
+    s.span = half; // the half length
+    s.table = Table{tables.half(2 * half), 0, -1, false};
+    return s;
+  }
+
+  void any_line(const Line& l, double scale) {
+    if (smooth(l.n))
+      line(l, scale);
+    else
+      bluestein(l, scale);
+  }
+
+  // ---- the problem: one axis after another ----
+
+  // One side of a pass along axis a (0..2, right-aligned) as a Line side:
+  // the other axes and the batch become digits, fastest first.
+  Side user_side(const plugin::Shape& s, Binding b, int a, int64_t length, bool shifted) const {
+    Side side;
+    side.buffer = b;
+    side.access = s.complex ? Access::complex : Access::real;
+    Axis main = axis({{kElement, 1}}, s.stride[a]);
+    main.extent = length;
+    main.shift = shifted ? length / 2 : 0;
+    side.axes.push_back(main);
+    int digit = 0;
+    for (int x = FFTMUX_MAX_RANK - 1; x >= 0; --x)
+      if (x != a && s.extent[x] > 1)
+        side.axes.push_back(axis({{digit++, 1}}, s.stride[x]));
+    if (d.batch > 1)
+      side.axes.push_back(axis({{digit++, 1}}, s.distance));
+    return side;
+  }
+
+  std::vector<int64_t> line_digits(const plugin::Shape& s, int a) const {
+    std::vector<int64_t> g;
+    for (int x = FFTMUX_MAX_RANK - 1; x >= 0; --x)
+      if (x != a && s.extent[x] > 1)
+        g.push_back(s.extent[x]);
+    if (d.batch > 1)
+      g.push_back(d.batch);
+    return g;
+  }
+
+  // A contiguous copy of a shape: C2R's staging in scratch.
+  static plugin::Shape packed_shape(plugin::Shape s) {
+    int64_t step = 1;
+    for (int i = FFTMUX_MAX_RANK - 1; i >= 0; --i) {
+      s.stride[i] = step;
+      step *= s.extent[i];
+    }
+    s.distance = step;
+    return s;
+  }
+
+  struct Where {
+    Binding b;
+    plugin::Shape s;
+  };
+
+  void run() {
+    plugin::Shape in = plugin::shape(d, true), outs = plugin::shape(d, false);
+    bool shift_in = d.flags & FFTMUX_SHIFT_INPUT, shift_out = d.flags & FFTMUX_SHIFT_OUTPUT;
+    bool in_place = d.flags & FFTMUX_IN_PLACE;
+    const int last = FFTMUX_MAX_RANK - 1, first = FFTMUX_MAX_RANK - int(d.rank);
+    std::vector<int> order; // axes in the order transformed
+    for (int a = last; a >= first; --a)
+      order.push_back(a);
+    if (d.kind == FFTMUX_C2R) // the real axis last
+      std::rotate(order.begin(), order.begin() + 1, order.end());
+    // C2R with more axes out of place keeps its input intact: the complex
+    // axes run from the input into a packed copy in scratch.
+    bool staged = d.kind == FFTMUX_C2R && d.rank > 1 && !in_place;
+    Where stage{Binding::scratch, packed_shape(in)};
+    if (staged)
+      take(stage.s.distance * d.batch);
+    const int64_t staging = reserved; // held by the staged copy through every axis
+    summary << (d.kind == FFTMUX_C2C ? "c2c" : d.kind == FFTMUX_R2C ? "r2c" : "c2r");
+    for (size_t i = 0; i < order.size(); ++i) {
+      int a = order[i];
+      bool first_pass = i == 0, last_pass = i + 1 == order.size();
+      Where src{Binding::input, in}, dst{Binding::output, outs};
+      if (!first_pass && d.kind != FFTMUX_C2R)
+        src = dst;
+      if (d.kind == FFTMUX_C2R && d.rank > 1) {
+        Where mid = staged ? stage : Where{Binding::input, in};
+        if (!first_pass)
+          src = mid;
+        if (!last_pass)
+          dst = mid;
+      }
+      reserved = staging;
+      int64_t n = d.n[a - first];
+      double s = last_pass ? plugin::scale(d, sign) : 1.0;
+      size_t before = out.passes.size();
+      if (d.kind != FFTMUX_C2C && a == last) {
+        real_line(a, n, src, dst, s, shift_in, shift_out);
+      } else {
+        Line l;
+        l.n = n;
+        l.load = user_side(src.s, src.b, a, n, shift_in);
+        l.store = user_side(dst.s, dst.b, a, n, shift_out);
+        l.digits = line_digits(src.s, a);
+        any_line(l, s);
+      }
+      summary << (i ? "; " : " ") << "axis " << (a - first) << " n=" << n << " "
+              << (smooth(n) || (d.kind != FFTMUX_C2C && a == last && n % 2 == 0 && smooth(n / 2))
+                      ? "stockham"
+                      : "bluestein")
+              << " " << (out.passes.size() - before) << "p";
+    }
+  }
+
+  // R2C or C2R along the last axis: a half-length complex line with the
+  // two-for-one trick for even n; a full complex line with real input or a
+  // Hermitian completion for odd n.
+  void real_line(int a, int64_t n, const Where& src, const Where& dst, double scale, bool shift_in,
+                 bool shift_out) {
+    bool r2c = d.kind == FFTMUX_R2C;
+    const Where& real = r2c ? src : dst;
+    const Where& cplx = r2c ? dst : src;
+    int64_t h = n / 2;
+    Side rs = user_side(real.s, real.b, a, n, r2c ? shift_in : shift_out);
+    Side cs = user_side(cplx.s, cplx.b, a, h + 1, false);
+    Line l;
+    l.digits = line_digits(cplx.s, a);
+    if (n % 2) { // odd: full length, real in or real out
+      l.n = n;
+      l.load = r2c ? rs : cs;
+      l.store = r2c ? cs : rs;
+      if (r2c)
+        l.store.axes[0].limit = h + 1;
+      else {
+        l.load.access = Access::hermitian;
+        l.load.length = n;
+      }
+      any_line(l, scale);
+      return;
+    }
+    rs.access = Access::real_pair;
+    l.n = h;
+    int64_t fits = smooth(h) ? h : bluestein_length(h);
+    // The fused r2c post-processing reads whole complex values from shared
+    // memory: the line must fit it in both components.
+    bool fused = fits <= single_limit() &&
+                 (!r2c || 2 * (std::max(fits, h + 1) + 1) <= shared_scalars());
+    if (fused) { // one kernel, pre/post-processing fused
+      if (r2c) {
+        l.load = rs;
+        l.store = cs;
+        if (smooth(h))
+          line(l, scale, {r2c_step(h)});
+        else
+          bluestein(l, scale, true);
+      } else {
+        l.load = cs;
+        l.load.access = Access::c2r;
+        l.load.length = h;
+        l.load.table = tables.half(n);
+        l.load.conj_table = true;
+        l.store = rs;
+        any_line(l, scale);
+      }
+      return;
+    }
+    // Long lines: the half-length transform and a pointwise pass of the
+    // pre/post-processing, through a packed copy of the half spectrum.
+    int64_t lines = product(l.digits);
+    Side z = packed(take(h * lines), h, l.digits, {{kElement, 1}});
+    if (r2c) {
+      l.load = rs;
+      l.store = z;
+      any_line(l, 1.0);
+      mirror_pass(z, cs, l.digits, h, scale, Access::r2c);
+    } else {
+      mirror_pass(cs, z, l.digits, h, 1.0, Access::c2r);
+      l.load = z;
+      l.store = rs;
+      any_line(l, scale);
+    }
+  }
+
+  // A pointwise pass reading each element and its mirror (the r2c post- or
+  // c2r pre-processing) in chunks of the line; out of place.
+  void mirror_pass(const Side& from, const Side& to, const std::vector<int64_t>& digits, int64_t h,
+                   double scale, Access access) {
+    int64_t count = access == Access::r2c ? h + 1 : h;
+    int64_t chunk = std::min<int64_t>(count, 1024);
+    Kernel k;
+    k.length = chunk;
+    k.positions = chunk;
+    k.digits = digits;
+    k.digits.insert(k.digits.begin(), (count + chunk - 1) / chunk);
+    k.load = substitute(from, {{kElement, 1}, {0, chunk}}, 1);
+    k.load.access = access;
+    k.load.length = h;
+    k.load.table = tables.half(2 * h);
+    k.load.conj_table = access == Access::c2r;
+    k.load.axes[0].limit = count;
+    k.store = substitute(to, {{kElement, 1}, {0, chunk}}, 1);
+    k.store.axes[0].limit = count;
+    k.scale = scale;
+    add(std::move(k), from.buffer, to.buffer);
+  }
+};
+
+} // namespace
+
+uint64_t side_bytes(const fftmux_desc& desc, bool input) {
+  plugin::Shape s = plugin::shape(desc, input);
+  int64_t last = (desc.batch - 1) * s.distance;
+  for (int i = 0; i < FFTMUX_MAX_RANK; ++i)
+    last += (s.extent[i] - 1) * s.stride[i];
+  uint64_t scalar = desc.precision == FFTMUX_F64 ? 8 : 4;
+  return uint64_t(last + 1) * scalar * (s.complex ? 2 : 1);
+}
+
+Plan plan(const fftmux_desc& desc, int direction, const Device& device, const Options& options) {
+  if (desc.precision == FFTMUX_F64 && !device.f64)
+    throw Unsupported("the device has no double precision (shaderFloat64)");
+  if ((desc.kind == FFTMUX_R2C && direction != FFTMUX_FORWARD) ||
+      (desc.kind == FFTMUX_C2R && direction != FFTMUX_INVERSE))
+    throw Unsupported("r2c runs forward only, c2r inverse only");
+  Plan p;
+  Planner planner(desc, direction, device, options, p);
+  try {
+    planner.run();
+  } catch (const plugin::Failure& f) {
+    throw Unsupported(f.what());
+  }
+  p.summary = planner.summary.str();
+  return p;
+}
+
+} // namespace fftmux::codegen

@@ -1,0 +1,36 @@
+// The tables kernels read (twiddles, chirps, Bluestein's kernel), computed
+// in double precision on the host and appended to Plan::table once each.
+#pragma once
+
+#include <fftmux/codegen.hpp>
+
+#include <map>
+#include <tuple>
+
+namespace fftmux::codegen {
+
+using cd = std::complex<double>;
+
+// exp(sign 2 pi i a / b), exact in the integers.
+cd unit_root(int sign, int64_t a, int64_t b);
+
+// An in-place complex FFT in double precision of a 2,3,5,7-smooth length.
+void host_fft(std::vector<cd>& x, int sign);
+
+class Tables {
+public:
+  explicit Tables(std::vector<cd>& t) : t_(t) {}
+  int64_t stage(int64_t length);        // exp(-2 pi i m / length), m < length
+  Table twiddle(int64_t n, int sign);   // exp(sign 2 pi i m / n), m < n, split when long
+  int64_t half(int64_t n);              // exp(-2 pi i k / n), k <= n / 2
+  int64_t chirp(int64_t n, int sign);   // exp(sign pi i k^2 / n), k < n
+  // FFT_m of exp(-sign pi i k^2 / n) wrapped circularly, times scale / m.
+  int64_t bluestein(int64_t n, int64_t m, int sign, double scale);
+
+private:
+  template <class F> int64_t add(std::tuple<int, int64_t, int64_t, double> key, int64_t count, F f);
+  std::vector<cd>& t_;
+  std::map<std::tuple<int, int64_t, int64_t, double>, int64_t> at_;
+};
+
+} // namespace fftmux::codegen

@@ -1,0 +1,264 @@
+// The CUDA backend's plugin table: device probing, device buffers (own and
+// wrapped CUdeviceptrs), streams, and the plans of both variants.
+#include "backend.hpp"
+#include "check.hpp"
+#include "native.hpp"
+
+#include <fftmux/plugin.h>
+#include <fftmux/plugin_support.hpp>
+
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+namespace fftmux::cuda {
+namespace {
+
+using plugin::fail;
+using plugin::guarded;
+
+// The host's functions, set by every init (plugin::host_functions) and read
+// by any thread.
+std::atomic<const fftmux_host_v1*> host{nullptr};
+
+std::string config(const fftmux_host_v1* h, const char* key, const std::string& fallback) {
+  const char* v = h->config ? h->config(h->host_data, key) : nullptr;
+  return v ? v : fallback;
+}
+
+Backend* backend_of(void* p) {
+  return static_cast<Backend*>(p);
+}
+Plan* plan_of(void* p) {
+  return static_cast<Plan*>(p);
+}
+
+struct Buffer {
+  const Backend* backend;
+  char* data;
+  bool owned;
+};
+
+Buffer* buffer_of(void* p) {
+  return static_cast<Buffer*>(p);
+}
+
+// Variant 0 is cuFFT, the others the native variants in their order.
+constexpr uint32_t kCufft = 0;
+
+const codegen::Options& native_options(uint32_t variant) {
+  if (variant == kCufft || variant > native_variants().size())
+    fail(FFTMUX_ERROR_INVALID_ARGUMENT, "no CUDA variant " + std::to_string(variant));
+  return native_variants()[variant - 1].options;
+}
+
+fftmux_status init(const fftmux_host_v1* h, void** out) {
+  if (h)
+    host = plugin::host_functions(*h);
+  return guarded(h, [&] {
+    auto b = std::make_unique<Backend>();
+    b->host = host;
+    std::string device = config(h, "device", "0");
+    if (device.empty() || device.find_first_not_of("0123456789") != std::string::npos)
+      fail(FFTMUX_ERROR_INVALID_ARGUMENT,
+           "[backends.cuda] device = \"" + device + "\": give the device's index, e.g. 0");
+    b->device = probe(std::stoi(device));
+    b->cufft_fusion = config(h, "cufft_fusion", "pass");
+    if (b->cufft_fusion != "callback-experimental" && b->cufft_fusion != "pass")
+      fail(FFTMUX_ERROR_INVALID_ARGUMENT, "[backends.cuda] cufft_fusion = \"" + b->cufft_fusion +
+                                              "\": use pass or callback-experimental");
+    std::string cache =
+        config(h, "kernel_cache", h->cache_dir ? std::string(h->cache_dir) + "/cuda" : "");
+    FileWriter write = [](const std::string& path, const std::string& data) {
+      const fftmux_host_v1* functions = host;
+      return functions->write_file &&
+             functions->write_file(path.c_str(), data.data(), data.size()) == FFTMUX_OK;
+    };
+    b->compiler = std::make_unique<Compiler>(b->device.arch(), b->device.name, cache, write);
+    *out = b.release();
+  });
+}
+
+void shutdown(void* p) {
+  delete backend_of(p);
+}
+
+fftmux_status about(void* p, fftmux_about_v1* a) {
+  return guarded(host, [&] {
+    const Device& d = backend_of(p)->device;
+    std::snprintf(a->devices, sizeof a->devices, "%s", d.line().c_str());
+    std::snprintf(a->hardware_key, sizeof a->hardware_key, "%s", d.hardware_key().c_str());
+  });
+}
+
+fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answer_v1* a) {
+  return guarded(host, [&] {
+    if (variant != kCufft) {
+      std::string why = native_declines(*d, native_limits(backend_of(p)->device.shared_optin),
+                                        native_options(variant));
+      if (!why.empty()) {
+        std::snprintf(a->reason, sizeof a->reason, "%s", why.c_str());
+        a->supported = 0;
+        return;
+      }
+    }
+    // Memory-bound: the bytes over a conservative 3 TB/s plus a launch.
+    double bytes = double(side_bytes(*d, true) + side_bytes(*d, false));
+    a->supported = 1;
+    a->estimate_seconds = 5e-6 + bytes / 3e12;
+  });
+}
+
+fftmux_status plan_create(void* p, const fftmux_desc* d, uint32_t variant, void** out) {
+  return guarded(host, [&] {
+    Backend& b = *backend_of(p);
+    b.use();
+    if (variant == kCufft)
+      *out = make_cufft_plan(b, *d).release();
+    else
+      *out = make_native_plan(b, *d, native_options(variant)).release();
+  });
+}
+
+void plan_destroy(void* plan) {
+  if (plan) {
+    plan_of(plan)->backend().use();
+    delete plan_of(plan);
+  }
+}
+
+fftmux_status execute(void* plan, int direction, const void* in, void* out) {
+  return guarded(host, [&] { plan_of(plan)->execute_host(direction, in, out); });
+}
+
+fftmux_status execute_buffers(void* plan, int direction, void* in, void* out) {
+  return guarded(
+      host, [&] { plan_of(plan)->enqueue(direction, buffer_of(in)->data, buffer_of(out)->data); });
+}
+
+fftmux_status synchronize(void* plan) {
+  return guarded(host, [&] { plan_of(plan)->synchronize(); });
+}
+
+fftmux_status plan_set_stream(void* plan, uint64_t stream) {
+  return guarded(host, [&] {
+    plan_of(plan)->backend().use();
+    plan_of(plan)->set_stream(reinterpret_cast<cudaStream_t>(stream));
+  });
+}
+
+fftmux_status buffer_alloc(void* p, uint64_t bytes, void** out) {
+  return guarded(host, [&] {
+    const Backend& b = *backend_of(p);
+    b.use();
+    void* data = nullptr;
+    check(cudaMalloc(&data, bytes), ("cudaMalloc of " + std::to_string(bytes) + " bytes").c_str());
+    *out = new Buffer{&b, static_cast<char*>(data), true};
+  });
+}
+
+// A caller's CUdeviceptr: checked to be device (or managed) memory of the
+// backend's device, never freed here.
+fftmux_status buffer_wrap(void* p, uint64_t native, uint64_t, void** out) {
+  return guarded(host, [&] {
+    const Backend& b = *backend_of(p);
+    b.use();
+    void* ptr = reinterpret_cast<void*>(native);
+    cudaPointerAttributes attr{};
+    check(cudaPointerGetAttributes(&attr, ptr), "cudaPointerGetAttributes");
+    if (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged)
+      fail(FFTMUX_ERROR_INVALID_ARGUMENT,
+           "native = " + std::to_string(native) + " is not CUDA device memory");
+    if (attr.type == cudaMemoryTypeDevice && attr.device != b.device.index)
+      fail(FFTMUX_ERROR_INVALID_ARGUMENT,
+           "native is memory of device " + std::to_string(attr.device) +
+               ", the backend runs on device " + std::to_string(b.device.index));
+    *out = new Buffer{&b, static_cast<char*>(ptr), false};
+  });
+}
+
+void buffer_free(void* p) {
+  Buffer* buf = buffer_of(p);
+  if (buf->owned) {
+    buf->backend->use();
+    cudaFree(buf->data);
+  }
+  delete buf;
+}
+
+// cudaMemcpy runs on the legacy stream, which plans' streams wait for; the
+// explicit synchronization also orders it before callers' non-blocking streams.
+fftmux_status buffer_write(void* p, uint64_t offset, const void* src, uint64_t bytes) {
+  return guarded(host, [&] {
+    Buffer* buf = buffer_of(p);
+    buf->backend->use();
+    check(cudaMemcpy(buf->data + offset, src, bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaStreamSynchronize(cudaStreamLegacy), "cudaStreamSynchronize");
+  });
+}
+
+fftmux_status buffer_read(void* p, uint64_t offset, void* dst, uint64_t bytes) {
+  return guarded(host, [&] {
+    Buffer* buf = buffer_of(p);
+    buf->backend->use();
+    check(cudaMemcpy(dst, buf->data + offset, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy");
+  });
+}
+
+uint64_t buffer_native(void* p) {
+  return reinterpret_cast<uint64_t>(buffer_of(p)->data);
+}
+
+const char* const* variant_names() {
+  static const std::vector<const char*> names = [] {
+    std::vector<const char*> n{"cufft"};
+    for (const auto& v : native_variants())
+      n.push_back(v.name);
+    return n;
+  }();
+  return names.data();
+}
+
+const fftmux_backend_v1& table() {
+  static const fftmux_backend_v1 t = {
+      sizeof(fftmux_backend_v1),
+      FFTMUX_PLUGIN_ABI_VERSION,
+      "cuda",
+      FFTMUX_VERSION_STRING,
+      FFTMUX_CAP_F32 | FFTMUX_CAP_F64 | FFTMUX_CAP_C2C | FFTMUX_CAP_R2C | FFTMUX_CAP_STRIDES |
+          FFTMUX_CAP_IN_PLACE | FFTMUX_CAP_SHIFT,
+      FFTMUX_MAX_RANK,
+      FFTMUX_DOMAIN_CUDA,
+      uint32_t(1 + native_variants().size()),
+      variant_names(),
+      init,
+      shutdown,
+      about,
+      query,
+      plan_create,
+      plan_destroy,
+      execute,
+      execute_buffers,
+      synchronize,
+      buffer_alloc,
+      buffer_wrap,
+      buffer_free,
+      buffer_write,
+      buffer_read,
+      buffer_native,
+      plan_set_stream,
+  };
+  return t;
+}
+
+} // namespace
+} // namespace fftmux::cuda
+
+extern "C" FFTMUX_PLUGIN_EXPORT const fftmux_backend_v1* fftmux_plugin_entry(uint32_t host_abi) {
+  try {
+    return host_abi >= 1 ? &fftmux::cuda::table() : nullptr;
+  } catch (...) {
+    return nullptr; // only running out of memory can get here
+  }
+}

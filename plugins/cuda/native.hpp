@@ -1,0 +1,37 @@
+// The "native" variants: kernels of the shared generator (codegen/) in its
+// CUDA C++ dialect, compiled at plan time with NVRTC for the device's
+// architecture and cached on disk; within a process the generator's plans
+// and the loaded modules are kept too, so planning a problem again costs
+// no generation, compilation or loading.
+#pragma once
+
+#include "backend.hpp"
+
+#include <fftmux/codegen.hpp>
+
+namespace fftmux::cuda {
+
+// The generator's knobs each native variant turns (as the Vulkan backend's).
+struct NativeVariant {
+  const char* name;
+  codegen::Options options;
+};
+const std::vector<NativeVariant>& native_variants();
+
+// What a CUDA device allows a generated kernel: the opt-in shared memory per
+// block (227 KiB on an H200), 1024 threads, 32-bit element indices.
+codegen::Device native_limits(size_t shared_optin);
+
+// Every kernel source of a problem, both directions where it runs both.
+// Throws codegen::Unsupported with the reason.
+std::vector<std::string> native_sources(const fftmux_desc& d, const codegen::Device& limits,
+                                        const codegen::Options& options = {});
+
+// Why native declines the problem, or "" when it runs it.
+std::string native_declines(const fftmux_desc& d, const codegen::Device& limits,
+                            const codegen::Options& options = {});
+
+std::unique_ptr<Plan> make_native_plan(Backend& backend, const fftmux_desc& desc,
+                                       const codegen::Options& options);
+
+} // namespace fftmux::cuda

@@ -1,0 +1,463 @@
+// Instance, device and queue selection; buffers; the SPIR-V compiler.
+#include "engine.hpp"
+
+#include <fftmux/plugin_support.hpp>
+
+#include <shaderc/shaderc.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace fftmux::vulkan {
+
+using plugin::fail;
+
+namespace {
+
+std::string hex(const uint8_t* b, size_t n) {
+  std::string s;
+  char t[3];
+  for (size_t i = 0; i < n; ++i) {
+    std::snprintf(t, sizeof t, "%02x", b[i]);
+    s += t;
+  }
+  return s;
+}
+
+uint64_t fnv1a(const std::string& s) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : s)
+    h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+std::string version(uint32_t v) {
+  return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v)) +
+         "." + std::to_string(VK_API_VERSION_PATCH(v));
+}
+
+const char* type_name(VkPhysicalDeviceType t) {
+  switch (t) {
+  case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+    return "discrete GPU";
+  case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+    return "integrated GPU";
+  case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+    return "virtual GPU";
+  case VK_PHYSICAL_DEVICE_TYPE_CPU:
+    return "CPU";
+  default:
+    return "other";
+  }
+}
+
+int rank(VkPhysicalDeviceType t) { // the preferred device kinds first
+  switch (t) {
+  case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+    return 0;
+  case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+    return 1;
+  case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+    return 2;
+  case VK_PHYSICAL_DEVICE_TYPE_CPU:
+    return 3;
+  default:
+    return 4;
+  }
+}
+
+std::vector<char> read_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  return std::vector<char>((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+}
+
+} // namespace
+
+Device::Device(const Settings& s) : settings(s) {
+  std::string why;
+  if (!api.open(why))
+    fail(FFTMUX_ERROR_UNAVAILABLE, why);
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.pApplicationName = "fftmux";
+  app.pEngineName = "fftmux";
+  app.apiVersion = VK_API_VERSION_1_1;
+  VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  ici.pApplicationInfo = &app;
+  VkResult r = api.vkCreateInstance(&ici, nullptr, &instance);
+  if (r != VK_SUCCESS)
+    fail(FFTMUX_ERROR_UNAVAILABLE,
+         std::string("vkCreateInstance failed: ") + vk::result_name(r) +
+             (r == VK_ERROR_INCOMPATIBLE_DRIVER ? " (no Vulkan 1.1 driver installed)" : ""));
+  api.load_instance(instance);
+  pick(s);
+  api.load_device(device);
+  api.vkGetDeviceQueue(device, family, 0, &queue);
+
+  VkDescriptorSetLayoutBinding b[3];
+  for (uint32_t i = 0; i < 3; ++i)
+    b[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+  VkDescriptorSetLayoutCreateInfo dl{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  dl.bindingCount = 3;
+  dl.pBindings = b;
+  vk::check(api.vkCreateDescriptorSetLayout(device, &dl, nullptr, &set_layout),
+            "vkCreateDescriptorSetLayout");
+  VkPushConstantRange pc{VK_SHADER_STAGE_COMPUTE_BIT, 0, 4};
+  VkPipelineLayoutCreateInfo pl{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  pl.setLayoutCount = 1;
+  pl.pSetLayouts = &set_layout;
+  pl.pushConstantRangeCount = 1;
+  pl.pPushConstantRanges = &pc;
+  vk::check(api.vkCreatePipelineLayout(device, &pl, nullptr, &layout), "vkCreatePipelineLayout");
+
+  std::vector<char> blob;
+  if (!settings.cache_dir.empty())
+    blob = read_file(settings.cache_dir + "/pipelines-" + cache_key() + ".bin");
+  VkPipelineCacheCreateInfo pci{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+  pci.initialDataSize = blob.size();
+  pci.pInitialData = blob.empty() ? nullptr : blob.data();
+  if (api.vkCreatePipelineCache(device, &pci, nullptr, &pipeline_cache) != VK_SUCCESS) {
+    pci.initialDataSize = 0; // a stale or foreign cache is dropped
+    pci.pInitialData = nullptr;
+    vk::check(api.vkCreatePipelineCache(device, &pci, nullptr, &pipeline_cache),
+              "vkCreatePipelineCache");
+  }
+  VkCommandPoolCreateInfo cp{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  cp.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+  cp.queueFamilyIndex = family;
+  vk::check(api.vkCreateCommandPool(device, &cp, nullptr, &pool), "vkCreateCommandPool");
+}
+
+void Device::pick(const Settings& s) {
+  uint32_t count = 0;
+  vk::check(api.vkEnumeratePhysicalDevices(instance, &count, nullptr), "vkEnumeratePhysicalDevices");
+  if (!count)
+    fail(FFTMUX_ERROR_UNAVAILABLE, "the Vulkan driver reports no device");
+  std::vector<VkPhysicalDevice> all(count);
+  vk::check(api.vkEnumeratePhysicalDevices(instance, &count, all.data()), "vkEnumeratePhysicalDevices");
+  std::vector<uint32_t> order(count);
+  for (uint32_t i = 0; i < count; ++i)
+    order[i] = i;
+  if (s.device >= 0) {
+    if (uint32_t(s.device) >= count)
+      fail(FFTMUX_ERROR_INVALID_ARGUMENT, "[backends.vulkan] device = " + std::to_string(s.device) +
+                                              ": only " + std::to_string(count) +
+                                              " devices (0 to " + std::to_string(count - 1) + ")");
+    order = {uint32_t(s.device)};
+  } else {
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+      VkPhysicalDeviceProperties pa, pb;
+      api.vkGetPhysicalDeviceProperties(all[a], &pa);
+      api.vkGetPhysicalDeviceProperties(all[b], &pb);
+      return rank(pa.deviceType) < rank(pb.deviceType);
+    });
+  }
+  std::string skipped;
+  for (uint32_t i : order) {
+    VkPhysicalDeviceProperties p;
+    api.vkGetPhysicalDeviceProperties(all[i], &p);
+    if (p.apiVersion < VK_API_VERSION_1_1) {
+      skipped += std::string(p.deviceName) + " (Vulkan " + version(p.apiVersion) + " < 1.1); ";
+      continue;
+    }
+    uint32_t nf = 0;
+    api.vkGetPhysicalDeviceQueueFamilyProperties(all[i], &nf, nullptr);
+    std::vector<VkQueueFamilyProperties> fam(nf);
+    api.vkGetPhysicalDeviceQueueFamilyProperties(all[i], &nf, fam.data());
+    int chosen = -1;
+    for (uint32_t f = 0; f < nf && chosen < 0; ++f) // a compute-only queue first
+      if ((fam[f].queueFlags & VK_QUEUE_COMPUTE_BIT) && !(fam[f].queueFlags & VK_QUEUE_GRAPHICS_BIT))
+        chosen = int(f);
+    for (uint32_t f = 0; f < nf && chosen < 0; ++f)
+      if (fam[f].queueFlags & VK_QUEUE_COMPUTE_BIT)
+        chosen = int(f);
+    if (chosen < 0) {
+      skipped += std::string(p.deviceName) + " (no compute queue); ";
+      continue;
+    }
+    physical = all[i];
+    family = uint32_t(chosen);
+    props = p;
+    break;
+  }
+  if (!physical)
+    fail(FFTMUX_ERROR_UNAVAILABLE, "no usable Vulkan device: " + skipped);
+
+  api.vkGetPhysicalDeviceMemoryProperties(physical, &memory);
+  VkPhysicalDeviceFeatures feats;
+  api.vkGetPhysicalDeviceFeatures(physical, &feats);
+  f64 = feats.shaderFloat64;
+  VkPhysicalDeviceSubgroupProperties sub{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+  VkPhysicalDeviceIDProperties id{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
+  VkPhysicalDeviceDriverProperties drv{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+  sub.pNext = &id;
+  if (props.apiVersion >= VK_API_VERSION_1_2)
+    id.pNext = &drv;
+  VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+  p2.pNext = &sub;
+  api.vkGetPhysicalDeviceProperties2(physical, &p2);
+  subgroup = std::max(1u, sub.subgroupSize);
+  device_uuid = hex(id.deviceUUID, VK_UUID_SIZE);
+  driver_uuid = hex(id.driverUUID, VK_UUID_SIZE);
+  driver_name = props.apiVersion >= VK_API_VERSION_1_2
+                    ? std::string(drv.driverName) + " " + drv.driverInfo
+                    : "driver " + std::to_string(props.driverVersion);
+
+  float priority = 1.0f;
+  VkDeviceQueueCreateInfo q{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  q.queueFamilyIndex = family;
+  q.queueCount = 1;
+  q.pQueuePriorities = &priority;
+  VkPhysicalDeviceFeatures enable{};
+  enable.shaderFloat64 = feats.shaderFloat64;
+  VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  dci.queueCreateInfoCount = 1;
+  dci.pQueueCreateInfos = &q;
+  dci.pEnabledFeatures = &enable;
+  vk::check(api.vkCreateDevice(physical, &dci, nullptr, &device), "vkCreateDevice");
+}
+
+Device::~Device() {
+  if (device) {
+    api.vkDeviceWaitIdle(device);
+    save_pipeline_cache();
+    api.vkDestroyCommandPool(device, pool, nullptr);
+    api.vkDestroyPipelineCache(device, pipeline_cache, nullptr);
+    api.vkDestroyPipelineLayout(device, layout, nullptr);
+    api.vkDestroyDescriptorSetLayout(device, set_layout, nullptr);
+    api.vkDestroyDevice(device, nullptr);
+  }
+  if (instance)
+    api.vkDestroyInstance(instance, nullptr);
+}
+
+void Device::save_pipeline_cache() {
+  if (settings.cache_dir.empty() || !pipeline_cache)
+    return;
+  size_t n = 0;
+  if (api.vkGetPipelineCacheData(device, pipeline_cache, &n, nullptr) != VK_SUCCESS || !n)
+    return;
+  std::vector<char> data(n);
+  if (api.vkGetPipelineCacheData(device, pipeline_cache, &n, data.data()) != VK_SUCCESS)
+    return;
+  data.resize(n);
+  if (settings.write_file)
+    settings.write_file(settings.cache_dir + "/pipelines-" + cache_key() + ".bin", data);
+}
+
+codegen::Device Device::limits() const {
+  codegen::Device c;
+  c.shared_bytes = props.limits.maxComputeSharedMemorySize;
+  c.max_threads = std::min(props.limits.maxComputeWorkGroupInvocations,
+                           props.limits.maxComputeWorkGroupSize[0]);
+  c.subgroup = subgroup;
+  c.max_binding_bytes = props.limits.maxStorageBufferRange;
+  c.f64 = f64;
+  return c;
+}
+
+codegen::Options Device::tuned(codegen::Options o) const {
+  if (props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU && !o.values_per_thread)
+    o.values_per_thread = 4;
+  return o;
+}
+
+std::string Device::description() const {
+  return std::string(props.deviceName) + " (" + type_name(props.deviceType) + ", Vulkan " +
+         version(props.apiVersion) + ", " + driver_name + ")";
+}
+
+std::string Device::hardware_key() const {
+  return "vulkan " + version(props.apiVersion) + "; device " + props.deviceName + "; driver " +
+         driver_name + " (" + std::to_string(props.driverVersion) + "); device-uuid " +
+         device_uuid + "; driver-uuid " + driver_uuid;
+}
+
+std::string Device::cache_key() const {
+  char b[17];
+  std::snprintf(b, sizeof b, "%016llx", (unsigned long long)fnv1a(hardware_key()));
+  return b;
+}
+
+uint32_t Device::memory_type(uint32_t bits, VkMemoryPropertyFlags want,
+                             VkMemoryPropertyFlags avoid) const {
+  for (int pass = 0; pass < 2; ++pass)
+    for (uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
+      VkMemoryPropertyFlags f = memory.memoryTypes[i].propertyFlags;
+      if ((bits >> i & 1u) && (f & want) == want && (pass || !(f & avoid)))
+        return i;
+    }
+  fail(FFTMUX_ERROR_BACKEND, "no Vulkan memory type fits a buffer");
+}
+
+void Device::run_once(const std::function<void(VkCommandBuffer)>& record) {
+  std::lock_guard<std::mutex> lock(queue_mutex);
+  VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  ai.commandPool = pool;
+  ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  ai.commandBufferCount = 1;
+  VkCommandBuffer cmd;
+  vk::check(api.vkAllocateCommandBuffers(device, &ai, &cmd), "vkAllocateCommandBuffers");
+  VkFence fence = VK_NULL_HANDLE;
+  auto cleanup = [&] {
+    if (fence)
+      api.vkDestroyFence(device, fence, nullptr);
+    api.vkFreeCommandBuffers(device, pool, 1, &cmd);
+  };
+  try {
+    VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    vk::check(api.vkBeginCommandBuffer(cmd, &bi), "vkBeginCommandBuffer");
+    record(cmd);
+    vk::check(api.vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
+    VkFenceCreateInfo fi{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    vk::check(api.vkCreateFence(device, &fi, nullptr, &fence), "vkCreateFence");
+    VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &cmd;
+    vk::check(api.vkQueueSubmit(queue, 1, &si, fence), "vkQueueSubmit");
+    vk::check(api.vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+  } catch (...) {
+    cleanup();
+    throw;
+  }
+  cleanup();
+}
+
+void Device::idle() {
+  std::lock_guard<std::mutex> lock(queue_mutex);
+  vk::check(api.vkQueueWaitIdle(queue), "vkQueueWaitIdle");
+}
+
+// ---- buffers ----
+
+Buffer::Buffer(Device& d, uint64_t bytes, bool host_visible) : d_(d) {
+  size_ = std::max<uint64_t>(16, (bytes + 15) / 16 * 16);
+  VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  bi.size = size_;
+  bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+             VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  vk::check(d.api.vkCreateBuffer(d.device, &bi, nullptr, &buffer_), "vkCreateBuffer");
+  try {
+    VkMemoryRequirements req;
+    d.api.vkGetBufferMemoryRequirements(d.device, buffer_, &req);
+    const VkMemoryPropertyFlags host =
+        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    uint32_t type = host_visible
+                        ? d.memory_type(req.memoryTypeBits, host, 0)
+                        : d.memory_type(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+                                        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
+    VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    ai.allocationSize = req.size;
+    ai.memoryTypeIndex = type;
+    vk::check(d.api.vkAllocateMemory(d.device, &ai, nullptr, &mem_),
+              ("vkAllocateMemory of " + std::to_string(req.size) + " bytes").c_str());
+    vk::check(d.api.vkBindBufferMemory(d.device, buffer_, mem_, 0), "vkBindBufferMemory");
+    if ((d.memory.memoryTypes[type].propertyFlags & host) == host) // unified memory: no staging
+      vk::check(d.api.vkMapMemory(d.device, mem_, 0, VK_WHOLE_SIZE, 0, &mapped_), "vkMapMemory");
+  } catch (...) {
+    if (mem_)
+      d.api.vkFreeMemory(d.device, mem_, nullptr);
+    d.api.vkDestroyBuffer(d.device, buffer_, nullptr);
+    throw;
+  }
+}
+
+Buffer::Buffer(Device& d, VkBuffer wrapped, uint64_t bytes)
+    : d_(d), buffer_(wrapped), size_(bytes), owned_(false) {}
+
+Buffer::~Buffer() {
+  if (!owned_)
+    return;
+  if (mapped_)
+    d_.api.vkUnmapMemory(d_.device, mem_);
+  d_.api.vkDestroyBuffer(d_.device, buffer_, nullptr);
+  d_.api.vkFreeMemory(d_.device, mem_, nullptr);
+}
+
+void Buffer::write(uint64_t offset, const void* src, uint64_t bytes) {
+  if (offset + bytes > size_)
+    fail(FFTMUX_ERROR_INVALID_ARGUMENT, "buffer write of " + std::to_string(bytes) +
+                                            " bytes at " + std::to_string(offset) +
+                                            " runs past the buffer's " + std::to_string(size_));
+  if (!bytes)
+    return;
+  if (mapped_) {
+    d_.idle(); // kernels submitted earlier may still use the memory
+    std::memcpy(static_cast<char*>(mapped_) + offset, src, bytes);
+    return;
+  }
+  Buffer stage(d_, bytes, true);
+  std::memcpy(stage.mapped_, src, bytes);
+  d_.run_once([&](VkCommandBuffer cmd) {
+    VkBufferCopy c{0, offset, bytes};
+    d_.api.vkCmdCopyBuffer(cmd, stage.buffer_, buffer_, 1, &c);
+  });
+}
+
+void Buffer::read(uint64_t offset, void* dst, uint64_t bytes) {
+  if (offset + bytes > size_)
+    fail(FFTMUX_ERROR_INVALID_ARGUMENT, "buffer read of " + std::to_string(bytes) + " bytes at " +
+                                            std::to_string(offset) + " runs past the buffer's " +
+                                            std::to_string(size_));
+  if (!bytes)
+    return;
+  if (mapped_) {
+    d_.idle(); // kernels submitted earlier may still use the memory
+    std::memcpy(dst, static_cast<const char*>(mapped_) + offset, bytes);
+    return;
+  }
+  Buffer stage(d_, bytes, true);
+  d_.run_once([&](VkCommandBuffer cmd) {
+    VkBufferCopy c{offset, 0, bytes};
+    d_.api.vkCmdCopyBuffer(cmd, buffer_, stage.buffer_, 1, &c);
+  });
+  std::memcpy(dst, stage.mapped_, bytes);
+}
+
+// ---- GLSL to SPIR-V ----
+
+std::vector<uint32_t> compile(Device& d, const std::string& source, const std::string& name,
+                              bool* from_cache) {
+  std::string path;
+  if (!d.settings.cache_dir.empty()) {
+    char key[17];
+    std::snprintf(key, sizeof key, "%016llx",
+                  (unsigned long long)fnv1a(source + "\n" +
+                                            std::to_string(codegen::generator_version) + "\n" +
+                                            d.hardware_key()));
+    path = d.settings.cache_dir + "/spirv/" + key + ".spv";
+    std::vector<char> b = read_file(path);
+    if (b.size() >= 20 && b.size() % 4 == 0) {
+      std::vector<uint32_t> words(b.size() / 4);
+      std::memcpy(words.data(), b.data(), b.size());
+      if (words[0] == 0x07230203u) {
+        if (from_cache)
+          *from_cache = true;
+        return words;
+      }
+    }
+  }
+  shaderc::Compiler compiler;
+  shaderc::CompileOptions options;
+  options.SetTargetEnvironment(shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_1);
+  options.SetOptimizationLevel(shaderc_optimization_level_zero); // the driver optimizes
+  auto result = compiler.CompileGlslToSpv(source, shaderc_compute_shader, name.c_str(), options);
+  if (result.GetCompilationStatus() != shaderc_compilation_status_success)
+    fail(FFTMUX_ERROR_INTERNAL, "shaderc failed on generated kernel " + name + ": " +
+                                    result.GetErrorMessage());
+  std::vector<uint32_t> words(result.cbegin(), result.cend());
+  if (!path.empty() && d.settings.write_file) {
+    std::vector<char> bytes(words.size() * 4);
+    std::memcpy(bytes.data(), words.data(), bytes.size());
+    d.settings.write_file(path, bytes);
+  }
+  if (from_cache)
+    *from_cache = false;
+  return words;
+}
+
+} // namespace fftmux::vulkan

@@ -1,0 +1,165 @@
+// The Vulkan engine: a device, its buffers and compiled plans. The plugin
+// (vulkan_backend.cpp) and benchmarks/vulkan_bench.cpp both use it.
+#pragma once
+
+#include "vk.hpp"
+
+#include <fftmux/codegen.hpp>
+#include <fftmux/plugin.h>
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace fftmux::vulkan {
+
+struct Settings {
+  int device = -1;         // index in the driver's order; -1: discrete GPU first
+  std::string cache_dir;   // SPIR-V and pipeline cache; empty: no disk cache
+  // Atomic file replacement (the host's write_file); nullptr: plain write.
+  std::function<void(const std::string&, const std::vector<char>&)> write_file;
+};
+
+// The device and everything shared by its plans.
+class Device {
+public:
+  explicit Device(const Settings& s); // throws plugin::Failure with the reason
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  vk::Api api;
+  VkInstance instance = VK_NULL_HANDLE;
+  VkPhysicalDevice physical = VK_NULL_HANDLE;
+  VkDevice device = VK_NULL_HANDLE;
+  VkQueue queue = VK_NULL_HANDLE;
+  uint32_t family = 0;
+  VkPhysicalDeviceProperties props{};
+  VkPhysicalDeviceMemoryProperties memory{};
+  uint32_t subgroup = 1;
+  bool f64 = false;
+  std::string device_uuid, driver_uuid, driver_name;
+  VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  VkPipelineCache pipeline_cache = VK_NULL_HANDLE;
+  VkCommandPool pool = VK_NULL_HANDLE;
+  std::mutex queue_mutex; // queue submission and the command pool
+  Settings settings;
+
+  codegen::Device limits() const;
+  // Options with the device's defaults filled in: CPU devices (lavapipe)
+  // run long straight-line kernels slowly, so they get few values per thread.
+  codegen::Options tuned(codegen::Options o) const;
+  std::string description() const;  // one line for the device listing
+  std::string hardware_key() const; // the tuning cache's identity of engine, device and driver
+  std::string cache_key() const;    // device and driver, for the SPIR-V cache
+
+  uint32_t memory_type(uint32_t bits, VkMemoryPropertyFlags want, VkMemoryPropertyFlags avoid) const;
+  // One command buffer, recorded by record, submitted and waited for.
+  void run_once(const std::function<void(VkCommandBuffer)>& record);
+  void save_pipeline_cache();
+  void idle(); // waits until the queue has no work left
+
+private:
+  void pick(const Settings& s);
+};
+
+// A storage buffer on the device (owned, or a caller's VkBuffer wrapped).
+class Buffer {
+public:
+  Buffer(Device& d, uint64_t bytes, bool host_visible = false);
+  Buffer(Device& d, VkBuffer wrapped, uint64_t bytes);
+  ~Buffer();
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+
+  void write(uint64_t offset, const void* src, uint64_t bytes);
+  void read(uint64_t offset, void* dst, uint64_t bytes);
+  VkBuffer handle() const { return buffer_; }
+  uint64_t size() const { return size_; }
+  void* mapped() const { return mapped_; }
+
+private:
+  Device& d_;
+  VkBuffer buffer_ = VK_NULL_HANDLE;
+  VkDeviceMemory mem_ = VK_NULL_HANDLE;
+  uint64_t size_ = 0;
+  void* mapped_ = nullptr;
+  bool owned_ = true;
+};
+
+// GLSL -> SPIR-V with shaderc, cached on disk under <cache>/vulkan/spirv.
+std::vector<uint32_t> compile(Device& d, const std::string& source, const std::string& name,
+                              bool* from_cache = nullptr);
+
+// The variants the autotuner measures: generator options by name.
+struct Variant {
+  const char* name;
+  codegen::Options options;
+};
+const std::vector<Variant>& variants();
+
+// A planned transform: pipelines per direction, recorded command buffers
+// per (direction, buffers), resubmitted on every execution.
+class Plan {
+public:
+  Plan(Device& d, const fftmux_desc& desc, const codegen::Options& options);
+  ~Plan();
+  Plan(const Plan&) = delete;
+  Plan& operator=(const Plan&) = delete;
+
+  void execute(int direction, const void* in, void* out);          // host memory, waits
+  void execute_buffers(int direction, Buffer& in, Buffer& out);     // submits
+  void synchronize();
+  // Records the passes of direction on (in, out) into cmd: for benchmarks
+  // that time repeats with their own timestamps.
+  void record(VkCommandBuffer cmd, int direction, Buffer& in, Buffer& out);
+  const std::string& summary() const { return summary_; }
+  size_t passes() const; // kernels per execution, the longest direction
+  double cold_seconds() const { return build_seconds_; }
+  int compiled = 0, cached = 0; // kernels compiled now / found in the disk cache
+
+private:
+  struct Pass {
+    codegen::Kernel kernel;
+    codegen::Binding src, dst;
+    VkPipeline pipeline = VK_NULL_HANDLE;
+  };
+  struct Direction {
+    std::vector<Pass> passes;
+    std::unique_ptr<Buffer> table;
+  };
+  struct Recording {
+    int direction;
+    VkBuffer in, out;
+    VkDescriptorPool pool = VK_NULL_HANDLE;
+    std::vector<VkDescriptorSet> sets; // one per pass
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    VkFence fence = VK_NULL_HANDLE;
+    bool pending = false;
+  };
+
+  Direction& dir(int direction);
+  Recording& recording(int direction, Buffer& in, Buffer& out, bool host);
+  void bind(Recording& r, Direction& d, Buffer& in, Buffer& out);
+  void wait(Recording& r);
+  void release(Recording& r);
+  void destroy_pipelines();
+  uint64_t dense_out_bytes() const; // the output's elements alone
+
+  Device& d_;
+  fftmux_desc desc_;
+  std::map<int, Direction> dirs_;
+  std::unique_ptr<Buffer> scratch_, host_in_, host_out_;
+  std::vector<std::unique_ptr<Recording>> recordings_;
+  std::string summary_;
+  double build_seconds_ = 0;
+  uint64_t in_bytes_ = 0, out_bytes_ = 0;
+};
+
+} // namespace fftmux::vulkan

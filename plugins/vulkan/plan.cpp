@@ -1,0 +1,356 @@
+// A plan: generated kernels compiled to pipelines, tables uploaded once,
+// command buffers recorded once per (direction, buffers) and resubmitted.
+#include "engine.hpp"
+
+#include <fftmux/plugin_support.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <future>
+
+namespace fftmux::vulkan {
+
+using plugin::fail;
+
+const std::vector<Variant>& variants() {
+  static const std::vector<Variant> v = [] {
+    std::vector<Variant> t;
+    codegen::Options o;
+    t.push_back({"default", o});
+    o = {};
+    o.max_radix = 8;
+    t.push_back({"radix8", o});
+    o = {};
+    o.max_radix = 4;
+    t.push_back({"radix4", o});
+    o = {};
+    o.values_per_thread = 32; // fewer threads, more registers each
+    t.push_back({"wide", o});
+    o = {};
+    o.values_per_thread = 4;
+    t.push_back({"narrow", o});
+    o = {};
+    o.group_threads = 64;
+    t.push_back({"small-groups", o});
+    return t;
+  }();
+  return v;
+}
+
+namespace {
+
+VkMemoryBarrier barrier(VkAccessFlags src, VkAccessFlags dst) {
+  VkMemoryBarrier b{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  b.srcAccessMask = src;
+  b.dstAccessMask = dst;
+  return b;
+}
+
+} // namespace
+
+Plan::Plan(Device& d, const fftmux_desc& desc, const codegen::Options& options)
+    : d_(d), desc_(desc) {
+  auto start = std::chrono::steady_clock::now();
+  in_bytes_ = codegen::side_bytes(desc, true);
+  out_bytes_ = codegen::side_bytes(desc, false);
+  uint64_t limit = d.props.limits.maxStorageBufferRange;
+  size_t elem = desc.precision == FFTMUX_F64 ? 16 : 8;
+  std::vector<int> directions;
+  if (desc.kind != FFTMUX_C2R)
+    directions.push_back(FFTMUX_FORWARD);
+  if (desc.kind != FFTMUX_R2C)
+    directions.push_back(FFTMUX_INVERSE);
+  uint64_t scratch = 0;
+  std::vector<codegen::Plan> plans;
+  for (int dir : directions) {
+    try {
+      plans.push_back(codegen::plan(desc, dir, d.limits(), d.tuned(options)));
+    } catch (const codegen::Unsupported& e) {
+      fail(FFTMUX_ERROR_UNSUPPORTED, std::string("vulkan: ") + e.what());
+    }
+    scratch = std::max<uint64_t>(scratch, plans.back().scratch_elements * elem);
+    summary_ = plans.back().summary;
+    uint64_t table = plans.back().table.size() * elem;
+    for (uint64_t bytes : {in_bytes_, out_bytes_, scratch, table})
+      if (bytes > limit)
+        fail(FFTMUX_ERROR_UNSUPPORTED, "vulkan: a buffer of " + std::to_string(bytes) +
+                                           " bytes exceeds the device's maxStorageBufferRange of " +
+                                           std::to_string(limit));
+  }
+  // Compile every kernel of both directions at once.
+  std::vector<std::future<std::vector<uint32_t>>> spirv;
+  std::vector<char> hits;
+  std::vector<std::string> sources;
+  for (auto& p : plans)
+    for (auto& pass : p.passes)
+      sources.push_back(codegen::emit(pass.kernel, codegen::Dialect::vulkan));
+  hits.resize(sources.size());
+  for (size_t i = 0; i < sources.size(); ++i)
+    spirv.push_back(std::async(std::launch::async, [&, i] {
+      bool hit = false;
+      auto words = compile(d, sources[i], "fftmux_pass" + std::to_string(i) + ".comp", &hit);
+      hits[i] = hit;
+      return words;
+    }));
+  size_t at = 0;
+  try {
+    for (size_t pi = 0; pi < plans.size(); ++pi) {
+      Direction& dd = dirs_[directions[pi]];
+      const codegen::Plan& p = plans[pi];
+      std::vector<std::complex<float>> f32;
+      if (!p.table.empty()) {
+        dd.table = std::make_unique<Buffer>(d, p.table.size() * elem);
+        if (elem == 16) {
+          dd.table->write(0, p.table.data(), p.table.size() * elem);
+        } else {
+          f32.assign(p.table.begin(), p.table.end());
+          dd.table->write(0, f32.data(), f32.size() * elem);
+        }
+      } else {
+        dd.table = std::make_unique<Buffer>(d, 16);
+      }
+      for (const codegen::Pass& pass : p.passes) {
+        std::vector<uint32_t> words = spirv[at].get();
+        (hits[at] ? cached : compiled) += 1;
+        ++at;
+        VkShaderModuleCreateInfo si{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+        si.codeSize = words.size() * 4;
+        si.pCode = words.data();
+        VkShaderModule module;
+        vk::check(d.api.vkCreateShaderModule(d.device, &si, nullptr, &module), "vkCreateShaderModule");
+        VkComputePipelineCreateInfo ci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+        ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+        ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+        ci.stage.module = module;
+        ci.stage.pName = "main";
+        ci.layout = d.layout;
+        VkPipeline pipe = VK_NULL_HANDLE;
+        VkResult r = d.api.vkCreateComputePipelines(d.device, d.pipeline_cache, 1, &ci, nullptr, &pipe);
+        d.api.vkDestroyShaderModule(d.device, module, nullptr);
+        vk::check(r, "vkCreateComputePipelines");
+        dd.passes.push_back({pass.kernel, pass.src, pass.dst, pipe});
+      }
+    }
+    if (scratch)
+      scratch_ = std::make_unique<Buffer>(d, scratch);
+  } catch (...) {
+    for (; at < spirv.size(); ++at)
+      if (spirv[at].valid())
+        spirv[at].wait();
+    destroy_pipelines();
+    throw;
+  }
+  build_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+Plan::~Plan() {
+  synchronize();
+  for (auto& r : recordings_)
+    release(*r);
+  recordings_.clear();
+  destroy_pipelines();
+}
+
+void Plan::destroy_pipelines() {
+  for (auto& [dir, dd] : dirs_)
+    for (Pass& p : dd.passes)
+      if (p.pipeline)
+        d_.api.vkDestroyPipeline(d_.device, p.pipeline, nullptr);
+  dirs_.clear();
+}
+
+uint64_t Plan::dense_out_bytes() const {
+  plugin::Shape s = plugin::shape(desc_, false);
+  uint64_t n = uint64_t(desc_.batch) * (s.complex ? 2 : 1) * (desc_.precision == FFTMUX_F64 ? 8 : 4);
+  for (int64_t e : s.extent)
+    n *= uint64_t(e);
+  return n;
+}
+
+size_t Plan::passes() const {
+  size_t n = 0;
+  for (const auto& [dir, dd] : dirs_)
+    n = std::max(n, dd.passes.size());
+  return n;
+}
+
+Plan::Direction& Plan::dir(int direction) {
+  auto it = dirs_.find(direction);
+  if (it == dirs_.end())
+    fail(FFTMUX_ERROR_INVALID_ARGUMENT,
+         std::string("direction = ") + std::to_string(direction) + ": a " +
+             (desc_.kind == FFTMUX_R2C ? "r2c plan runs forward (-1) only"
+                                       : "c2r plan runs inverse (+1) only"));
+  return it->second;
+}
+
+void Plan::record(VkCommandBuffer cmd, int direction, Buffer& in, Buffer& out) {
+  Recording& r = recording(direction, in, out, false);
+  (void)r;
+  Direction& dd = dir(direction);
+  auto& api = d_.api;
+  VkMemoryBarrier b = barrier(VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT |
+                                  VK_ACCESS_HOST_WRITE_BIT,
+                              VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+  api.vkCmdPipelineBarrier(cmd,
+                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT |
+                               VK_PIPELINE_STAGE_HOST_BIT,
+                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &b, 0, nullptr, 0, nullptr);
+  const uint32_t* count = d_.props.limits.maxComputeWorkGroupCount;
+  for (size_t i = 0; i < dd.passes.size(); ++i) {
+    const Pass& p = dd.passes[i];
+    api.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
+    api.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, d_.layout, 0, 1,
+                                &r.sets[i], 0, nullptr);
+    uint64_t groups = p.kernel.groups();
+    uint64_t x = std::min<uint64_t>(groups, count[0]);
+    for (uint64_t done = 0; done < groups;) {
+      uint64_t y = std::min<uint64_t>((groups - done + x - 1) / x, count[1]);
+      uint32_t offset = uint32_t(done);
+      api.vkCmdPushConstants(cmd, d_.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &offset);
+      api.vkCmdDispatch(cmd, uint32_t(x), uint32_t(y), 1);
+      done += x * y;
+    }
+    VkMemoryBarrier pb = barrier(VK_ACCESS_SHADER_WRITE_BIT,
+                                 VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                                     VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_HOST_READ_BIT);
+    api.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT |
+                                 VK_PIPELINE_STAGE_HOST_BIT,
+                             0, 1, &pb, 0, nullptr, 0, nullptr);
+  }
+}
+
+Plan::Recording& Plan::recording(int direction, Buffer& in, Buffer& out, bool host) {
+  for (auto& r : recordings_)
+    if (r->direction == direction && r->in == in.handle() && r->out == out.handle())
+      return *r;
+  (void)host;
+  Direction& dd = dir(direction);
+  if (in.size() < in_bytes_ || out.size() < out_bytes_)
+    fail(FFTMUX_ERROR_INVALID_ARGUMENT,
+         "buffers of " + std::to_string(in.size()) + " and " + std::to_string(out.size()) +
+             " bytes are too small for this plan's " + std::to_string(in_bytes_) + " and " +
+             std::to_string(out_bytes_));
+  // Few buffer pairs per plan in practice: drop the oldest beyond eight.
+  if (recordings_.size() >= 8) {
+    release(*recordings_.front());
+    recordings_.erase(recordings_.begin());
+  }
+  auto r = std::make_unique<Recording>();
+  r->direction = direction;
+  r->in = in.handle();
+  r->out = out.handle();
+  auto& api = d_.api;
+  uint32_t n = uint32_t(dd.passes.size());
+  VkDescriptorPoolSize ps{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3 * n};
+  VkDescriptorPoolCreateInfo pi{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  pi.maxSets = n;
+  pi.poolSizeCount = 1;
+  pi.pPoolSizes = &ps;
+  vk::check(api.vkCreateDescriptorPool(d_.device, &pi, nullptr, &r->pool), "vkCreateDescriptorPool");
+  std::vector<VkDescriptorSetLayout> layouts(n, d_.set_layout);
+  VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  ai.descriptorPool = r->pool;
+  ai.descriptorSetCount = n;
+  ai.pSetLayouts = layouts.data();
+  r->sets.resize(n);
+  vk::check(api.vkAllocateDescriptorSets(d_.device, &ai, r->sets.data()), "vkAllocateDescriptorSets");
+  auto buffer_of = [&](codegen::Binding b) -> VkBuffer {
+    switch (b) {
+    case codegen::Binding::input:
+      return in.handle();
+    case codegen::Binding::output:
+      return out.handle();
+    default:
+      return scratch_->handle();
+    }
+  };
+  for (uint32_t i = 0; i < n; ++i) {
+    VkDescriptorBufferInfo info[3] = {{buffer_of(dd.passes[i].src), 0, VK_WHOLE_SIZE},
+                                      {buffer_of(dd.passes[i].dst), 0, VK_WHOLE_SIZE},
+                                      {dd.table->handle(), 0, VK_WHOLE_SIZE}};
+    VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    w.dstSet = r->sets[i];
+    w.dstBinding = 0;
+    w.descriptorCount = 3;
+    w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    w.pBufferInfo = info;
+    api.vkUpdateDescriptorSets(d_.device, 1, &w, 0, nullptr);
+  }
+  recordings_.push_back(std::move(r));
+  return *recordings_.back();
+}
+
+void Plan::release(Recording& r) {
+  wait(r);
+  auto& api = d_.api;
+  if (r.fence)
+    api.vkDestroyFence(d_.device, r.fence, nullptr);
+  if (r.cmd) {
+    std::lock_guard<std::mutex> lock(d_.queue_mutex);
+    api.vkFreeCommandBuffers(d_.device, d_.pool, 1, &r.cmd);
+  }
+  if (r.pool)
+    api.vkDestroyDescriptorPool(d_.device, r.pool, nullptr);
+}
+
+void Plan::wait(Recording& r) {
+  if (!r.pending)
+    return;
+  vk::check(d_.api.vkWaitForFences(d_.device, 1, &r.fence, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+  r.pending = false;
+}
+
+void Plan::execute_buffers(int direction, Buffer& in, Buffer& out) {
+  Recording& r = recording(direction, in, out, false);
+  auto& api = d_.api;
+  wait(r);
+  if (!r.cmd) { // recorded once, resubmitted afterwards
+    std::lock_guard<std::mutex> lock(d_.queue_mutex);
+    VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    ai.commandPool = d_.pool;
+    ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    ai.commandBufferCount = 1;
+    vk::check(api.vkAllocateCommandBuffers(d_.device, &ai, &r.cmd), "vkAllocateCommandBuffers");
+    VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    vk::check(api.vkBeginCommandBuffer(r.cmd, &bi), "vkBeginCommandBuffer");
+    record(r.cmd, direction, in, out);
+    vk::check(api.vkEndCommandBuffer(r.cmd), "vkEndCommandBuffer");
+    VkFenceCreateInfo fi{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    vk::check(api.vkCreateFence(d_.device, &fi, nullptr, &r.fence), "vkCreateFence");
+  }
+  vk::check(api.vkResetFences(d_.device, 1, &r.fence), "vkResetFences");
+  VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  si.commandBufferCount = 1;
+  si.pCommandBuffers = &r.cmd;
+  std::lock_guard<std::mutex> lock(d_.queue_mutex);
+  vk::check(api.vkQueueSubmit(d_.queue, 1, &si, r.fence), "vkQueueSubmit");
+  r.pending = true;
+}
+
+void Plan::synchronize() {
+  for (auto& r : recordings_)
+    wait(*r);
+}
+
+void Plan::execute(int direction, const void* in, void* out) {
+  bool in_place = desc_.flags & FFTMUX_IN_PLACE;
+  if (!host_in_) {
+    host_in_ = std::make_unique<Buffer>(d_, in_place ? std::max(in_bytes_, out_bytes_) : in_bytes_);
+    if (!in_place)
+      host_out_ = std::make_unique<Buffer>(d_, out_bytes_);
+  }
+  Buffer& bin = *host_in_;
+  Buffer& bout = in_place ? *host_in_ : *host_out_;
+  bin.write(0, in, in_bytes_);
+  // The kernels write only the output's elements: where the layout has gaps
+  // they must keep the caller's bytes, so those go down first.
+  if (!in_place && out_bytes_ > dense_out_bytes())
+    bout.write(0, out, out_bytes_);
+  execute_buffers(direction, bin, bout);
+  synchronize();
+  bout.read(0, out, out_bytes_);
+}
+
+} // namespace fftmux::vulkan

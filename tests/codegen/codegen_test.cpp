@@ -1,0 +1,285 @@
+// The generator on its own: factorizations, pass plans for two devices
+// (the H200 under Vulkan and lavapipe), tables, and emitted source that
+// compiles with shaderc for Vulkan and OpenGL.
+#include <fftmux/codegen.hpp>
+
+#include <gtest/gtest.h>
+#include <shaderc/shaderc.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <numeric>
+
+namespace fftmux::codegen {
+namespace {
+
+int64_t product(const std::vector<int>& r) {
+  return std::accumulate(r.begin(), r.end(), int64_t(1), std::multiplies<int64_t>());
+}
+
+Device h200() { // Vulkan on the H200: 48 KiB shared memory, 1024 invocations
+  Device d;
+  d.shared_bytes = 49152;
+  d.max_threads = 1024;
+  d.subgroup = 32;
+  d.max_binding_bytes = 1ull << 32;
+  return d;
+}
+
+Device lavapipe() {
+  Device d;
+  d.shared_bytes = 32768;
+  d.max_threads = 1024;
+  d.subgroup = 8;
+  d.max_binding_bytes = 1ull << 27;
+  return d;
+}
+
+// A resolved descriptor (default layouts), as plugins receive it.
+fftmux_desc problem(std::vector<int64_t> n, fftmux_kind kind = FFTMUX_C2C,
+                    fftmux_precision p = FFTMUX_F32, int64_t batch = 1, uint32_t flags = 0) {
+  fftmux_desc d;
+  fftmux_desc_init(&d);
+  d.rank = uint32_t(n.size());
+  for (size_t i = 0; i < n.size(); ++i)
+    d.n[i] = n[i];
+  d.kind = kind;
+  d.precision = p;
+  d.batch = batch;
+  d.flags = flags;
+  fftmux_layout l;
+  l.struct_size = sizeof l;
+  EXPECT_EQ(fftmux_desc_layout(&d, &l), FFTMUX_OK) << fftmux_last_error();
+  std::memcpy(d.in_strides, l.in_strides, sizeof d.in_strides);
+  std::memcpy(d.out_strides, l.out_strides, sizeof d.out_strides);
+  d.in_distance = l.in_distance;
+  d.out_distance = l.out_distance;
+  return d;
+}
+
+int direction(const fftmux_desc& d) { return d.kind == FFTMUX_C2R ? FFTMUX_INVERSE : FFTMUX_FORWARD; }
+
+TEST(Factorize, ProductIsTheLengthAndRadicesAreAllowed) {
+  for (int64_t n : {2, 3, 4, 8, 16, 60, 64, 1000, 1536, 2187, 2401, 3125, 4096, 6000, 8192, 12288,
+                    11 * 13 * 16, 1 << 20}) {
+    for (uint32_t maxr : {16u, 8u, 4u}) {
+      std::vector<int> r = factorize(n, maxr);
+      EXPECT_EQ(product(r), n) << n;
+      for (int x : r) {
+        EXPECT_TRUE(x == 2 || x == 3 || x == 4 || x == 5 || x == 7 || x == 8 || x == 11 ||
+                    x == 13 || x == 16)
+            << x;
+        if ((x & (x - 1)) == 0)
+          EXPECT_LE(uint32_t(x), maxr) << n;
+      }
+      EXPECT_TRUE(std::is_sorted(r.rbegin(), r.rend())) << n;
+    }
+  }
+}
+
+TEST(Factorize, PrefersFewStages) {
+  EXPECT_EQ(factorize(4096), (std::vector<int>{16, 16, 16}));
+  EXPECT_EQ(factorize(1024).size(), 3u);
+  EXPECT_EQ(factorize(8, 4), (std::vector<int>{4, 2}));
+}
+
+TEST(Factorize, DeclinesLargePrimes) {
+  EXPECT_TRUE(factorize(17).empty());
+  EXPECT_TRUE(factorize(4097).empty()); // 17 * 241
+  EXPECT_TRUE(factorize(1).empty());
+  EXPECT_FALSE(smooth(10007));
+  EXPECT_TRUE(smooth(13 * 11 * 7 * 5 * 3 * 2));
+}
+
+TEST(Bluestein, LengthIsSmoothAndLongEnough) {
+  for (int64_t n : {17, 97, 1009, 4093, 4097, 10007, 65537}) {
+    int64_t m = bluestein_length(n);
+    EXPECT_GE(m, 2 * n - 1);
+    int64_t x = m;
+    for (int p : {2, 3, 5, 7})
+      while (x % p == 0)
+        x /= p;
+    EXPECT_EQ(x, 1) << m;
+    EXPECT_LT(m, 2 * (2 * n - 1)) << "not the smallest smooth length";
+  }
+}
+
+TEST(Plan, OnePassWhenTheLineFitsSharedMemory) {
+  for (int64_t n : {8, 64, 1000, 4096, 8192, 12288}) {
+    Plan p = plan(problem({n}, FFTMUX_C2C, FFTMUX_F32, 1 << 20), FFTMUX_FORWARD, h200());
+    EXPECT_EQ(p.passes.size(), 1u) << n << ": " << p.summary;
+    EXPECT_EQ(p.scratch_elements, 0u);
+    const Kernel& k = p.passes[0].kernel;
+    EXPECT_LE(k.workgroup(), 1024u);
+    EXPECT_LE(k.shared_scalars() * 4u, 49152u);
+  }
+}
+
+TEST(Plan, SmallLinesShareWorkgroups) {
+  Plan p = plan(problem({16}, FFTMUX_C2C, FFTMUX_F32, 1 << 20), FFTMUX_FORWARD, h200());
+  EXPECT_GT(p.passes[0].kernel.teams, 1u);
+  EXPECT_GE(p.passes[0].kernel.workgroup(), 64u);
+}
+
+TEST(Plan, LongLinesTakeAtMostThreePasses) {
+  struct Want {
+    int64_t n;
+    size_t passes;
+  };
+  for (Want w : {Want{1 << 14, 2}, Want{1 << 20, 2}, Want{1 << 24, 3}, Want{1 << 27, 3}}) {
+    Plan p = plan(problem({w.n}), FFTMUX_FORWARD, h200());
+    EXPECT_EQ(p.passes.size(), w.passes) << w.n << ": " << p.summary;
+    EXPECT_GE(p.scratch_elements, uint64_t(w.n));
+  }
+}
+
+TEST(Plan, TwoToTheThirtyInThreePasses) {
+  Plan p = plan(problem({int64_t(1) << 30}), FFTMUX_FORWARD, h200());
+  EXPECT_EQ(p.passes.size(), 3u) << p.summary;
+  EXPECT_LT(p.table.size(), size_t(1) << 20) << "twiddles of long lines are split";
+}
+
+TEST(Plan, BluesteinForLargePrimes) {
+  Plan one = plan(problem({4093}), FFTMUX_FORWARD, h200()); // m = 8192 fits
+  EXPECT_EQ(one.passes.size(), 1u) << one.summary;
+  EXPECT_NE(one.summary.find("bluestein"), std::string::npos);
+  Plan three = plan(problem({10007}), FFTMUX_FORWARD, h200());
+  EXPECT_EQ(three.passes.size(), 3u) << three.summary;
+  EXPECT_GE(three.scratch_elements, uint64_t(bluestein_length(10007)));
+}
+
+TEST(Plan, RealTransformsUseTheHalfLength) {
+  Plan r = plan(problem({1024}, FFTMUX_R2C), FFTMUX_FORWARD, h200());
+  ASSERT_EQ(r.passes.size(), 1u);
+  EXPECT_EQ(r.passes[0].kernel.length, 512);
+  EXPECT_EQ(r.passes[0].kernel.positions, 513);
+  Plan c = plan(problem({1024}, FFTMUX_C2R), FFTMUX_INVERSE, h200());
+  ASSERT_EQ(c.passes.size(), 1u);
+  EXPECT_EQ(c.passes[0].kernel.load.access, Access::c2r);
+  Plan odd = plan(problem({15}, FFTMUX_R2C), FFTMUX_FORWARD, h200());
+  EXPECT_EQ(odd.passes[0].kernel.length, 15);
+  Plan lng = plan(problem({1 << 20}, FFTMUX_R2C), FFTMUX_FORWARD, h200());
+  EXPECT_EQ(lng.passes.size(), 3u) << lng.summary; // two for the half length, one post pass
+}
+
+TEST(Plan, AxesOneAfterAnother) {
+  Plan p = plan(problem({64, 32, 16}), FFTMUX_FORWARD, h200());
+  EXPECT_EQ(p.passes.size(), 3u);
+  EXPECT_EQ(p.passes[0].src, Binding::input);
+  EXPECT_EQ(p.passes[1].src, Binding::output);
+  EXPECT_EQ(p.passes[2].dst, Binding::output);
+  // The strided axes are read with lines adjacent: coalesced.
+  EXPECT_FALSE(p.passes[1].kernel.team_major);
+  EXPECT_FALSE(p.passes[2].kernel.team_major);
+}
+
+TEST(Plan, OutOfPlaceC2RLeavesItsInput) {
+  Plan p = plan(problem({16, 30}, FFTMUX_C2R), FFTMUX_INVERSE, h200());
+  for (const Pass& pass : p.passes)
+    EXPECT_NE(pass.dst, Binding::input);
+}
+
+TEST(Plan, NormalizationFoldedIntoTheLastPass) {
+  fftmux_desc d = problem({64, 64});
+  d.norm = FFTMUX_NORM_ORTHO;
+  Plan p = plan(d, FFTMUX_FORWARD, h200());
+  EXPECT_EQ(p.passes.front().kernel.scale, 1.0);
+  EXPECT_DOUBLE_EQ(p.passes.back().kernel.scale, 1.0 / 64);
+}
+
+TEST(Plan, ShiftsAreIndexRemapsNotPasses) {
+  Plan plain = plan(problem({1000}), FFTMUX_FORWARD, h200());
+  Plan shifted =
+      plan(problem({1000}, FFTMUX_C2C, FFTMUX_F32, 1, FFTMUX_SHIFT_INPUT | FFTMUX_SHIFT_OUTPUT),
+           FFTMUX_FORWARD, h200());
+  EXPECT_EQ(plain.passes.size(), shifted.passes.size());
+  EXPECT_EQ(shifted.passes[0].kernel.load.axes[0].shift, 500);
+  EXPECT_EQ(shifted.passes[0].kernel.store.axes[0].shift, 500);
+}
+
+TEST(Plan, DeclinesWhatTheDeviceCannot) {
+  Device no64 = lavapipe();
+  no64.f64 = false;
+  EXPECT_THROW(plan(problem({64}, FFTMUX_C2C, FFTMUX_F64), FFTMUX_FORWARD, no64), Unsupported);
+  EXPECT_THROW(plan(problem({64}, FFTMUX_R2C), FFTMUX_INVERSE, h200()), Unsupported);
+}
+
+TEST(Tables, TwiddlesAreAccurateInDouble) {
+  Plan p = plan(problem({4096}, FFTMUX_C2C, FFTMUX_F64), FFTMUX_FORWARD, h200());
+  ASSERT_GE(p.table.size(), 4096u);
+  const double pi = 3.14159265358979323846;
+  for (int m : {1, 100, 1023, 2048, 4095}) {
+    std::complex<double> want = std::polar(1.0, -2 * pi * m / 4096);
+    EXPECT_LT(std::abs(p.table[size_t(m)] - want), 1e-15) << m;
+  }
+}
+
+// ---- emitted source compiles ----
+
+struct Source {
+  std::string name;
+  fftmux_desc desc;
+};
+
+std::vector<Source> sources() {
+  std::vector<Source> s;
+  auto add = [&](std::string name, fftmux_desc d) { s.push_back({std::move(name), d}); };
+  add("c2c_1024", problem({1024}, FFTMUX_C2C, FFTMUX_F32, 8));
+  add("c2c_f64_1000", problem({1000}, FFTMUX_C2C, FFTMUX_F64, 3));
+  add("c2c_radix13_11", problem({11 * 13}, FFTMUX_C2C, FFTMUX_F32, 5));
+  add("c2c_7_5_3", problem({7 * 5 * 3 * 16}));
+  add("bluestein_97", problem({97}, FFTMUX_C2C, FFTMUX_F32, 4));
+  add("bluestein_10007", problem({10007}));
+  add("fourstep_2_20", problem({1 << 20}));
+  add("r2c_1024", problem({1024}, FFTMUX_R2C, FFTMUX_F32, 2));
+  add("r2c_odd_15", problem({15}, FFTMUX_R2C));
+  add("r2c_bluestein_34", problem({34}, FFTMUX_R2C));
+  add("c2r_1000", problem({1000}, FFTMUX_C2R, FFTMUX_F64));
+  add("c2r_odd_21", problem({21}, FFTMUX_C2R));
+  add("r2c_long", problem({1 << 16}, FFTMUX_R2C));
+  add("c2r_long", problem({1 << 16}, FFTMUX_C2R));
+  add("c2c_3d_shift",
+      problem({8, 6, 10}, FFTMUX_C2C, FFTMUX_F32, 2, FFTMUX_SHIFT_INPUT | FFTMUX_SHIFT_OUTPUT));
+  add("split_exchange_8192", problem({8192}));
+  return s;
+}
+
+class Compiles : public ::testing::TestWithParam<Source> {};
+
+void compile(const std::string& src, shaderc_target_env env, const std::string& what) {
+  shaderc::Compiler compiler;
+  shaderc::CompileOptions o;
+  o.SetTargetEnvironment(env, env == shaderc_target_env_vulkan ? shaderc_env_version_vulkan_1_1
+                                                               : shaderc_env_version_opengl_4_5);
+  auto r = compiler.CompileGlslToSpv(src, shaderc_compute_shader, what.c_str(), o);
+  EXPECT_EQ(r.GetCompilationStatus(), shaderc_compilation_status_success)
+      << what << ": " << r.GetErrorMessage();
+}
+
+TEST_P(Compiles, VulkanAndOpenGL) {
+  const Source& s = GetParam();
+  Plan p = plan(s.desc, direction(s.desc), lavapipe());
+  for (const Pass& pass : p.passes) {
+    compile(emit(pass.kernel, Dialect::vulkan), shaderc_target_env_vulkan, s.name);
+    std::string gl = emit(pass.kernel, Dialect::opengl);
+    EXPECT_NE(gl.find("#version 430"), std::string::npos);
+    compile(gl, shaderc_target_env_opengl, s.name);
+  }
+}
+
+TEST_P(Compiles, CudaDialectIsEmitted) {
+  const Source& s = GetParam();
+  Plan p = plan(s.desc, direction(s.desc), h200());
+  for (const Pass& pass : p.passes) {
+    std::string cu = emit(pass.kernel, Dialect::cuda);
+    EXPECT_NE(cu.find("extern \"C\" __global__"), std::string::npos);
+    EXPECT_NE(cu.find(entry_point(pass.kernel, Dialect::cuda)), std::string::npos);
+    EXPECT_EQ(cu.find("gl_"), std::string::npos) << "GLSL leaked into CUDA";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, Compiles, ::testing::ValuesIn(sources()),
+                         [](const auto& info) { return info.param.name; });
+
+} // namespace
+} // namespace fftmux::codegen

@@ -1,0 +1,50 @@
+// codegen_dump: prints the plan and the kernels the generator makes for a
+// problem, for reading generated code. Usage: codegen_dump n [batch] [kind]
+// [precision] [dialect] [shared_bytes].
+#include <fftmux/codegen.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+int main(int argc, char** argv) {
+  using namespace fftmux::codegen;
+  fftmux_desc d;
+  fftmux_desc_init(&d);
+  d.n[0] = argc > 1 ? std::atoll(argv[1]) : 1024;
+  d.batch = argc > 2 ? std::atoll(argv[2]) : 1;
+  const char* kind = argc > 3 ? argv[3] : "c2c";
+  d.kind = !std::strcmp(kind, "r2c") ? FFTMUX_R2C : !std::strcmp(kind, "c2r") ? FFTMUX_C2R : FFTMUX_C2C;
+  d.precision = argc > 4 && !std::strcmp(argv[4], "f64") ? FFTMUX_F64 : FFTMUX_F32;
+  Dialect dialect = argc > 5 && !std::strcmp(argv[5], "cuda")     ? Dialect::cuda
+                    : argc > 5 && !std::strcmp(argv[5], "opengl") ? Dialect::opengl
+                                                                  : Dialect::vulkan;
+  Device dev;
+  if (argc > 6)
+    dev.shared_bytes = uint32_t(std::atoi(argv[6]));
+  fftmux_layout l;
+  l.struct_size = sizeof l;
+  if (fftmux_desc_layout(&d, &l) != FFTMUX_OK) {
+    std::fprintf(stderr, "%s\n", fftmux_last_error());
+    return 1;
+  }
+  std::memcpy(d.in_strides, l.in_strides, sizeof d.in_strides);
+  std::memcpy(d.out_strides, l.out_strides, sizeof d.out_strides);
+  d.in_distance = l.in_distance;
+  d.out_distance = l.out_distance;
+  try {
+    Plan p = plan(d, d.kind == FFTMUX_C2R ? FFTMUX_INVERSE : FFTMUX_FORWARD, dev);
+    std::printf("// %s; scratch %llu; table %zu\n", p.summary.c_str(),
+                (unsigned long long)p.scratch_elements, p.table.size());
+    for (const Pass& pass : p.passes) {
+      const Kernel& k = pass.kernel;
+      std::printf("// ---- %s: length %lld threads %u teams %u %s groups %llu\n", k.name.c_str(),
+                  (long long)k.length, k.threads, k.teams, k.team_major ? "major" : "minor",
+                  (unsigned long long)k.groups());
+      std::printf("%s\n", emit(k, dialect).c_str());
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "declined: %s\n", e.what());
+    return 2;
+  }
+}
