@@ -28,6 +28,17 @@ function(fftmux_no_undefined target)
   endif()
 endfunction()
 
+# fftmux_sanitized_shard(<test> <shards>): in a sanitized build, a GoogleTest
+# suite runs one case in <shards> (shard 0 of gtest's round robin, so every
+# kind of case still comes up). For the GPU backends on Mesa's CPU drivers,
+# whose run time is the driver's, not the sanitized code's.
+function(fftmux_sanitized_shard test shards)
+  if(FFTMUX_SANITIZE)
+    set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT "GTEST_TOTAL_SHARDS=${shards}"
+                                                          "GTEST_SHARD_INDEX=0")
+  endif()
+endfunction()
+
 # The runtime options every test of a sanitized build runs with: errors are
 # fatal, leaks are errors, third-party reports are suppressed where
 # tests/sanitizers/*.supp justifies it.

@@ -14,6 +14,8 @@
 #include <atomic>
 #include <cstdio>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <random>
 #include <thread>
 
@@ -49,11 +51,16 @@ int direction_of(const fftmux_desc& d, std::mt19937_64& rng) {
   return d.kind == FFTMUX_R2C ? FFTMUX_FORWARD : FFTMUX_INVERSE;
 }
 
-// Runs a fresh plan of d once, on host memory or backend buffers, and
-// returns its relative error against the reference.
-double run_once(const fftmux::context& ctx, const fftmux_desc& d, int direction, bool buffers,
-                uint64_t seed) {
-  fftmux::plan p = ctx.make_plan(d);
+struct Outcome {
+  double error;        // relative, against the reference
+  std::string backend; // that ran it
+};
+
+// Runs a fresh plan of d once, on backend (NULL: routed), on host memory or
+// backend buffers.
+Outcome run_once(const fftmux::context& ctx, const fftmux_desc& d, int direction, bool buffers,
+                 uint64_t seed, const char* backend = nullptr) {
+  fftmux::plan p = ctx.make_plan(d, backend);
   fftmux_layout l = fftmux::layout(d);
   bool in_place = d.flags & FFTMUX_IN_PLACE;
   std::vector<unsigned char> in = ref::random_input(d, seed);
@@ -71,8 +78,9 @@ double run_once(const fftmux::context& ctx, const fftmux_desc& d, int direction,
     p.execute(direction, in.data(), out.data());
   }
   in = ref::random_input(d, seed); // the reference reads an untouched copy
-  return ref::relative_error(ref::read_side(d, false, out.data()),
-                             ref::expected(d, direction, in.data()));
+  return {ref::relative_error(ref::read_side(d, false, out.data()),
+                              ref::expected(d, direction, in.data())),
+          p.backend()};
 }
 
 // The calls that only read the context, between plans.
@@ -105,9 +113,31 @@ struct Stress : fftmux::test::FixtureTest {
   fftmux::context shared() { return open_with(plugins, settings()); }
 };
 
+// The ready backends that run every problem: FFTW, the fixture "fast" for
+// what it accepts, and where they are built and a device (or Mesa's
+// lavapipe) is there, the GPU backends. "slow" fails on purpose.
+std::vector<std::string> ready(const fftmux::context& ctx) {
+  std::vector<std::string> names;
+  for (const auto& b : ctx.backends(true))
+    if (b.state == FFTMUX_BACKEND_READY && std::string(b.name) != "slow")
+      names.push_back(b.name);
+  return names;
+}
+
+// Every 16th plan names a ready backend, in turn, the others are routed:
+// a GPU backend on a CPU driver takes a good part of a second per plan.
+const char* backend_for(const fftmux::context& ctx, const std::vector<std::string>& names,
+                        const fftmux_desc& d, int i) {
+  const std::string& name = names[size_t(i / 16) % names.size()];
+  return i % 16 == 1 && ctx.query(d, name.c_str()).supported ? name.c_str() : nullptr;
+}
+
 TEST_F(Stress, EightThreadsCreateRunAndDestroyPlansOnOneContext) {
   fftmux::context ctx = shared();
+  const std::vector<std::string> names = ready(ctx);
   std::atomic<int> wrong{0}, done{0};
+  std::mutex ran_mutex;
+  std::map<std::string, int> ran;
   std::vector<std::thread> threads;
   for (int t = 0; t < 8; ++t)
     threads.emplace_back([&, t] {
@@ -115,9 +145,14 @@ TEST_F(Stress, EightThreadsCreateRunAndDestroyPlansOnOneContext) {
       for (int i = 0; i < iterations(); ++i) {
         fftmux_desc d = pick(rng);
         int direction = direction_of(d, rng);
-        double err = run_once(ctx, d, direction, rng() % 8 == 0, rng());
-        if (!(err <= ref::error_bound(d)))
+        Outcome r =
+            run_once(ctx, d, direction, rng() % 8 == 0, rng(), backend_for(ctx, names, d, i));
+        if (!(r.error <= ref::error_bound(d)))
           ++wrong;
+        {
+          std::lock_guard<std::mutex> lock(ran_mutex);
+          ++ran[r.backend];
+        }
         if (i % 4 == 0)
           expect_failure(ctx);
         if (i % 8 == 0)
@@ -129,7 +164,10 @@ TEST_F(Stress, EightThreadsCreateRunAndDestroyPlansOnOneContext) {
     th.join();
   EXPECT_EQ(wrong.load(), 0);
   EXPECT_EQ(done.load(), 8 * iterations());
-  RecordProperty("iterations", 8 * iterations());
+  for (const auto& [backend, plans] : ran)
+    std::printf("stress: %d plans ran on %s\n", plans, backend.c_str());
+  for (const std::string& name : names)
+    EXPECT_GT(ran[name], 0) << name << " is ready but ran no plan";
 }
 
 // ---- contexts side by side ----
@@ -149,7 +187,8 @@ TEST_F(Stress, ContextsLiveAndDieInAnyOrder) {
   for (auto& ctx : all) {
     expect_failure(ctx);
     EXPECT_LE(
-        run_once(ctx, fftmux::make_desc({16}, FFTMUX_C2C, FFTMUX_F64), FFTMUX_FORWARD, false, 5),
+        run_once(ctx, fftmux::make_desc({16}, FFTMUX_C2C, FFTMUX_F64), FFTMUX_FORWARD, false, 5)
+            .error,
         1e-12);
   }
   plans.clear();
@@ -167,7 +206,7 @@ TEST_F(Stress, ContextsAreCreatedAndUsedOnManyThreadsAtOnce) {
         std::mt19937_64 rng(uint64_t(100 * t + round));
         fftmux_desc d = pick(rng);
         int direction = direction_of(d, rng);
-        if (!(run_once(ctx, d, direction, false, rng()) <= ref::error_bound(d)))
+        if (!(run_once(ctx, d, direction, false, rng()).error <= ref::error_bound(d)))
           ++wrong;
         expect_failure(ctx);
       }

@@ -4,10 +4,12 @@
 #include <fixture_test.hpp>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 
 namespace {
 
+namespace fs = std::filesystem;
 using fftmux::test::has;
 using fftmux::test::routing;
 using fftmux::test::slurp;
