@@ -9,7 +9,8 @@
 // of the data: 2 * bytes / time. Self-contained: links the engine, shaderc
 // and FFTW statically; needs only the Vulkan loader at run time.
 //
-//   vulkan_bench [--elements 2^k] [--repeat 20] [--only 1d|2d|3d|f64|r2c|N,...]
+//   vulkan_bench [--elements 2^k] [--repeat 20] [--only LIST] (LIST: 1d, 2d, 3d,
+//                f64, r2c and sizes N of the 1D set, comma-separated)
 //                [--device i] [--csv file] [--variant name]
 #include "engine.hpp"
 
@@ -108,14 +109,15 @@ std::vector<Problem> problems(const Options& o) {
     return v;
   std::vector<Problem> keep;
   for (const Problem& p : v) {
-    bool hit = p.label == o.only;
+    bool hit = false;
     size_t at = 0;
     std::string list = o.only + ",";
     while (!hit && at < list.size()) {
       size_t comma = list.find(',', at);
       std::string item = list.substr(at, comma - at);
-      hit = p.n.size() == 1 && p.label == "1d" && !item.empty() &&
-            std::all_of(item.begin(), item.end(), ::isdigit) && std::stoll(item) == p.n[0];
+      hit = item == p.label ||
+            (p.n.size() == 1 && p.label == "1d" && !item.empty() &&
+             std::all_of(item.begin(), item.end(), ::isdigit) && std::stoll(item) == p.n[0]);
       at = comma + 1;
     }
     if (hit)
@@ -160,8 +162,8 @@ struct Timer {
       }
     });
     std::vector<uint64_t> ts(size_t(reps) + 1);
-    vk::check(d.api.vkGetQueryPoolResults(d.device, pool, 0, uint32_t(reps + 1),
-                                          ts.size() * 8, ts.data(), 8,
+    vk::check(d.api.vkGetQueryPoolResults(d.device, pool, 0, uint32_t(reps + 1), ts.size() * 8,
+                                          ts.data(), 8,
                                           VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
               "vkGetQueryPoolResults");
     std::vector<double> s;
@@ -183,7 +185,8 @@ Stat stat(std::vector<double> t) {
 void dispatch_copy(vulkan::Device& d, VkCommandBuffer cmd, VkPipeline pipe, VkDescriptorSet set,
                    uint64_t groups) {
   d.api.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
-  d.api.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, d.layout, 0, 1, &set, 0, nullptr);
+  d.api.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, d.layout, 0, 1, &set, 0,
+                                nullptr);
   const uint32_t* c = d.props.limits.maxComputeWorkGroupCount;
   uint64_t x = std::min<uint64_t>(groups, c[0]);
   for (uint64_t done = 0; done < groups;) {
@@ -197,7 +200,8 @@ void dispatch_copy(vulkan::Device& d, VkCommandBuffer cmd, VkPipeline pipe, VkDe
   b.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
   b.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
   d.api.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &b, 0, nullptr, 0, nullptr);
+                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &b, 0, nullptr, 0,
+                             nullptr);
 }
 
 // GB/s of a compute copy of bytes (the ceiling measured in the same run).
@@ -234,8 +238,9 @@ Stat copy_time(vulkan::Device& d, vulkan::Buffer& a, vulkan::Buffer& b, uint64_t
   ai.pSetLayouts = &d.set_layout;
   VkDescriptorSet set;
   vk::check(d.api.vkAllocateDescriptorSets(d.device, &ai, &set), "vkAllocateDescriptorSets");
-  VkDescriptorBufferInfo info[3] = {
-      {a.handle(), 0, VK_WHOLE_SIZE}, {b.handle(), 0, VK_WHOLE_SIZE}, {a.handle(), 0, VK_WHOLE_SIZE}};
+  VkDescriptorBufferInfo info[3] = {{a.handle(), 0, VK_WHOLE_SIZE},
+                                    {b.handle(), 0, VK_WHOLE_SIZE},
+                                    {a.handle(), 0, VK_WHOLE_SIZE}};
   VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
   w.dstSet = set;
   w.descriptorCount = 3;
@@ -245,7 +250,8 @@ Stat copy_time(vulkan::Device& d, vulkan::Buffer& a, vulkan::Buffer& b, uint64_t
   Timer t(d, uint32_t(reps + 1));
   uint64_t groups = (vec4s + 255) / 256;
   t.run(2, [&](VkCommandBuffer cmd) { dispatch_copy(d, cmd, pipe, set, groups); }); // warm-up
-  Stat s = stat(t.run(reps, [&](VkCommandBuffer cmd) { dispatch_copy(d, cmd, pipe, set, groups); }));
+  Stat s =
+      stat(t.run(reps, [&](VkCommandBuffer cmd) { dispatch_copy(d, cmd, pipe, set, groups); }));
   d.api.vkDestroyDescriptorPool(d.device, pool, nullptr);
   d.api.vkDestroyPipeline(d.device, pipe, nullptr);
   return s;
@@ -270,10 +276,10 @@ double verify(const Problem& p, const fftmux_desc& d, const std::vector<float>& 
           ? fftw_plan_many_dft_r2c(rank, n.data(), int(p.batch), x.data(), nullptr, 1,
                                    int(d.in_distance), reinterpret_cast<fftw_complex*>(y.data()),
                                    nullptr, 1, int(d.out_distance), FFTW_ESTIMATE)
-          : fftw_plan_many_dft(rank, n.data(), int(p.batch), reinterpret_cast<fftw_complex*>(x.data()),
-                               nullptr, 1, int(d.in_distance),
-                               reinterpret_cast<fftw_complex*>(y.data()), nullptr, 1,
-                               int(d.out_distance), FFTW_FORWARD, FFTW_ESTIMATE);
+          : fftw_plan_many_dft(rank, n.data(), int(p.batch),
+                               reinterpret_cast<fftw_complex*>(x.data()), nullptr, 1,
+                               int(d.in_distance), reinterpret_cast<fftw_complex*>(y.data()),
+                               nullptr, 1, int(d.out_distance), FFTW_FORWARD, FFTW_ESTIMATE);
   fftw_execute(plan);
   fftw_destroy_plan(plan);
   long double diff = 0, norm = 0;
@@ -308,7 +314,7 @@ int run(const Options& o) {
   vulkan::Device dev(s);
   codegen::Options opts;
   bool found = false;
-  for (const vulkan::Variant& v : vulkan::variants())
+  for (const codegen::Variant& v : codegen::variants())
     if (o.variant == v.name) {
       opts = v.options;
       found = true;
@@ -374,7 +380,8 @@ int run(const Options& o) {
       int dir = FFTMUX_FORWARD;
       Timer t(dev, uint32_t(o.repeat + 1));
       t.run(2, [&](VkCommandBuffer cmd) { plan->record(cmd, dir, bin, bout); });
-      Stat st = stat(t.run(o.repeat, [&](VkCommandBuffer cmd) { plan->record(cmd, dir, bin, bout); }));
+      Stat st =
+          stat(t.run(o.repeat, [&](VkCommandBuffer cmd) { plan->record(cmd, dir, bin, bout); }));
       // The verified run: NaN in the output first, so unwritten elements show.
       dev.run_once([&](VkCommandBuffer cmd) {
         dev.api.vkCmdFillBuffer(cmd, bout.handle(), 0, VK_WHOLE_SIZE, 0x7fc00000u);
@@ -399,9 +406,9 @@ int run(const Options& o) {
       double data = double(std::max(in_bytes, out_bytes));
       double gbs = 2.0 * data / st.median * 1e-9;
       std::printf("%-4s %-14s %9lld %3zu %9.1f %8.2f %9.4f %9.4f %8.1f %9.1f %6.2f %9.2e %s\n",
-                  p.label.c_str(), n.c_str(), (long long)p.batch, plan->passes(),
-                  cold * 1e3, warm * 1e3, st.median * 1e3, st.spread * 1e3, gbs, copy_gbs,
-                  gbs / copy_gbs, err, ok ? "ok" : "FAILED");
+                  p.label.c_str(), n.c_str(), (long long)p.batch, plan->passes(), cold * 1e3,
+                  warm * 1e3, st.median * 1e3, st.spread * 1e3, gbs, copy_gbs, gbs / copy_gbs, err,
+                  ok ? "ok" : "FAILED");
       std::printf("     %s\n", plan->summary().c_str());
       std::fflush(stdout);
       if (csv)

@@ -107,7 +107,9 @@ const Syntax& syntax(Dialect d) {
   }
 }
 
-const char* dialect_name(Dialect d) { return syntax(d).name; }
+const char* dialect_name(Dialect d) {
+  return syntax(d).name;
+}
 
 // y_k = a0 + sum_j (a_j + a_{p-j}) cos(2 pi jk/p) + S i sum_j (a_j - a_{p-j}) sin(2 pi jk/p)
 std::string prime_butterfly(int p, int sign, const char* suffix) {

@@ -18,15 +18,15 @@ struct Syntax {
   // Declarations of src/dst/table buffers and the group offset; %u is the
   // workgroup size where a dialect needs it (CUDA's launch bounds).
   const char* globals;
-  const char* shared_decl;  // %u: scalars
-  const char* entry_open;   // %s: entry name, %u: workgroup size
+  const char* shared_decl; // %u: scalars
+  const char* entry_open;  // %s: entry name, %u: workgroup size
   const char* entry_close;
-  const char* local_id;     // expression of the invocation's index in the workgroup
-  const char* group_id;     // the linear workgroup index, group_offset included
+  const char* local_id; // expression of the invocation's index in the workgroup
+  const char* group_id; // the linear workgroup index, group_offset included
   const char* barrier;
   // Element access: %s is the index expression.
-  const char* src, *dst, *tab;
-  const char* src_real, *dst_real; // a real element of a complex-typed buffer
+  const char *src, *dst, *tab;
+  const char *src_real, *dst_real; // a real element of a complex-typed buffer
 };
 
 const Syntax& syntax(Dialect d);

@@ -27,7 +27,9 @@ std::string format(const char* f, ...) {
   return s;
 }
 
-std::string u(int64_t v) { return std::to_string(v) + "u"; }
+std::string u(int64_t v) {
+  return std::to_string(v) + "u";
+}
 
 void replace_all(std::string& s, const std::string& from, const std::string& to) {
   for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
@@ -93,9 +95,7 @@ public:
     }
     // CUDA declares shared memory inside the kernel, GLSL outside.
     bool inside = x_.dialect == Dialect::cuda;
-    std::string shared =
-        shared_used_ ? format(x_.shared_decl, k_.shared_scalars())
-                     : "";
+    std::string shared = shared_used_ ? format(x_.shared_decl, k_.shared_scalars()) : "";
     o << (inside ? "" : shared) << format(x_.entry_open, entry().c_str(), k_.workgroup())
       << (inside ? shared : "");
     o << "  uint lid = " << x_.local_id << ";\n  uint group = " << x_.group_id << ";\n";
@@ -206,13 +206,16 @@ private:
 
   // ---- shared memory ----
 
-  std::string shared_index(bool alt, const std::string& pos) const {
+  // Declares v as the shared-memory index of pos (padded: one spare word
+  // per 32), as a statement prefix: the index is written once per slot.
+  std::string shared_var(const char* v, bool alt, const std::string& pos) const {
     std::string team = alt ? "teamA" : "teamS", i = pos;
     if (k_.teams > 1 && k_.team_major)
-      i = "(" + team + " * " + u(k_.line_scalars()) + " + " + pos + ")";
+      i = team + " * " + u(k_.line_scalars()) + " + " + pos;
     else if (k_.teams > 1)
-      i = "(" + pos + " * " + u(k_.teams) + " + " + team + ")";
-    return k_.pad_shared ? "(" + i + " + (" + i + " >> 5u))" : i;
+      i = pos + " * " + u(k_.teams) + " + " + team;
+    std::string d = "uint " + std::string(v) + " = " + i + "; ";
+    return k_.pad_shared ? d + v + " += " + v + " >> 5u; " : d;
   }
   std::string half() const { return u(k_.component_scalars()); }
 
@@ -221,10 +224,10 @@ private:
   void write_shared(const Layout& from, const char* comps) {
     for (size_t s = 0; s < from.slots.size(); ++s) {
       const Slot& sl = from.slots[s];
-      std::string at = shared_index(from.alt, sl.pos), stmt;
+      std::string stmt = shared_var("i", from.alt, sl.pos);
       for (const char* c = comps; *c; ++c)
-        stmt += "sh[" + at + (*c == 'y' && !k_.split_exchange ? " + " + half() : "") + "] = r[" +
-                std::to_string(s) + "]." + *c + "; ";
+        stmt += std::string("sh[i") + (*c == 'y' && !k_.split_exchange ? " + " + half() : "") +
+                "] = r[" + std::to_string(s) + "]." + *c + "; ";
       guarded(sl.guard, stmt);
     }
   }
@@ -235,28 +238,31 @@ private:
     if (shared_used_)
       barrier();
     shared_used_ = true;
+    auto read = [&](const char* what) {
+      for (size_t s = 0; s < to.slots.size(); ++s) {
+        std::string r = std::to_string(s);
+        std::string stmt =
+            shared_var("i", to.alt, to.slots[s].pos) +
+            (std::string(what) == "xy"  ? "r[" + r + "] = CPLX(sh[i], sh[i + " + half() + "]);"
+             : std::string(what) == "x" ? "xs[" + r + "] = sh[i];"
+                                        : "r[" + r + "] = CPLX(xs[" + r + "], sh[i]);");
+        guarded(to.slots[s].guard, stmt);
+      }
+    };
     if (!k_.split_exchange) {
       write_shared(from, "xy");
       barrier();
-      for (size_t s = 0; s < to.slots.size(); ++s) {
-        std::string at = shared_index(to.alt, to.slots[s].pos);
-        guarded(to.slots[s].guard, "r[" + std::to_string(s) + "] = CPLX(sh[" + at + "], sh[" + at +
-                                       " + " + half() + "]);");
-      }
+      read("xy");
       return to;
     }
     // One component at a time: the real parts wait in xs.
     write_shared(from, "x");
     barrier();
-    for (size_t s = 0; s < to.slots.size(); ++s)
-      guarded(to.slots[s].guard, "xs[" + std::to_string(s) + "] = sh[" +
-                                     shared_index(to.alt, to.slots[s].pos) + "];");
+    read("x");
     barrier();
     write_shared(from, "y");
     barrier();
-    for (size_t s = 0; s < to.slots.size(); ++s)
-      guarded(to.slots[s].guard, "r[" + std::to_string(s) + "] = CPLX(xs[" + std::to_string(s) +
-                                     "], sh[" + shared_index(to.alt, to.slots[s].pos) + "]);");
+    read("y");
     return to;
   }
 
@@ -309,11 +315,11 @@ private:
     barrier();
     for (size_t i = 0; i < to.slots.size(); ++i) {
       const std::string& k = to.slots[i].pos;
-      std::string a = shared_index(false, "(" + k + " % " + u(h) + ")");
-      std::string b = shared_index(false, "((" + u(h) + " - " + k + ") % " + u(h) + ")");
-      guarded(to.slots[i].guard,
-              reg(i) + " = r2c_post(CPLX(sh[" + a + "], sh[" + a + " + " + half() + "]), CPLX(sh[" +
-                  b + "], sh[" + b + " + " + half() + "]), " + lookup(s.table, k) + ");");
+      std::string stmt = shared_var("a", false, "(" + k + " % " + u(h) + ")") +
+                         shared_var("b", false, "(" + u(h) + " - " + k + ") % " + u(h));
+      guarded(to.slots[i].guard, stmt + reg(i) + " = r2c_post(CPLX(sh[a], sh[a + " + half() +
+                                     "]), CPLX(sh[b], sh[b + " + half() + "]), " +
+                                     lookup(s.table, k) + ");");
     }
     return to;
   }
@@ -333,7 +339,8 @@ private:
                     int64_t offset) const {
     std::string s;
     for (const Term& t : ts) {
-      std::string c = t.coord == kElement ? e : std::string(alt ? "dA" : "dS") + std::to_string(t.coord);
+      std::string c =
+          t.coord == kElement ? e : std::string(alt ? "dA" : "dS") + std::to_string(t.coord);
       s += (s.empty() ? "" : " + ") + (t.coef == 1 ? c : c + " * " + u(t.coef));
     }
     if (offset || s.empty())
@@ -344,7 +351,9 @@ private:
   std::string index(const Index& ix, const std::string& pos, bool alt) const {
     std::string s = terms(ix.terms, pos, alt, ix.offset);
     if (ix.product != kNone)
-      s += " * " + (ix.product == kElement ? pos : std::string(alt ? "dA" : "dS") + std::to_string(ix.product));
+      s += " * " + (ix.product == kElement
+                        ? pos
+                        : std::string(alt ? "dA" : "dS") + std::to_string(ix.product));
     return s;
   }
 
@@ -443,7 +452,8 @@ private:
     if (!t.split_bits)
       return table(t.offset, m, t.conj);
     std::string hi = table(t.hi_offset, "((" + m + ") >> " + u(t.split_bits) + ")", false);
-    std::string lo = table(t.offset, "((" + m + ") & " + u((int64_t(1) << t.split_bits) - 1) + ")", false);
+    std::string lo =
+        table(t.offset, "((" + m + ") & " + u((int64_t(1) << t.split_bits) - 1) + ")", false);
     std::string v = "cmul(" + hi + ", " + lo + ")";
     return t.conj ? "cconj(" + v + ")" : v;
   }

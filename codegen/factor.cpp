@@ -14,7 +14,7 @@ struct Radix {
   int r;
   double cost;
 };
-const Radix radices[] = {{16, 1.45}, {13, 2.2}, {11, 2.0}, {8, 1.3},  {7, 1.6},
+const Radix radices[] = {{16, 1.45}, {13, 2.2}, {11, 2.0}, {8, 1.3}, {7, 1.6},
                          {5, 1.45},  {4, 1.2},  {3, 1.3},  {2, 1.15}};
 
 struct Best {

@@ -19,7 +19,9 @@ int64_t Kernel::transforms() const {
   return t;
 }
 
-uint64_t Kernel::groups() const { return uint64_t((transforms() + teams - 1) / teams); }
+uint64_t Kernel::groups() const {
+  return uint64_t((transforms() + teams - 1) / teams);
+}
 
 uint32_t Kernel::shared_scalars() const {
   int stages = 0;
@@ -139,7 +141,8 @@ struct Planner {
   // Longest line one kernel transforms: one component of it fits shared
   // memory and each thread holds at most 4x the target registers.
   int64_t single_limit() const {
-    int64_t l = std::min<int64_t>(shared_scalars(), int64_t(dev.max_threads) * 4 * opt.values_per_thread);
+    int64_t l =
+        std::min<int64_t>(shared_scalars(), int64_t(dev.max_threads) * 4 * opt.values_per_thread);
     return opt.max_single ? std::min<int64_t>(l, opt.max_single) : l;
   }
   // Longest line of a multi-pass kernel: coalesce_teams lines share a workgroup.
@@ -206,7 +209,8 @@ struct Planner {
     for (int64_t p = 1; p <= g; ++p)
       if (g % p == 0 && L / p >= E / 2 && L / p <= 2 * E && L / p >= maxr &&
           p <= int64_t(dev.max_threads) &&
-          (!best || std::abs(std::log(double(L) / p / E)) < std::abs(std::log(double(L) / best / E))))
+          (!best ||
+           std::abs(std::log(double(L) / p / E)) < std::abs(std::log(double(L) / best / E))))
         best = p;
     if (!best)
       best = std::clamp<int64_t>(L / E, 1, std::min<int64_t>(L / maxr, dev.max_threads));
@@ -225,15 +229,26 @@ struct Planner {
     int64_t lines = k.transforms();
     int64_t per_line = std::max(k.length, k.positions) + 1;
     int64_t cap_threads = dev.max_threads / k.threads;
-    int64_t cap_shared = shared_scalars() / (2 * per_line);
-    int64_t teams = std::max<int64_t>(1, opt.group_threads / k.threads);
     bool alt = (pl != none && pl != want) || (ps != none && ps != want);
-    if (!k.team_major || alt)
-      teams = std::max<int64_t>(teams, opt.coalesce_teams);
-    if (cap_shared < 1)
-      cap_shared = shared_scalars() / per_line; // one component at a time
-    teams = std::min({teams, cap_threads, std::max<int64_t>(1, cap_shared), lines});
-    k.teams = uint32_t(std::max<int64_t>(1, teams));
+    bool coalesce = !k.team_major || alt; // lines adjacent in memory: want enough of them
+    bool post = false;
+    for (const Step& s : k.steps)
+      post = post || s.kind == Step::r2c_post;
+    int64_t wanted =
+        std::max<int64_t>(opt.group_threads / k.threads, coalesce ? opt.coalesce_teams : 1);
+    wanted = std::max<int64_t>(1, std::min({wanted, cap_threads, lines}));
+    // Lines that fit with both components in shared memory, or with one.
+    int64_t fit2 = shared_scalars() / (2 * per_line), fit1 = shared_scalars() / per_line;
+    int64_t teams;
+    if (wanted <= fit2)
+      teams = wanted;
+    else if (coalesce && !post && fit1 >= int64_t(opt.coalesce_teams))
+      teams = std::min(wanted, fit1); // coalescing is worth the extra barriers of a split exchange
+    else if (fit2 >= 1)
+      teams = fit2;
+    else
+      teams = std::max<int64_t>(1, std::min(wanted, fit1));
+    k.teams = uint32_t(teams);
     k.split_exchange = 2 * per_line * k.teams > shared_scalars();
     if (k.teams > 1) {
       k.load_alt = pl != none && pl != want;
@@ -243,8 +258,8 @@ struct Planner {
     if (k.shared_scalars() > shared_scalars())
       k.pad_shared = false;
     if (k.shared_scalars() > shared_scalars())
-      fail(FFTMUX_ERROR_UNSUPPORTED, "line of " + std::to_string(k.length) +
-                                         " does not fit shared memory");
+      fail(FFTMUX_ERROR_UNSUPPORTED,
+           "line of " + std::to_string(k.length) + " does not fit shared memory");
     return k;
   }
 
@@ -266,7 +281,10 @@ struct Planner {
 
   // ---- lines of smooth length: one kernel, or a four-step chain ----
 
-  void line(const Line& l, double scale, std::vector<Step> post = {}) {
+  // reuse >= 0: l.load is the packed scratch region at that base, which the
+  // first pass may overwrite in place (each workgroup reads and writes the
+  // same columns), so a chain of three passes needs one region, not two.
+  void line(const Line& l, double scale, std::vector<Step> post = {}, int64_t reuse = -1) {
     if (l.n <= single_limit()) {
       Kernel k;
       k.length = l.n;
@@ -284,7 +302,7 @@ struct Planner {
     if (!post.empty())
       fail(FFTMUX_ERROR_INTERNAL, "post steps on a multi-pass line");
     int64_t n1 = column_length(l.n), n2 = l.n / n1;
-    int64_t base = take(l.n * product(l.digits));
+    int64_t base = reuse >= 0 ? reuse : take(l.n * product(l.digits));
     // Pass 1: columns of n = n2 * n1' + n2', twiddled, into packed rows.
     Kernel k;
     k.length = n1;
@@ -302,7 +320,7 @@ struct Planner {
     rows.digits.insert(rows.digits.begin(), n1);
     rows.load = packed(base, n2, rows.digits, {{kElement, 1}});
     rows.store = substitute(l.store, {{0, 1}, {kElement, n1}}, 1);
-    line(rows, scale);
+    line(rows, scale, {}, base);
   }
 
   static Index product_index() { // position * digit 0: four-step twiddles
@@ -318,32 +336,69 @@ struct Planner {
     int levels = 1;
     for (double reach = double(lim); reach < double(n); reach *= double(lim))
       ++levels;
-    if (levels > 3)
-      fail(FFTMUX_ERROR_UNSUPPORTED, "length " + std::to_string(n) +
-                                         " needs more than 3 passes on this device");
-    double target = std::pow(double(n), 1.0 / levels);
-    int64_t best = 0;
-    for (int64_t c = 2; c <= lim; ++c) {
-      if (n % c || double(n / c) > std::pow(double(lim), levels - 1))
-        continue;
-      if (!best ||
-          std::abs(std::log(double(c) / target)) < std::abs(std::log(double(best) / target)))
-        best = c;
+    for (; levels <= 3; ++levels) { // the fewest passes whose factors all fit
+      double target = std::pow(double(n), 1.0 / levels);
+      int64_t best = 0;
+      for (int64_t c = 2; c <= lim; ++c)
+        if (n % c == 0 && splits(n / c, levels - 1) &&
+            (!best ||
+             std::abs(std::log(double(c) / target)) < std::abs(std::log(double(best) / target))))
+          best = c;
+      if (best)
+        return best;
     }
-    if (!best)
-      fail(FFTMUX_ERROR_UNSUPPORTED, "no four-step split of " + std::to_string(n) + " fits");
-    return best;
+    fail(FFTMUX_ERROR_UNSUPPORTED,
+         "length " + std::to_string(n) + " needs more than 3 passes on this device");
+  }
+
+  // Whether n factors into at most `levels` lengths a chain kernel takes.
+  bool splits(int64_t n, int levels) const {
+    if (n <= chain_limit())
+      return true;
+    if (levels <= 1)
+      return false;
+    for (int64_t c = 2; c <= chain_limit(); ++c)
+      if (n % c == 0 && splits(n / c, levels - 1))
+        return true;
+    return false;
+  }
+
+  // Bluestein's padded length for n, and when it needs passes over columns
+  // and rows, its column length (0 for one kernel): the shortest 7-smooth
+  // m >= 2n - 1 that splits into a column chain kernel and a row kernel.
+  std::pair<int64_t, int64_t> bluestein_shape(int64_t n) const {
+    int64_t m = bluestein_length(n);
+    if (m <= single_limit())
+      return {m, 0};
+    for (int64_t c = m; c <= 2 * m; ++c) {
+      int64_t x = c;
+      for (int p : {2, 3, 5, 7})
+        while (x % p == 0)
+          x /= p;
+      if (x != 1)
+        continue;
+      int64_t m1 = 0;
+      for (int64_t d = 2; d <= chain_limit(); ++d)
+        if (c % d == 0 && c / d <= single_limit() &&
+            (!m1 || std::abs(std::log(double(d) / 64)) < std::abs(std::log(double(m1) / 64))))
+          m1 = d;
+      if (m1)
+        return {c, m1};
+    }
+    fail(FFTMUX_ERROR_UNSUPPORTED,
+         "Bluestein for n = " + std::to_string(n) + " needs more than 3 passes on this device");
   }
 
   // ---- Bluestein: x * chirp, convolved with the conjugate chirp, * chirp ----
 
   void bluestein(const Line& l, double scale, bool r2c_post = false) {
-    int64_t n = l.n, m = bluestein_length(n);
+    auto [m, m1] = bluestein_shape(l.n);
+    int64_t n = l.n;
     Table ct{tables.chirp(n, sign), 0, -1, false};
     Table kt{tables.bluestein(n, m, sign, scale), 0, -1, false};
     Index at;
     at.terms = {{kElement, 1}};
-    if (m <= single_limit()) { // one kernel: forward, pointwise, inverse in registers
+    if (!m1) { // one kernel: forward, pointwise, inverse in registers
       Kernel k;
       k.length = m;
       k.digits = l.digits;
@@ -368,14 +423,6 @@ struct Planner {
       fail(FFTMUX_ERROR_INTERNAL, "r2c post on a multi-pass Bluestein line");
     // Three passes over m = m1 * m2: columns forward; rows forward, times
     // the kernel's spectrum, inverse; columns inverse.
-    int64_t m1 = 0;
-    for (int64_t c = 2; c <= chain_limit(); ++c)
-      if (m % c == 0 && m / c <= single_limit() &&
-          (!m1 || std::abs(std::log(double(c) / 64)) < std::abs(std::log(double(m1) / 64))))
-        m1 = c;
-    if (!m1)
-      fail(FFTMUX_ERROR_UNSUPPORTED, "Bluestein length " + std::to_string(m) + " for n = " +
-                                         std::to_string(n) + " needs more than 3 passes");
     int64_t m2 = m / m1;
     int64_t base = take(m * product(l.digits));
     std::vector<int64_t> cols = l.digits, rows = l.digits;
@@ -569,8 +616,8 @@ struct Planner {
     int64_t fits = smooth(h) ? h : bluestein_length(h);
     // The fused r2c post-processing reads whole complex values from shared
     // memory: the line must fit it in both components.
-    bool fused = fits <= single_limit() &&
-                 (!r2c || 2 * (std::max(fits, h + 1) + 1) <= shared_scalars());
+    bool fused =
+        fits <= single_limit() && (!r2c || 2 * (std::max(fits, h + 1) + 1) <= shared_scalars());
     if (fused) { // one kernel, pre/post-processing fused
       if (r2c) {
         l.load = rs;

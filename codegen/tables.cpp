@@ -88,7 +88,8 @@ int64_t Tables::half(int64_t n) {
 }
 
 int64_t Tables::chirp(int64_t n, int sign) {
-  return add({4, n, sign, 0.0}, n, [&](int64_t k) { return unit_root(sign, k * k % (2 * n), 2 * n); });
+  return add({4, n, sign, 0.0}, n,
+             [&](int64_t k) { return unit_root(sign, k * k % (2 * n), 2 * n); });
 }
 
 int64_t Tables::bluestein(int64_t n, int64_t m, int sign, double scale) {

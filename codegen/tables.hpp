@@ -20,10 +20,10 @@ void host_fft(std::vector<cd>& x, int sign);
 class Tables {
 public:
   explicit Tables(std::vector<cd>& t) : t_(t) {}
-  int64_t stage(int64_t length);        // exp(-2 pi i m / length), m < length
-  Table twiddle(int64_t n, int sign);   // exp(sign 2 pi i m / n), m < n, split when long
-  int64_t half(int64_t n);              // exp(-2 pi i k / n), k <= n / 2
-  int64_t chirp(int64_t n, int sign);   // exp(sign pi i k^2 / n), k < n
+  int64_t stage(int64_t length);      // exp(-2 pi i m / length), m < length
+  Table twiddle(int64_t n, int sign); // exp(sign 2 pi i m / n), m < n, split when long
+  int64_t half(int64_t n);            // exp(-2 pi i k / n), k <= n / 2
+  int64_t chirp(int64_t n, int sign); // exp(sign pi i k^2 / n), k < n
   // FFT_m of exp(-sign pi i k^2 / n) wrapped circularly, times scale / m.
   int64_t bluestein(int64_t n, int64_t m, int sign, double scale);
 

@@ -7,8 +7,8 @@
 #         regression inputs, then fuzzing for FFTMUX_FUZZ_SECONDS (default
 #         20), two at a time on two cores
 #   tsan  build-tsan: ThreadSanitizer, the unit tests that run threads (all
-#         but the single-threaded correctness matrices, the Vulkan backend's
-#         and the kernel generator's suites and the examples, which the asan
+#         but the single-threaded correctness matrices, the GPU backends' and
+#         the kernel generator's own suites and the examples, which the asan
 #         step runs) and the fuzz harnesses' replay of their inputs
 # The GPU backends on Mesa's CPU drivers run one case in ten of their suites
 # there (fftmux_sanitized_shard); CUDA, which has no device in CI, is left
@@ -62,7 +62,7 @@ fuzz() {
 
 # Suites that start no thread of their own: ThreadSanitizer has nothing to
 # look at there that the asan step does not run.
-single_threaded='^(correctness\.|vulkan\.backend$|codegen$|example\.)'
+single_threaded='^(correctness\.|vulkan\.backend$|opengl$|codegen$|example\.)'
 
 tsan() {
   configure_and_build build-tsan thread

@@ -27,13 +27,6 @@ std::string hex(const uint8_t* b, size_t n) {
   return s;
 }
 
-uint64_t fnv1a(const std::string& s) {
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s)
-    h = (h ^ c) * 1099511628211ull;
-  return h;
-}
-
 std::string version(uint32_t v) {
   return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v)) +
          "." + std::to_string(VK_API_VERSION_PATCH(v));
@@ -88,9 +81,10 @@ Device::Device(const Settings& s) : settings(s) {
   ici.pApplicationInfo = &app;
   VkResult r = api.vkCreateInstance(&ici, nullptr, &instance);
   if (r != VK_SUCCESS)
-    fail(FFTMUX_ERROR_UNAVAILABLE,
-         std::string("vkCreateInstance failed: ") + vk::result_name(r) +
-             (r == VK_ERROR_INCOMPATIBLE_DRIVER ? " (no Vulkan 1.1 driver installed)" : ""));
+    fail(FFTMUX_ERROR_UNAVAILABLE, std::string("vkCreateInstance failed: ") + vk::result_name(r) +
+                                       (r == VK_ERROR_INCOMPATIBLE_DRIVER
+                                            ? " (no Vulkan driver found, or none with Vulkan 1.1)"
+                                            : ""));
   api.load_instance(instance);
   pick(s);
   api.load_device(device);
@@ -132,11 +126,13 @@ Device::Device(const Settings& s) : settings(s) {
 
 void Device::pick(const Settings& s) {
   uint32_t count = 0;
-  vk::check(api.vkEnumeratePhysicalDevices(instance, &count, nullptr), "vkEnumeratePhysicalDevices");
+  vk::check(api.vkEnumeratePhysicalDevices(instance, &count, nullptr),
+            "vkEnumeratePhysicalDevices");
   if (!count)
     fail(FFTMUX_ERROR_UNAVAILABLE, "the Vulkan driver reports no device");
   std::vector<VkPhysicalDevice> all(count);
-  vk::check(api.vkEnumeratePhysicalDevices(instance, &count, all.data()), "vkEnumeratePhysicalDevices");
+  vk::check(api.vkEnumeratePhysicalDevices(instance, &count, all.data()),
+            "vkEnumeratePhysicalDevices");
   std::vector<uint32_t> order(count);
   for (uint32_t i = 0; i < count; ++i)
     order[i] = i;
@@ -168,7 +164,8 @@ void Device::pick(const Settings& s) {
     api.vkGetPhysicalDeviceQueueFamilyProperties(all[i], &nf, fam.data());
     int chosen = -1;
     for (uint32_t f = 0; f < nf && chosen < 0; ++f) // a compute-only queue first
-      if ((fam[f].queueFlags & VK_QUEUE_COMPUTE_BIT) && !(fam[f].queueFlags & VK_QUEUE_GRAPHICS_BIT))
+      if ((fam[f].queueFlags & VK_QUEUE_COMPUTE_BIT) &&
+          !(fam[f].queueFlags & VK_QUEUE_GRAPHICS_BIT))
         chosen = int(f);
     for (uint32_t f = 0; f < nf && chosen < 0; ++f)
       if (fam[f].queueFlags & VK_QUEUE_COMPUTE_BIT)
@@ -261,6 +258,8 @@ codegen::Device Device::limits() const {
 codegen::Options Device::tuned(codegen::Options o) const {
   if (props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU && !o.values_per_thread)
     o.values_per_thread = 4;
+  if (!o.max_single)
+    o.max_single = settings.single_pass_limit;
   return o;
 }
 
@@ -276,9 +275,7 @@ std::string Device::hardware_key() const {
 }
 
 std::string Device::cache_key() const {
-  char b[17];
-  std::snprintf(b, sizeof b, "%016llx", (unsigned long long)fnv1a(hardware_key()));
-  return b;
+  return codegen::hash_hex(hardware_key());
 }
 
 uint32_t Device::memory_type(uint32_t bits, VkMemoryPropertyFlags want,
@@ -380,9 +377,9 @@ Buffer::~Buffer() {
 
 void Buffer::write(uint64_t offset, const void* src, uint64_t bytes) {
   if (offset + bytes > size_)
-    fail(FFTMUX_ERROR_INVALID_ARGUMENT, "buffer write of " + std::to_string(bytes) +
-                                            " bytes at " + std::to_string(offset) +
-                                            " runs past the buffer's " + std::to_string(size_));
+    fail(FFTMUX_ERROR_INVALID_ARGUMENT, "buffer write of " + std::to_string(bytes) + " bytes at " +
+                                            std::to_string(offset) + " runs past the buffer's " +
+                                            std::to_string(size_));
   if (!bytes)
     return;
   if (mapped_) {
@@ -424,11 +421,8 @@ std::vector<uint32_t> compile(Device& d, const std::string& source, const std::s
                               bool* from_cache) {
   std::string path;
   if (!d.settings.cache_dir.empty()) {
-    char key[17];
-    std::snprintf(key, sizeof key, "%016llx",
-                  (unsigned long long)fnv1a(source + "\n" +
-                                            std::to_string(codegen::generator_version) + "\n" +
-                                            d.hardware_key()));
+    std::string key = codegen::hash_hex(source + "\n" + std::to_string(codegen::generator_version) +
+                                        "\n" + d.hardware_key());
     path = d.settings.cache_dir + "/spirv/" + key + ".spv";
     std::vector<char> b = read_file(path);
     if (b.size() >= 20 && b.size() % 4 == 0) {
@@ -447,8 +441,8 @@ std::vector<uint32_t> compile(Device& d, const std::string& source, const std::s
   options.SetOptimizationLevel(shaderc_optimization_level_zero); // the driver optimizes
   auto result = compiler.CompileGlslToSpv(source, shaderc_compute_shader, name.c_str(), options);
   if (result.GetCompilationStatus() != shaderc_compilation_status_success)
-    fail(FFTMUX_ERROR_INTERNAL, "shaderc failed on generated kernel " + name + ": " +
-                                    result.GetErrorMessage());
+    fail(FFTMUX_ERROR_INTERNAL,
+         "shaderc failed on generated kernel " + name + ": " + result.GetErrorMessage());
   std::vector<uint32_t> words(result.cbegin(), result.cend());
   if (!path.empty() && d.settings.write_file) {
     std::vector<char> bytes(words.size() * 4);

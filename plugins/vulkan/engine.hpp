@@ -5,6 +5,7 @@
 #include "vk.hpp"
 
 #include <fftmux/codegen.hpp>
+#include <fftmux/gpu_support.hpp>
 #include <fftmux/plugin.h>
 
 #include <array>
@@ -19,8 +20,11 @@
 namespace fftmux::vulkan {
 
 struct Settings {
-  int device = -1;         // index in the driver's order; -1: discrete GPU first
-  std::string cache_dir;   // SPIR-V and pipeline cache; empty: no disk cache
+  int device = -1; // index in the driver's order; -1: discrete GPU first
+  // Longest line one kernel transforms (0: what shared memory holds); lower
+  // values force multi-pass plans, for tests on slow drivers.
+  uint32_t single_pass_limit = 0;
+  std::string cache_dir; // SPIR-V and pipeline cache; empty: no disk cache
   // Atomic file replacement (the host's write_file); nullptr: plain write.
   std::function<void(const std::string&, const std::vector<char>&)> write_file;
 };
@@ -59,7 +63,8 @@ public:
   std::string hardware_key() const; // the tuning cache's identity of engine, device and driver
   std::string cache_key() const;    // device and driver, for the SPIR-V cache
 
-  uint32_t memory_type(uint32_t bits, VkMemoryPropertyFlags want, VkMemoryPropertyFlags avoid) const;
+  uint32_t memory_type(uint32_t bits, VkMemoryPropertyFlags want,
+                       VkMemoryPropertyFlags avoid) const;
   // One command buffer, recorded by record, submitted and waited for.
   void run_once(const std::function<void(VkCommandBuffer)>& record);
   void save_pipeline_cache();
@@ -97,13 +102,6 @@ private:
 std::vector<uint32_t> compile(Device& d, const std::string& source, const std::string& name,
                               bool* from_cache = nullptr);
 
-// The variants the autotuner measures: generator options by name.
-struct Variant {
-  const char* name;
-  codegen::Options options;
-};
-const std::vector<Variant>& variants();
-
 // A planned transform: pipelines per direction, recorded command buffers
 // per (direction, buffers), resubmitted on every execution.
 class Plan {
@@ -113,8 +111,8 @@ public:
   Plan(const Plan&) = delete;
   Plan& operator=(const Plan&) = delete;
 
-  void execute(int direction, const void* in, void* out);          // host memory, waits
-  void execute_buffers(int direction, Buffer& in, Buffer& out);     // submits
+  void execute(int direction, const void* in, void* out);       // host memory, waits
+  void execute_buffers(int direction, Buffer& in, Buffer& out); // submits
   void synchronize();
   // Records the passes of direction on (in, out) into cmd: for benchmarks
   // that time repeats with their own timestamps.

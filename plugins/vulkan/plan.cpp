@@ -12,31 +12,6 @@ namespace fftmux::vulkan {
 
 using plugin::fail;
 
-const std::vector<Variant>& variants() {
-  static const std::vector<Variant> v = [] {
-    std::vector<Variant> t;
-    codegen::Options o;
-    t.push_back({"default", o});
-    o = {};
-    o.max_radix = 8;
-    t.push_back({"radix8", o});
-    o = {};
-    o.max_radix = 4;
-    t.push_back({"radix4", o});
-    o = {};
-    o.values_per_thread = 32; // fewer threads, more registers each
-    t.push_back({"wide", o});
-    o = {};
-    o.values_per_thread = 4;
-    t.push_back({"narrow", o});
-    o = {};
-    o.group_threads = 64;
-    t.push_back({"small-groups", o});
-    return t;
-  }();
-  return v;
-}
-
 namespace {
 
 VkMemoryBarrier barrier(VkAccessFlags src, VkAccessFlags dst) {
@@ -53,30 +28,17 @@ Plan::Plan(Device& d, const fftmux_desc& desc, const codegen::Options& options)
   auto start = std::chrono::steady_clock::now();
   in_bytes_ = codegen::side_bytes(desc, true);
   out_bytes_ = codegen::side_bytes(desc, false);
-  uint64_t limit = d.props.limits.maxStorageBufferRange;
-  size_t elem = desc.precision == FFTMUX_F64 ? 16 : 8;
-  std::vector<int> directions;
-  if (desc.kind != FFTMUX_C2R)
-    directions.push_back(FFTMUX_FORWARD);
-  if (desc.kind != FFTMUX_R2C)
-    directions.push_back(FFTMUX_INVERSE);
-  uint64_t scratch = 0;
-  std::vector<codegen::Plan> plans;
-  for (int dir : directions) {
-    try {
-      plans.push_back(codegen::plan(desc, dir, d.limits(), d.tuned(options)));
-    } catch (const codegen::Unsupported& e) {
-      fail(FFTMUX_ERROR_UNSUPPORTED, std::string("vulkan: ") + e.what());
-    }
-    scratch = std::max<uint64_t>(scratch, plans.back().scratch_elements * elem);
-    summary_ = plans.back().summary;
-    uint64_t table = plans.back().table.size() * elem;
-    for (uint64_t bytes : {in_bytes_, out_bytes_, scratch, table})
-      if (bytes > limit)
-        fail(FFTMUX_ERROR_UNSUPPORTED, "vulkan: a buffer of " + std::to_string(bytes) +
-                                           " bytes exceeds the device's maxStorageBufferRange of " +
-                                           std::to_string(limit));
+  codegen::Planned planned;
+  try {
+    planned =
+        codegen::plan_all(desc, d.limits(), d.tuned(options), d.props.limits.maxStorageBufferRange);
+  } catch (const codegen::Unsupported& e) {
+    fail(FFTMUX_ERROR_UNSUPPORTED, std::string("vulkan: ") + e.what());
   }
+  const std::vector<int>& directions = planned.directions;
+  std::vector<codegen::Plan>& plans = planned.plans;
+  uint64_t scratch = planned.scratch_bytes;
+  summary_ = plans.back().summary;
   // Compile every kernel of both directions at once.
   std::vector<std::future<std::vector<uint32_t>>> spirv;
   std::vector<char> hits;
@@ -97,18 +59,10 @@ Plan::Plan(Device& d, const fftmux_desc& desc, const codegen::Options& options)
     for (size_t pi = 0; pi < plans.size(); ++pi) {
       Direction& dd = dirs_[directions[pi]];
       const codegen::Plan& p = plans[pi];
-      std::vector<std::complex<float>> f32;
-      if (!p.table.empty()) {
-        dd.table = std::make_unique<Buffer>(d, p.table.size() * elem);
-        if (elem == 16) {
-          dd.table->write(0, p.table.data(), p.table.size() * elem);
-        } else {
-          f32.assign(p.table.begin(), p.table.end());
-          dd.table->write(0, f32.data(), f32.size() * elem);
-        }
-      } else {
-        dd.table = std::make_unique<Buffer>(d, 16);
-      }
+      std::vector<unsigned char> table = codegen::table_bytes(
+          p, desc.precision == FFTMUX_F64 ? codegen::Precision::f64 : codegen::Precision::f32);
+      dd.table = std::make_unique<Buffer>(d, std::max<size_t>(table.size(), 16));
+      dd.table->write(0, table.data(), table.size());
       for (const codegen::Pass& pass : p.passes) {
         std::vector<uint32_t> words = spirv[at].get();
         (hits[at] ? cached : compiled) += 1;
@@ -117,7 +71,8 @@ Plan::Plan(Device& d, const fftmux_desc& desc, const codegen::Options& options)
         si.codeSize = words.size() * 4;
         si.pCode = words.data();
         VkShaderModule module;
-        vk::check(d.api.vkCreateShaderModule(d.device, &si, nullptr, &module), "vkCreateShaderModule");
+        vk::check(d.api.vkCreateShaderModule(d.device, &si, nullptr, &module),
+                  "vkCreateShaderModule");
         VkComputePipelineCreateInfo ci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
         ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
         ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
@@ -125,7 +80,8 @@ Plan::Plan(Device& d, const fftmux_desc& desc, const codegen::Options& options)
         ci.stage.pName = "main";
         ci.layout = d.layout;
         VkPipeline pipe = VK_NULL_HANDLE;
-        VkResult r = d.api.vkCreateComputePipelines(d.device, d.pipeline_cache, 1, &ci, nullptr, &pipe);
+        VkResult r =
+            d.api.vkCreateComputePipelines(d.device, d.pipeline_cache, 1, &ci, nullptr, &pipe);
         d.api.vkDestroyShaderModule(d.device, module, nullptr);
         vk::check(r, "vkCreateComputePipelines");
         dd.passes.push_back({pass.kernel, pass.src, pass.dst, pipe});
@@ -161,7 +117,8 @@ void Plan::destroy_pipelines() {
 
 uint64_t Plan::dense_out_bytes() const {
   plugin::Shape s = plugin::shape(desc_, false);
-  uint64_t n = uint64_t(desc_.batch) * (s.complex ? 2 : 1) * (desc_.precision == FFTMUX_F64 ? 8 : 4);
+  uint64_t n =
+      uint64_t(desc_.batch) * (s.complex ? 2 : 1) * (desc_.precision == FFTMUX_F64 ? 8 : 4);
   for (int64_t e : s.extent)
     n *= uint64_t(e);
   return n;
@@ -189,9 +146,9 @@ void Plan::record(VkCommandBuffer cmd, int direction, Buffer& in, Buffer& out) {
   (void)r;
   Direction& dd = dir(direction);
   auto& api = d_.api;
-  VkMemoryBarrier b = barrier(VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT |
-                                  VK_ACCESS_HOST_WRITE_BIT,
-                              VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+  VkMemoryBarrier b =
+      barrier(VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_HOST_WRITE_BIT,
+              VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
   api.vkCmdPipelineBarrier(cmd,
                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT |
                                VK_PIPELINE_STAGE_HOST_BIT,
@@ -200,16 +157,11 @@ void Plan::record(VkCommandBuffer cmd, int direction, Buffer& in, Buffer& out) {
   for (size_t i = 0; i < dd.passes.size(); ++i) {
     const Pass& p = dd.passes[i];
     api.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
-    api.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, d_.layout, 0, 1,
-                                &r.sets[i], 0, nullptr);
-    uint64_t groups = p.kernel.groups();
-    uint64_t x = std::min<uint64_t>(groups, count[0]);
-    for (uint64_t done = 0; done < groups;) {
-      uint64_t y = std::min<uint64_t>((groups - done + x - 1) / x, count[1]);
-      uint32_t offset = uint32_t(done);
-      api.vkCmdPushConstants(cmd, d_.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &offset);
-      api.vkCmdDispatch(cmd, uint32_t(x), uint32_t(y), 1);
-      done += x * y;
+    api.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, d_.layout, 0, 1, &r.sets[i], 0,
+                                nullptr);
+    for (const codegen::Dispatch& g : codegen::dispatches(p.kernel.groups(), count[0], count[1])) {
+      api.vkCmdPushConstants(cmd, d_.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &g.offset);
+      api.vkCmdDispatch(cmd, g.x, g.y, 1);
     }
     VkMemoryBarrier pb = barrier(VK_ACCESS_SHADER_WRITE_BIT,
                                  VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
@@ -248,14 +200,16 @@ Plan::Recording& Plan::recording(int direction, Buffer& in, Buffer& out, bool ho
   pi.maxSets = n;
   pi.poolSizeCount = 1;
   pi.pPoolSizes = &ps;
-  vk::check(api.vkCreateDescriptorPool(d_.device, &pi, nullptr, &r->pool), "vkCreateDescriptorPool");
+  vk::check(api.vkCreateDescriptorPool(d_.device, &pi, nullptr, &r->pool),
+            "vkCreateDescriptorPool");
   std::vector<VkDescriptorSetLayout> layouts(n, d_.set_layout);
   VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
   ai.descriptorPool = r->pool;
   ai.descriptorSetCount = n;
   ai.pSetLayouts = layouts.data();
   r->sets.resize(n);
-  vk::check(api.vkAllocateDescriptorSets(d_.device, &ai, r->sets.data()), "vkAllocateDescriptorSets");
+  vk::check(api.vkAllocateDescriptorSets(d_.device, &ai, r->sets.data()),
+            "vkAllocateDescriptorSets");
   auto buffer_of = [&](codegen::Binding b) -> VkBuffer {
     switch (b) {
     case codegen::Binding::input:

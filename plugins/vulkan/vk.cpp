@@ -22,8 +22,8 @@ bool Api::open(std::string& why) {
     why = "the Vulkan loader has no vkGetInstanceProcAddr";
     return false;
   }
-  vkCreateInstance = reinterpret_cast<PFN_vkCreateInstance>(
-      vkGetInstanceProcAddr(nullptr, "vkCreateInstance"));
+  vkCreateInstance =
+      reinterpret_cast<PFN_vkCreateInstance>(vkGetInstanceProcAddr(nullptr, "vkCreateInstance"));
   if (!vkCreateInstance) {
     why = "the Vulkan loader has no vkCreateInstance";
     return false;

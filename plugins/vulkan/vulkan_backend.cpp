@@ -31,6 +31,19 @@ std::string config(const fftmux_host_v1* h, const char* key) {
   return v ? v : "";
 }
 
+// A non-negative integer of the plugin's config, or fallback when absent.
+long index(const fftmux_host_v1* h, const char* key, const char* rule, long fallback) {
+  std::string v = config(h, key);
+  if (v.empty())
+    return fallback;
+  char* end = nullptr;
+  long n = std::strtol(v.c_str(), &end, 10);
+  if (*end || n < 0)
+    fail(FFTMUX_ERROR_INVALID_ARGUMENT,
+         std::string("[backends.vulkan] ") + key + " = \"" + v + "\": use " + rule);
+  return n;
+}
+
 struct PlanHandle {
   Device* device;
   std::unique_ptr<Plan> plan;
@@ -46,15 +59,13 @@ fftmux_status init(const fftmux_host_v1* h, void** out) {
   host = plugin::host_functions(*h);
   return guarded(h, [&] {
     Settings s;
-    std::string dev = config(h, "device");
-    if (!dev.empty()) {
-      char* end = nullptr;
-      long v = std::strtol(dev.c_str(), &end, 10);
-      if (*end || v < 0)
-        fail(FFTMUX_ERROR_INVALID_ARGUMENT,
-             "[backends.vulkan] device = \"" + dev + "\": use a device index, 0 or more");
-      s.device = int(v);
-    }
+    s.device = int(index(h, "device", "a device index, 0 or more", -1));
+    s.single_pass_limit =
+        uint32_t(index(h, "single_pass_limit", "a length, 16 or more (0: no limit)", 0));
+    if (s.single_pass_limit && s.single_pass_limit < 16)
+      fail(FFTMUX_ERROR_INVALID_ARGUMENT,
+           "[backends.vulkan] single_pass_limit = " + std::to_string(s.single_pass_limit) +
+               ": use 16 or more (0: no limit)");
     if (h->cache_dir && *h->cache_dir)
       s.cache_dir = std::string(h->cache_dir) + "/vulkan";
     if (auto write = h->write_file)
@@ -80,12 +91,7 @@ fftmux_status about(void* p, fftmux_about_v1* a) {
 }
 
 const codegen::Options& options_of(uint32_t variant) {
-  const auto& v = variants();
-  if (variant >= v.size())
-    fail(FFTMUX_ERROR_INVALID_ARGUMENT, "vulkan: variant " + std::to_string(variant) +
-                                            " does not exist (0 to " +
-                                            std::to_string(v.size() - 1) + ")");
-  return v[variant].options;
+  return codegen::variant_options(variant, "vulkan");
 }
 
 fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answer_v1* a) {
@@ -93,37 +99,20 @@ fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answ
     const Device& dev = *static_cast<Backend*>(p)->device;
     a->supported = 0;
     a->estimate_seconds = -1;
-    uint64_t in_bytes = codegen::side_bytes(*d, true), out_bytes = codegen::side_bytes(*d, false);
-    uint64_t limit = dev.props.limits.maxStorageBufferRange;
-    size_t passes = 0;
+    codegen::Planned planned;
     try {
-      for (int dir : {FFTMUX_FORWARD, FFTMUX_INVERSE}) {
-        if ((d->kind == FFTMUX_R2C && dir != FFTMUX_FORWARD) ||
-            (d->kind == FFTMUX_C2R && dir != FFTMUX_INVERSE))
-          continue;
-        codegen::Plan plan = codegen::plan(*d, dir, dev.limits(), dev.tuned(options_of(variant)));
-        passes = std::max(passes, plan.passes.size());
-        size_t elem = d->precision == FFTMUX_F64 ? 16 : 8;
-        uint64_t scratch = plan.scratch_elements * elem;
-        uint64_t biggest = std::max({in_bytes, out_bytes, scratch});
-        if (biggest > limit)
-          throw codegen::Unsupported("a buffer of " + std::to_string(biggest) +
-                                     " bytes exceeds maxStorageBufferRange (" +
-                                     std::to_string(limit) + ")");
-      }
+      planned = codegen::plan_all(*d, dev.limits(), dev.tuned(options_of(variant)),
+                                  dev.props.limits.maxStorageBufferRange);
     } catch (const codegen::Unsupported& e) {
       std::snprintf(a->reason, sizeof a->reason, "vulkan: %s", e.what());
       return;
     }
     a->supported = 1;
     // Memory-bound: every pass reads and writes the data once.
-    double bandwidth = dev.props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? 5e9
+    double bandwidth = dev.props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU            ? 5e9
                        : dev.props.deviceType == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU ? 1e12
-                                                                                   : 1e11;
-    double bytes = double(in_bytes + out_bytes) * double(passes);
-    if (d->placement == FFTMUX_HOST)
-      bytes += double(in_bytes + out_bytes) * 20; // transfers over the bus
-    a->estimate_seconds = 2e-5 * double(passes) + bytes / bandwidth;
+                                                                                      : 1e11;
+    a->estimate_seconds = codegen::estimate_seconds(*d, planned.passes, bandwidth, 2e-5, 1e10);
   });
 }
 
@@ -194,16 +183,6 @@ uint64_t buffer_native(void* b) {
   return reinterpret_cast<uint64_t>(static_cast<BufferHandle*>(b)->buffer->handle());
 }
 
-const char* const* variant_names() {
-  static std::vector<const char*> names = [] {
-    std::vector<const char*> n;
-    for (const Variant& v : variants())
-      n.push_back(v.name);
-    return n;
-  }();
-  return names.data();
-}
-
 const fftmux_backend_v1 table = {
     sizeof(fftmux_backend_v1),
     FFTMUX_PLUGIN_ABI_VERSION,
@@ -213,8 +192,8 @@ const fftmux_backend_v1 table = {
         FFTMUX_CAP_IN_PLACE | FFTMUX_CAP_SHIFT,
     FFTMUX_MAX_RANK,
     FFTMUX_DOMAIN_VULKAN,
-    uint32_t(variants().size()),
-    variant_names(),
+    uint32_t(codegen::variants().size()),
+    codegen::variant_names(),
     init,
     shutdown,
     about,

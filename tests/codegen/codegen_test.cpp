@@ -57,7 +57,9 @@ fftmux_desc problem(std::vector<int64_t> n, fftmux_kind kind = FFTMUX_C2C,
   return d;
 }
 
-int direction(const fftmux_desc& d) { return d.kind == FFTMUX_C2R ? FFTMUX_INVERSE : FFTMUX_FORWARD; }
+int direction(const fftmux_desc& d) {
+  return d.kind == FFTMUX_C2R ? FFTMUX_INVERSE : FFTMUX_FORWARD;
+}
 
 TEST(Factorize, ProductIsTheLengthAndRadicesAreAllowed) {
   for (int64_t n : {2, 3, 4, 8, 16, 60, 64, 1000, 1536, 2187, 2401, 3125, 4096, 6000, 8192, 12288,
@@ -146,6 +148,20 @@ TEST(Plan, BluesteinForLargePrimes) {
   Plan three = plan(problem({10007}), FFTMUX_FORWARD, h200());
   EXPECT_EQ(three.passes.size(), 3u) << three.summary;
   EXPECT_GE(three.scratch_elements, uint64_t(bluestein_length(10007)));
+}
+
+TEST(Plan, ChainsFindFactorsThatFit) {
+  Options small;
+  small.max_single = 64; // chain kernels of at most 64 points
+  Plan p = plan(problem({30030}), FFTMUX_FORWARD, lavapipe(), small); // 2*3*5*7*11*13
+  EXPECT_EQ(p.passes.size(), 3u) << p.summary;
+  for (const Pass& pass : p.passes)
+    EXPECT_LE(pass.kernel.length, 64);
+  // Bluestein picks a padded length that splits into columns and rows.
+  Plan b = plan(problem({1999}), FFTMUX_FORWARD, lavapipe(), small);
+  EXPECT_EQ(b.passes.size(), 3u) << b.summary;
+  for (const Pass& pass : b.passes)
+    EXPECT_LE(pass.kernel.length, 64);
 }
 
 TEST(Plan, RealTransformsUseTheHalfLength) {

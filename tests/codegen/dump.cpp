@@ -14,7 +14,9 @@ int main(int argc, char** argv) {
   d.n[0] = argc > 1 ? std::atoll(argv[1]) : 1024;
   d.batch = argc > 2 ? std::atoll(argv[2]) : 1;
   const char* kind = argc > 3 ? argv[3] : "c2c";
-  d.kind = !std::strcmp(kind, "r2c") ? FFTMUX_R2C : !std::strcmp(kind, "c2r") ? FFTMUX_C2R : FFTMUX_C2C;
+  d.kind = !std::strcmp(kind, "r2c")   ? FFTMUX_R2C
+           : !std::strcmp(kind, "c2r") ? FFTMUX_C2R
+                                       : FFTMUX_C2C;
   d.precision = argc > 4 && !std::strcmp(argv[4], "f64") ? FFTMUX_F64 : FFTMUX_F32;
   Dialect dialect = argc > 5 && !std::strcmp(argv[5], "cuda")     ? Dialect::cuda
                     : argc > 5 && !std::strcmp(argv[5], "opengl") ? Dialect::opengl

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 
@@ -23,6 +24,9 @@ namespace {
 // of its own so the SPIR-V cache starts cold.
 struct Shared {
   std::unique_ptr<context> ctx;
+  // single_pass_limit = 64: four-step chains and three-pass Bluestein on
+  // small problems, which lavapipe runs quickly.
+  std::unique_ptr<context> chained;
   std::string skip; // why the backend cannot run, when it cannot
   std::string cache;
 };
@@ -36,14 +40,34 @@ Shared& shared() {
     std::filesystem::remove_all(r.cache);
     ::setenv("XDG_CACHE_HOME", r.cache.c_str(), 1);
     r.ctx = std::make_unique<context>();
+    std::filesystem::create_directories(r.cache);
+    std::string config = r.cache + "/chained.toml";
+    std::ofstream(config) << "[backends.vulkan]\nsingle_pass_limit = 64\n";
+    fftmux_context_options o;
+    fftmux_context_options_init(&o);
+    o.config_path = config.c_str();
+    r.chained = std::make_unique<context>(o);
     r.skip = "no backend named vulkan was found (built with FFTMUX_WITH_VULKAN?)";
     for (const fftmux_backend_info& b : r.ctx->backends(true))
       if (std::string(b.name) == "vulkan")
-        r.skip = b.state == FFTMUX_BACKEND_READY ? "" : std::string("vulkan unavailable: ") + b.reason;
+        r.skip =
+            b.state == FFTMUX_BACKEND_READY ? "" : std::string("vulkan unavailable: ") + b.reason;
     return r;
   }();
   return s;
 }
+
+// Closes the contexts and removes the test's cache folder at the end.
+struct Cleanup : ::testing::Environment {
+  void TearDown() override {
+    Shared& s = shared();
+    s.chained.reset();
+    s.ctx.reset();
+    std::error_code ec;
+    std::filesystem::remove_all(s.cache, ec);
+  }
+};
+const auto* const cleanup = ::testing::AddGlobalTestEnvironment(new Cleanup);
 
 #define SKIP_WITHOUT_VULKAN()                                                                      \
   if (!shared().skip.empty())                                                                      \
@@ -53,6 +77,7 @@ struct Case {
   std::string name;
   fftmux_desc d;
   int direction;
+  bool chained; // planned with single_pass_limit = 64
 };
 
 fftmux_desc desc(std::vector<int64_t> n, int64_t batch = 1, fftmux_kind kind = FFTMUX_C2C,
@@ -92,113 +117,128 @@ std::string label(const fftmux_desc& d, int dir) {
 }
 
 // What the shared matrix (tests/correctness, run on vulkan too) leaves out:
-// the generator's own regimes on this backend. One-pass limits and the
-// split exchange, four-step chains, Bluestein in one and three passes, long
-// real lines (post-processing pass), radices 11/13, shifts and norms across
-// those, unusual layouts, F64 multi-pass, device buffers.
+// the generator's own regimes. Most run planned with a single-pass limit of
+// 64 points ("_chain"), so that four-step chains, three-pass Bluestein and
+// the long real-transform path are exercised on sizes lavapipe runs fast; a
+// few run at the real sizes where the default plans change regime.
 std::vector<Case> cases() {
   std::vector<Case> c;
+  bool chained = true;
   auto add = [&](fftmux_desc d, int dir = 0) {
     if (!dir)
       dir = d.kind == FFTMUX_C2R ? FFTMUX_INVERSE : FFTMUX_FORWARD;
-    std::string name = label(d, dir);
+    std::string name = label(d, dir) + (chained ? "_chain" : "");
     for (const Case& x : c)
       if (x.name == name)
         return; // listed already
-    c.push_back({name, d, dir});
+    c.push_back({name, d, dir, chained});
   };
   auto both = [&](fftmux_desc d) {
     add(d, FFTMUX_FORWARD);
     add(d, FFTMUX_INVERSE);
   };
-  // one pass up to the split exchange (8192 on 32 KiB), four-step beyond
-  for (int64_t n : {8192, 16384})
+  // four-step: two passes (65..4096) and three (beyond), mixed radices
+  for (int64_t n : {128, 1000, 4096, 2 * 3 * 5 * 7 * 11 * 13, 1 << 13, 3 * 5 * 7 * 11 * 13})
     add(desc({n}, 2));
-  add(desc({1 << 17}), FFTMUX_INVERSE);
-  // mixed radices including 11 and 13, 7-smooth sizes of the benchmark
-  for (int64_t n : {143, 2 * 3 * 5 * 7 * 11 * 13, 1536, 2187, 2401, 3125})
+  both(desc({1536}, 3));
+  // Bluestein in three passes, both directions
+  for (int64_t n : {67, 97, 1009, 1999})
     add(desc({n}, 2));
-  // Bluestein: one pass (4093, 4097 = 17 * 241) and three (10007)
-  add(desc({4093}));
-  add(desc({4097}, 2));
-  both(desc({10007}));
-  // F64 on the longer paths
-  for (int64_t n : {32768, 1009})
-    add(desc({n}, 1, FFTMUX_C2C, FFTMUX_F64));
-  // norms and shifts through multi-pass and Bluestein lines
-  for (uint32_t norm : {FFTMUX_NORM_ORTHO, FFTMUX_NORM_FORWARD}) {
-    fftmux_desc d = desc({16384});
-    d.norm = norm;
-    add(d, FFTMUX_INVERSE);
-    d = desc({4097});
-    d.norm = norm;
-    add(d, FFTMUX_FORWARD);
-  }
-  for (uint32_t f : {FFTMUX_SHIFT_INPUT, FFTMUX_SHIFT_OUTPUT, FFTMUX_SHIFT_INPUT | FFTMUX_SHIFT_OUTPUT})
-    for (auto n : std::vector<std::vector<int64_t>>{{16384}, {63, 16}}) {
-      fftmux_desc d = desc(n);
+  both(desc({101}, 2));
+  // F64
+  for (int64_t n : {2048, 97, 30030})
+    both(desc({n}, 2, FFTMUX_C2C, FFTMUX_F64));
+  // every norm and shift through the chains
+  for (uint32_t norm : {FFTMUX_NORM_NONE, FFTMUX_NORM_ORTHO, FFTMUX_NORM_FORWARD})
+    for (int64_t n : {1024, 97}) {
+      fftmux_desc d = desc({n});
+      d.norm = norm;
+      both(d);
+    }
+  for (uint32_t f :
+       {FFTMUX_SHIFT_INPUT, FFTMUX_SHIFT_OUTPUT, FFTMUX_SHIFT_INPUT | FFTMUX_SHIFT_OUTPUT})
+    for (auto n : std::vector<std::vector<int64_t>>{{1024}, {999}, {97}, {4, 130}, {3, 5, 67}}) {
+      fftmux_desc d = desc(n, 2);
       d.flags = f;
       add(d);
     }
-  for (auto n : std::vector<std::vector<int64_t>>{{10007}, {4097}, {5, 6, 7}}) {
-    fftmux_desc d = desc(n);
-    d.flags = FFTMUX_SHIFT_INPUT | FFTMUX_SHIFT_OUTPUT;
-    add(d, FFTMUX_INVERSE);
-  }
-  // 2D/3D with a multi-pass or Bluestein axis
-  for (auto n : std::vector<std::vector<int64_t>>{{3, 16384}, {32, 17}, {9, 10, 97}})
+  // 2D/3D with chained axes
+  for (auto n : std::vector<std::vector<int64_t>>{{128, 256}, {96, 17}, {9, 10, 97}, {65, 66, 3}})
     add(desc(n));
   // in place through scratch
-  for (auto n : std::vector<std::vector<int64_t>>{{16384}, {10007}, {12, 1009}}) {
-    fftmux_desc d = desc(n);
+  for (auto n : std::vector<std::vector<int64_t>>{{4096}, {97}, {12, 1009}}) {
+    fftmux_desc d = desc(n, 2);
     d.flags = FFTMUX_IN_PLACE;
-    add(d);
+    both(d);
   }
-  // layouts: transposed, interleaved batches, padded outputs
+  // layouts: transposed, interleaved batches, padded outputs, strided long lines
   {
-    fftmux_desc d = desc({12, 10}, 2);
+    fftmux_desc d = desc({120, 100}, 2);
     d.in_strides[0] = 1;
-    d.in_strides[1] = 12;
-    d.in_distance = 130;
+    d.in_strides[1] = 120;
+    d.in_distance = 12007;
     add(d);
-    d = desc({97}, 4);
+    d = desc({970}, 4);
     d.in_strides[0] = 4;
     d.in_distance = 1;
     d.out_strides[0] = 1;
-    d.out_distance = 97;
+    d.out_distance = 975;
     add(d);
-    d = desc({16384}, 2);
+    d = desc({4096}, 2);
     d.in_strides[0] = 2;
     d.in_distance = 1;
+    d.out_strides[0] = 3;
+    d.out_distance = 12289;
     add(d);
-    d = desc({8, 6, 4}, 2);
-    d.out_strides[0] = 100;
-    d.out_strides[1] = 10;
+    d = desc({80, 6, 70}, 2);
+    d.out_strides[0] = 5000;
+    d.out_strides[1] = 800;
     d.out_strides[2] = 2;
-    d.out_distance = 900;
+    d.out_distance = 400000;
     add(d);
   }
-  // real transforms: fused, Bluestein halves, long lines, odd primes
+  // real transforms: chained halves, Bluestein halves, odd, with shifts and in place
   for (fftmux_kind k : {FFTMUX_R2C, FFTMUX_C2R}) {
-    for (int64_t n : {34, 2018, 8192, 16384, 20014, 97})
+    for (int64_t n : {256, 1000, 2018, 4096, 202, 129})
       add(desc({n}, 2, k));
-    add(desc({65536}, 1, k, FFTMUX_F64));
-    fftmux_desc d = desc({4, 32768}, 1, k);
+    add(desc({1024}, 2, k, FFTMUX_F64));
+    fftmux_desc d = desc({4, 512}, 1, k);
     d.flags = FFTMUX_SHIFT_INPUT | FFTMUX_SHIFT_OUTPUT;
     add(d);
-    d = desc({16384}, 2, k);
+    d = desc({1000}, 2, k);
     d.flags = FFTMUX_IN_PLACE;
     add(d);
-    d = desc({10, 34}, 2, k);
+    d = desc({10, 340}, 2, k);
     d.flags = FFTMUX_IN_PLACE;
+    add(d);
+    d = desc({300}, 2, k);
+    (k == FFTMUX_R2C ? d.in_strides : d.out_strides)[0] = 2;
+    (k == FFTMUX_R2C ? d.in_distance : d.out_distance) = 610;
     add(d);
   }
   // device placement: fftmux buffers are VkBuffers
-  for (fftmux_desc d : {desc({16384}), desc({4097}), desc({64, 64}, 1, FFTMUX_R2C),
-                        desc({32768}, 1, FFTMUX_C2R)}) {
+  for (fftmux_desc d : {desc({4096}, 2), desc({1009}), desc({64, 128}, 1, FFTMUX_R2C),
+                        desc({1000}, 2, FFTMUX_C2R)}) {
     d.placement = FFTMUX_DEVICE;
     add(d);
     d.flags = FFTMUX_IN_PLACE;
+    add(d);
+  }
+  // Default plans where their regime changes on lavapipe (32 KiB): the split
+  // exchange at 8192, two passes at 16384, Bluestein in one pass (2039: m =
+  // 4096) and three (10007), radices 11/13 and the benchmark's 7-smooth sizes.
+  chained = false;
+  for (int64_t n : {143, 2187, 2401, 3125, 8192, 16384, 2039, 4097})
+    add(desc({n}, 2));
+  both(desc({10007}));
+  {
+    fftmux_desc d = desc({16384});
+    d.flags = FFTMUX_SHIFT_INPUT | FFTMUX_SHIFT_OUTPUT | FFTMUX_IN_PLACE;
+    d.norm = FFTMUX_NORM_ORTHO;
+    add(d, FFTMUX_INVERSE);
+    d = desc({16384}, 1, FFTMUX_R2C);
+    add(d);
+    d = desc({16384}, 1, FFTMUX_C2R);
     add(d);
   }
   return c;
@@ -210,7 +250,7 @@ TEST_P(Correctness, MatchesTheReference) {
   SKIP_WITHOUT_VULKAN();
   const Case& c = GetParam();
   fftmux_desc d = c.d;
-  context& ctx = *shared().ctx;
+  context& ctx = c.chained ? *shared().chained : *shared().ctx;
   plan p = ctx.make_plan(d, "vulkan");
   ASSERT_EQ(p.backend(), "vulkan");
   fftmux_layout l = layout(d);
@@ -314,10 +354,11 @@ TEST(Backend, QueryAnswersWithReasons) {
   fftmux_support s = shared().ctx->query(desc({1000}, 4), "vulkan");
   EXPECT_EQ(s.supported, 1u) << s.reason;
   EXPECT_GT(s.estimate_seconds, 0);
-  // A transform too long for the device's storage buffers is declined.
-  fftmux_support big = shared().ctx->query(desc({int64_t(1) << 28}), "vulkan");
-  if (!big.supported)
-    EXPECT_NE(std::string(big.reason), "");
+  // 8 GiB of F64 exceeds any device's storage buffer range (a 32-bit limit).
+  fftmux_support big =
+      shared().ctx->query(desc({1024}, int64_t(1) << 19, FFTMUX_C2C, FFTMUX_F64), "vulkan");
+  EXPECT_EQ(big.supported, 0u);
+  EXPECT_NE(std::string(big.reason).find("bytes"), std::string::npos) << big.reason;
 }
 
 // Plans compile SPIR-V once: a second plan of the same problem reads it

@@ -32,11 +32,11 @@ struct Device {
 
 // The knobs an autotuner turns (the backends' variants).
 struct Options {
-  uint32_t max_radix = 16;     // largest power-of-two butterfly
+  uint32_t max_radix = 16;        // largest power-of-two butterfly
   uint32_t values_per_thread = 0; // target registers per thread, 0 = by precision
-  uint32_t group_threads = 0;  // target invocations per workgroup, 0 = 256
-  uint32_t max_single = 0;     // longest one-pass transform, 0 = what shared memory holds
-  uint32_t coalesce_teams = 0; // transforms per workgroup that strided passes aim for, 0 = 8
+  uint32_t group_threads = 0;     // target invocations per workgroup, 0 = 256
+  uint32_t max_single = 0;        // longest one-pass transform, 0 = what shared memory holds
+  uint32_t coalesce_teams = 0;    // transforms per workgroup that strided passes aim for, 0 = 8
 };
 
 // A problem the generator declines; what() is the reason, for query answers.
@@ -93,8 +93,8 @@ struct Side {
   Binding buffer = Binding::input;
   Access access = Access::complex;
   std::vector<Axis> axes;
-  int64_t length = 0;  // the partner's modulus for hermitian, r2c and c2r
-  int64_t table = -1;  // r2c and c2r: offset of exp(-2 pi i k / (2 length)), k <= length
+  int64_t length = 0; // the partner's modulus for hermitian, r2c and c2r
+  int64_t table = -1; // r2c and c2r: offset of exp(-2 pi i k / (2 length)), k <= length
   bool conj_table = false;
 };
 
@@ -140,17 +140,19 @@ struct Kernel {
   uint32_t teams = 1;          // lines per workgroup
   bool team_major = true;      // thread mapping: threads of a line adjacent (else lines adjacent)
   Side load, store;
-  bool load_alt = false, store_alt = false; // side read/written with the other mapping, via shared memory
+  bool load_alt = false,
+       store_alt = false; // side read/written with the other mapping, via shared memory
   std::vector<Step> steps;
-  double scale = 1.0;           // applied when storing
-  int64_t positions = 0;        // positions of the line after the last step (length, or length+1 after r2c_post)
-  bool split_exchange = false;  // shared memory holds one component at a time
-  bool pad_shared = false;      // one spare word per 32: strided stage writes avoid bank conflicts
-  bool in_place = false;        // load and store address the same buffer
+  double scale = 1.0; // applied when storing
+  int64_t positions =
+      0; // positions of the line after the last step (length, or length+1 after r2c_post)
+  bool split_exchange = false; // shared memory holds one component at a time
+  bool pad_shared = false;     // one spare word per 32: strided stage writes avoid bank conflicts
+  bool in_place = false;       // load and store address the same buffer
 
-  int64_t transforms() const;   // lines: the product of the digits
+  int64_t transforms() const; // lines: the product of the digits
   uint32_t workgroup() const { return threads * teams; }
-  uint64_t groups() const;      // workgroups to dispatch
+  uint64_t groups() const;           // workgroups to dispatch
   uint32_t shared_scalars() const;   // the kernel's shared memory, 0 when it needs none
   int64_t line_scalars() const;      // shared words of one component of one line
   int64_t component_scalars() const; // shared words of one component of the workgroup

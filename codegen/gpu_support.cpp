@@ -1,0 +1,128 @@
+// Helpers every GPU backend needs around plan() and emit().
+#include <fftmux/gpu_support.hpp>
+#include <fftmux/plugin_support.hpp>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace fftmux::codegen {
+
+const std::vector<Variant>& variants() {
+  static const std::vector<Variant> table = [] {
+    // Each variant turns one knob of the default options.
+    auto with = [](auto set) {
+      Options o;
+      set(o);
+      return o;
+    };
+    return std::vector<Variant>{
+        {"default", Options{}},
+        {"radix8", with([](Options& o) { o.max_radix = 8; })},
+        {"radix4", with([](Options& o) { o.max_radix = 4; })},
+        {"wide",
+         with([](Options& o) { o.values_per_thread = 32; })}, // fewer threads, more registers
+        {"narrow", with([](Options& o) { o.values_per_thread = 4; })},
+        {"small-groups", with([](Options& o) { o.group_threads = 64; })},
+    };
+  }();
+  return table;
+}
+
+const Options& variant_options(uint32_t i, const char* backend) {
+  const auto& v = variants();
+  if (i >= v.size())
+    plugin::fail(FFTMUX_ERROR_INVALID_ARGUMENT, std::string(backend) + ": variant " +
+                                                    std::to_string(i) + " does not exist (0 to " +
+                                                    std::to_string(v.size() - 1) + ")");
+  return v[i].options;
+}
+
+const char* const* variant_names() {
+  static const std::vector<const char*> names = [] {
+    std::vector<const char*> n;
+    for (const Variant& v : variants())
+      n.push_back(v.name);
+    return n;
+  }();
+  return names.data();
+}
+
+std::vector<int> directions(const fftmux_desc& desc) {
+  std::vector<int> d;
+  if (desc.kind != FFTMUX_C2R)
+    d.push_back(FFTMUX_FORWARD);
+  if (desc.kind != FFTMUX_R2C)
+    d.push_back(FFTMUX_INVERSE);
+  return d;
+}
+
+Planned plan_all(const fftmux_desc& desc, const Device& device, const Options& options,
+                 uint64_t max_buffer_bytes) {
+  Planned p;
+  p.in_bytes = side_bytes(desc, true);
+  p.out_bytes = side_bytes(desc, false);
+  uint64_t elem = complex_bytes(desc);
+  auto check = [&](uint64_t bytes, const char* what) {
+    if (bytes > max_buffer_bytes)
+      throw Unsupported("the " + std::string(what) + " needs a buffer of " + std::to_string(bytes) +
+                        " bytes, more than the " + std::to_string(max_buffer_bytes) +
+                        " one binding of the device addresses");
+  };
+  check(p.in_bytes, "input");
+  check(p.out_bytes, "output");
+  for (int dir : directions(desc)) {
+    p.plans.push_back(plan(desc, dir, device, options));
+    p.directions.push_back(dir);
+    const Plan& last = p.plans.back();
+    p.scratch_bytes = std::max<uint64_t>(p.scratch_bytes, last.scratch_elements * elem);
+    p.passes = std::max(p.passes, last.passes.size());
+    check(last.table.size() * elem, "twiddle table");
+  }
+  check(p.scratch_bytes, "scratch");
+  return p;
+}
+
+std::vector<Dispatch> dispatches(uint64_t groups, uint32_t max_x, uint32_t max_y) {
+  std::vector<Dispatch> out;
+  uint64_t x = std::min<uint64_t>(groups, max_x);
+  for (uint64_t done = 0; done < groups;) {
+    uint64_t y = std::min<uint64_t>((groups - done + x - 1) / x, max_y);
+    out.push_back({uint32_t(x), uint32_t(y), uint32_t(done)});
+    done += x * y;
+  }
+  return out;
+}
+
+std::vector<unsigned char> table_bytes(const Plan& plan, Precision p) {
+  const auto& t = plan.table;
+  std::vector<unsigned char> bytes;
+  if (p == Precision::f64) {
+    bytes.resize(t.size() * sizeof t[0]);
+    std::copy_n(reinterpret_cast<const unsigned char*>(t.data()), bytes.size(), bytes.data());
+    return bytes;
+  }
+  std::vector<std::complex<float>> f(t.begin(), t.end()); // rounded once, from double
+  bytes.resize(f.size() * sizeof f[0]);
+  std::copy_n(reinterpret_cast<const unsigned char*>(f.data()), bytes.size(), bytes.data());
+  return bytes;
+}
+
+std::string hash_hex(const std::string& text) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : text)
+    h = (h ^ c) * 1099511628211ull;
+  char b[17];
+  std::snprintf(b, sizeof b, "%016llx", (unsigned long long)h);
+  return b;
+}
+
+double estimate_seconds(const fftmux_desc& desc, size_t passes, double bandwidth, double launch,
+                        double host_bandwidth) {
+  double sides = double(side_bytes(desc, true) + side_bytes(desc, false));
+  double t = launch * double(passes) + sides * double(passes) / bandwidth;
+  if (desc.placement == FFTMUX_HOST)
+    t += sides / host_bandwidth;
+  return t;
+}
+
+} // namespace fftmux::codegen

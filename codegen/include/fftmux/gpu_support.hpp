@@ -1,0 +1,70 @@
+// What every GPU backend does around the generator, whatever its API: the
+// variants it offers the autotuner, planning both directions of a problem
+// within the device's buffer limit, splitting a dispatch over the grid,
+// the twiddle table in the kernel's precision, cache keys, a first
+// estimate. Kept here so the Vulkan, OpenGL and CUDA plugins share one copy.
+#pragma once
+
+#include <fftmux/codegen.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fftmux::codegen {
+
+// Generator options by name: a backend's variants, the preferred first.
+struct Variant {
+  const char* name;
+  Options options;
+};
+const std::vector<Variant>& variants();
+// The options of variant index i; throws plugin::Failure (invalid argument)
+// naming the backend when i is out of range.
+const Options& variant_options(uint32_t i, const char* backend);
+// The variant names as a C array that lives as long as the program.
+const char* const* variant_names();
+
+// FFTMUX_FORWARD and/or FFTMUX_INVERSE: what a plan of desc runs.
+std::vector<int> directions(const fftmux_desc& desc);
+
+// Bytes of one complex element of desc's precision.
+inline uint64_t complex_bytes(const fftmux_desc& d) {
+  return d.precision == FFTMUX_F64 ? 16 : 8;
+}
+
+// Both directions of a problem, planned, with the buffer sizes they need.
+struct Planned {
+  std::vector<int> directions; // matching plans
+  std::vector<Plan> plans;
+  uint64_t in_bytes = 0, out_bytes = 0; // the caller's sides
+  uint64_t scratch_bytes = 0;           // the largest scratch of the directions
+  size_t passes = 0;                    // the most passes of a direction
+};
+// Throws Unsupported when the generator declines or a buffer (sides,
+// scratch, table) exceeds max_buffer_bytes, the largest buffer one binding
+// may address.
+Planned plan_all(const fftmux_desc& desc, const Device& device, const Options& options,
+                 uint64_t max_buffer_bytes);
+
+// One dispatch of a kernel: an x * y grid of workgroups whose linear index
+// starts at offset (the kernel's group_offset). Kernels ignore the excess
+// workgroups of the last dispatch.
+struct Dispatch {
+  uint32_t x, y, offset;
+};
+std::vector<Dispatch> dispatches(uint64_t groups, uint32_t max_x, uint32_t max_y);
+
+// The plan's table as the kernels read it: complex values of precision p.
+std::vector<unsigned char> table_bytes(const Plan& plan, Precision p);
+
+// A 64-bit FNV-1a hash as 16 hex digits: names of disk cache entries.
+std::string hash_hex(const std::string& text);
+
+// A guess of one execution's time before anything is measured: every pass
+// reads and writes the data once at bandwidth (bytes/s), launch seconds per
+// pass, plus the transfers of a HOST plan at host_bandwidth.
+double estimate_seconds(const fftmux_desc& desc, size_t passes, double bandwidth, double launch,
+                        double host_bandwidth);
+
+} // namespace fftmux::codegen

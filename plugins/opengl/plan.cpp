@@ -1,0 +1,173 @@
+// A plan: the generator's passes as GL programs, tables uploaded once,
+// dispatched with barriers between passes.
+#include "engine.hpp"
+
+#include <fftmux/plugin_support.hpp>
+
+#include <algorithm>
+#include <cstring>
+
+namespace fftmux::opengl {
+
+using plugin::fail;
+
+namespace {
+
+// True when the output layout leaves bytes between its elements (strides,
+// padding), which the caller expects untouched.
+bool has_gaps(const fftmux_desc& desc, uint64_t out_bytes) {
+  plugin::Shape out = plugin::shape(desc, false);
+  uint64_t elements = uint64_t(desc.batch);
+  for (int64_t e : out.extent)
+    elements *= uint64_t(e);
+  uint64_t scalar = codegen::complex_bytes(desc) / 2;
+  return elements * (out.complex ? 2 : 1) * scalar != out_bytes;
+}
+
+codegen::Planned plan_or_decline(Device& d, const fftmux_desc& desc,
+                                 const codegen::Options& options) {
+  if (desc.precision == FFTMUX_F64 && !d.f64_missing().empty())
+    fail(FFTMUX_ERROR_UNSUPPORTED, "opengl: " + d.f64_missing());
+  try {
+    return codegen::plan_all(desc, d.limits(), options, d.limits().max_binding_bytes);
+  } catch (const codegen::Unsupported& e) {
+    fail(FFTMUX_ERROR_UNSUPPORTED, std::string("opengl: ") + e.what());
+  }
+}
+
+} // namespace
+
+Plan::Plan(Device& d, const fftmux_desc& desc, const codegen::Options& options)
+    : d_(d), desc_(desc) {
+  codegen::Planned planned = plan_or_decline(d, desc, options);
+  in_bytes_ = planned.in_bytes;
+  out_bytes_ = planned.out_bytes;
+  out_gaps_ = has_gaps(desc, out_bytes_);
+  std::vector<std::string> sources;
+  for (const codegen::Plan& p : planned.plans)
+    for (const codegen::Pass& pass : p.passes)
+      sources.push_back(codegen::emit(pass.kernel, codegen::Dialect::opengl));
+  std::vector<std::shared_ptr<Program>> programs = d.programs(sources, counts_);
+  auto precision = desc.precision == FFTMUX_F64 ? codegen::Precision::f64 : codegen::Precision::f32;
+  size_t at = 0;
+  for (size_t i = 0; i < planned.plans.size(); ++i) {
+    const codegen::Plan& p = planned.plans[i];
+    Direction& dd = dirs_[planned.directions[i]];
+    std::vector<unsigned char> table = codegen::table_bytes(p, precision);
+    dd.table = std::make_unique<Buffer>(d, table.size());
+    dd.table->write(0, table.data(), table.size());
+    for (const codegen::Pass& pass : p.passes)
+      dd.passes.push_back({pass.src, pass.dst, pass.kernel.groups(), programs[at++]});
+    summary_ = p.summary;
+  }
+  if (planned.scratch_bytes)
+    scratch_ = std::make_unique<Buffer>(d, planned.scratch_bytes);
+  HostIo io = d.settings().host_io;
+  host_mapped_ = d.buffer_storage_api() &&
+                 (io == HostIo::mapped || (io == HostIo::automatic && planned.passes == 1));
+}
+
+Plan::~Plan() {
+  if (fence_)
+    d_.gl().DeleteSync(fence_);
+}
+
+Plan::Direction& Plan::dir(int direction) {
+  auto it = dirs_.find(direction);
+  if (it == dirs_.end())
+    fail(FFTMUX_ERROR_INVALID_ARGUMENT,
+         "opengl: direction = " + std::to_string(direction) + ": a " +
+             (desc_.kind == FFTMUX_R2C ? "r2c plan runs forward (-1) only"
+                                       : "c2r plan runs inverse (+1) only"));
+  return it->second;
+}
+
+Buffer& Plan::buffer_of(codegen::Binding b, Buffer& in, Buffer& out) const {
+  switch (b) {
+  case codegen::Binding::input:
+    return in;
+  case codegen::Binding::output:
+    return out;
+  default:
+    return *scratch_;
+  }
+}
+
+void Plan::dispatch(int direction, Buffer& in, Buffer& out) {
+  Direction& dd = dir(direction);
+  if (in.size() < in_bytes_ || out.size() < out_bytes_)
+    fail(FFTMUX_ERROR_INVALID_ARGUMENT,
+         "opengl: buffers of " + std::to_string(in.size()) + " and " + std::to_string(out.size()) +
+             " bytes are too small for this plan's " + std::to_string(in_bytes_) + " and " +
+             std::to_string(out_bytes_));
+  GladGLContext& g = d_.gl();
+  auto bind = [&](GLuint index, const Buffer& b) { // a binding addresses at most the block limit
+    uint64_t size = std::min(b.size(), d_.limits().max_binding_bytes);
+    g.BindBufferRange(GL_SHADER_STORAGE_BUFFER, index, b.name(), 0, GLsizeiptr(size));
+  };
+  for (size_t i = 0; i < dd.passes.size(); ++i) {
+    const Pass& p = dd.passes[i];
+    g.UseProgram(p.program->id);
+    bind(0, buffer_of(p.src, in, out));
+    bind(1, buffer_of(p.dst, in, out));
+    bind(2, *dd.table);
+    for (const codegen::Dispatch& grid :
+         codegen::dispatches(p.groups, d_.max_groups(0), d_.max_groups(1))) {
+      g.Uniform1ui(0, grid.offset); // group_offset, at location 0 in the GL dialect
+      g.DispatchCompute(grid.x, grid.y, 1);
+    }
+    // The next pass reads what this one wrote; after the last, whatever the
+    // caller does next (reads, mapped access, its own drawing) sees it.
+    g.MemoryBarrier(i + 1 < dd.passes.size() ? GL_SHADER_STORAGE_BARRIER_BIT : GL_ALL_BARRIER_BITS);
+  }
+  g.UseProgram(0);
+  d_.check("dispatching the passes");
+}
+
+void Plan::execute_buffers(int direction, Buffer& in, Buffer& out) {
+  dispatch(direction, in, out);
+  if (fence_)
+    d_.gl().DeleteSync(fence_);
+  fence_ = d_.gl().FenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+  d_.gl().Flush(); // starts the work now, not at the next synchronize
+}
+
+void Plan::synchronize() {
+  if (!fence_)
+    return;
+  GladGLContext& g = d_.gl();
+  GLenum r;
+  while ((r = g.ClientWaitSync(fence_, GL_SYNC_FLUSH_COMMANDS_BIT, 1000000000ull)) ==
+         GL_TIMEOUT_EXPIRED) {
+  }
+  g.DeleteSync(fence_);
+  fence_ = nullptr;
+  if (r == GL_WAIT_FAILED)
+    d_.check("waiting for the transform");
+}
+
+void Plan::host_buffers() {
+  if (host_in_)
+    return;
+  bool in_place = desc_.flags & FFTMUX_IN_PLACE;
+  Buffer::Kind kind = host_mapped_ ? Buffer::Kind::mapped : Buffer::Kind::device;
+  host_in_ =
+      std::make_unique<Buffer>(d_, in_place ? std::max(in_bytes_, out_bytes_) : in_bytes_, kind);
+  if (!in_place)
+    host_out_ = std::make_unique<Buffer>(d_, out_bytes_, kind);
+}
+
+void Plan::execute(int direction, const void* in, void* out) {
+  dir(direction); // a wrong direction fails before any buffer is made
+  host_buffers();
+  Buffer& bin = *host_in_;
+  Buffer& bout = host_out_ ? *host_out_ : *host_in_;
+  bin.write(0, in, in_bytes_);
+  if (host_out_ && out_gaps_) // the read-back must return the caller's bytes between elements
+    bout.write(0, out, out_bytes_);
+  execute_buffers(direction, bin, bout);
+  synchronize();
+  bout.read(0, out, out_bytes_);
+}
+
+} // namespace fftmux::opengl

@@ -1,0 +1,443 @@
+// What only the OpenGL backend has: calls from many threads marshalled to
+// the one holding the context, GL buffers of the application wrapped (its
+// context shared), the program binary cache, init failing cleanly with the
+// reason, F64 declined, every buffer storage and HOST path. On CI this runs
+// on Mesa's llvmpipe; a machine without EGL skips with the reason.
+#include "engine.hpp"
+
+#include <fftmux/fftmux.hpp>
+#include <fftmux/plugin_support.hpp>
+#include <reference.hpp>
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+namespace fftmux {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path root() {
+  return fs::temp_directory_path() / ("fftmux-opengl-test-" + std::to_string(::getpid()));
+}
+
+fs::path scratch_dir(const std::string& name) {
+  fs::path p = root() / name;
+  fs::remove_all(p);
+  fs::create_directories(p);
+  return p;
+}
+
+// Removes this process's folders when the tests end.
+struct Cleanup : ::testing::Environment {
+  void TearDown() override { fs::remove_all(root()); }
+};
+const auto* cleanup = ::testing::AddGlobalTestEnvironment(new Cleanup);
+
+// A context whose config holds table as [backends.opengl] (and no other
+// backend's settings). Its caches are the test environment's (ctest keeps
+// them in the build tree, warm from run to run), else this process's.
+context make_context(const std::string& table, const std::string& name = "config") {
+  fs::path dir = scratch_dir(name);
+  std::ofstream(dir / "fftmux.toml") << "[backends.opengl]\n" << table << "\n";
+  ::setenv("XDG_CACHE_HOME", (root() / "cache").c_str(), 0);
+  fftmux_context_options o;
+  fftmux_context_options_init(&o);
+  std::string path = (dir / "fftmux.toml").string();
+  o.config_path = path.c_str();
+  return context(o);
+}
+
+// The opengl backend, probed; the others are not loaded (this file tests one
+// backend, and needs no other's quirks).
+fftmux_backend_info opengl_info(const context& c) {
+  std::vector<fftmux_backend_info> all = c.backends(false);
+  for (uint32_t i = 0; i < all.size(); ++i)
+    if (std::string(all[i].name) == "opengl") {
+      fftmux_backend_info b;
+      fftmux_backend_info_init(&b);
+      check(fftmux_backend_get(c.get(), i, FFTMUX_PROBE, &b));
+      return b;
+    }
+  ADD_FAILURE() << "no backend named opengl was found";
+  return {};
+}
+
+// Why the default setup cannot run OpenGL ("" when it can).
+const std::string& unavailable() {
+  static const std::string why = [] {
+    context c = make_context("", "probe");
+    fftmux_backend_info b = opengl_info(c);
+    return b.state == FFTMUX_BACKEND_READY ? std::string()
+                                           : "opengl unavailable: " + std::string(b.reason);
+  }();
+  return why;
+}
+
+#define SKIP_WITHOUT_OPENGL()                                                                      \
+  if (!unavailable().empty())                                                                      \
+  GTEST_SKIP() << unavailable()
+
+fftmux_desc desc(std::vector<int64_t> n, int64_t batch = 1, fftmux_kind kind = FFTMUX_C2C) {
+  return make_desc(std::move(n), kind, FFTMUX_F32, batch);
+}
+
+// Runs p on a random input through host memory and returns the error
+// relative to the reference, over its bound.
+double run_host(plan& p, const fftmux_desc& d, int direction, uint64_t seed) {
+  std::vector<unsigned char> in = ref::random_input(d, seed);
+  std::vector<unsigned char> out(layout(d).out_bytes);
+  p.execute(direction, in.data(), out.data());
+  return ref::relative_error(ref::read_side(d, false, out.data()),
+                             ref::expected(d, direction, in.data())) /
+         ref::error_bound(d);
+}
+
+// ---- marshalling ----
+
+TEST(Marshalling, PlansOfManyThreadsRunOnTheContextThread) {
+  SKIP_WITHOUT_OPENGL();
+  opengl::load_egl({}); // for eglGetCurrentDisplay below
+  context c = make_context("");
+  const std::vector<std::vector<int64_t>> sizes = {{64}, {1000}, {12, 10}, {17}, {8, 6, 4}, {4096}};
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < sizes.size(); ++t)
+    threads.emplace_back([&, t] {
+      try {
+        fftmux_desc d = desc(sizes[t], 3);
+        plan p = c.make_plan(d, "opengl"); // created, run and destroyed on this thread
+        for (int i = 0; i < 5; ++i)
+          if (!(run_host(p, d, i % 2 ? FFTMUX_INVERSE : FFTMUX_FORWARD, t * 10 + i) <= 1.0))
+            ++failures;
+        if (eglGetCurrentDisplay() != EGL_NO_DISPLAY) // the context stays on fftmux's thread
+          ++failures;
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << "thread " << t << ": " << e.what();
+        ++failures;
+      }
+    });
+  for (auto& t : threads)
+    t.join();
+  EXPECT_EQ(failures.load(), 0);
+}
+
+TEST(Marshalling, OnePlanFromSeveralThreadsInTurn) {
+  SKIP_WITHOUT_OPENGL();
+  context c = make_context("");
+  fftmux_desc d = desc({256}, 4);
+  d.placement = FFTMUX_DEVICE;
+  plan p = c.make_plan(d, "opengl");
+  buffer in = p.make_buffer(layout(d).in_bytes), out = p.make_buffer(layout(d).out_bytes);
+  std::vector<unsigned char> data = ref::random_input(d, 7);
+  in.write(data.data(), data.size());
+  ref::Values want = ref::expected(d, FFTMUX_FORWARD, data.data());
+  for (int t = 0; t < 4; ++t) // each thread submits and another one waits and reads
+    std::thread([&] { p.execute(FFTMUX_FORWARD, in, out); }).join();
+  std::thread([&] { p.synchronize(); }).join();
+  std::vector<unsigned char> got(layout(d).out_bytes);
+  std::thread([&] { out.read(got.data(), got.size()); }).join();
+  EXPECT_LE(ref::relative_error(ref::read_side(d, false, got.data()), want), ref::error_bound(d));
+}
+
+// ---- init ----
+
+struct InitCase {
+  const char* name;
+  const char* table;  // [backends.opengl]
+  const char* reason; // a fragment of the reason of the failure
+};
+
+class InitFailure : public ::testing::TestWithParam<InitCase> {};
+
+TEST_P(InitFailure, LeavesTheBackendUnavailableWithTheReason) {
+  const InitCase& ic = GetParam();
+  context c = make_context(ic.table);
+  fftmux_backend_info b = opengl_info(c);
+  EXPECT_EQ(b.state, FFTMUX_BACKEND_UNAVAILABLE);
+  EXPECT_NE(std::string(b.reason).find(ic.reason), std::string::npos) << b.reason;
+  // The host carries on: asking for a plan answers with the same reason.
+  fftmux_plan_options o;
+  fftmux_plan_options_init(&o);
+  o.backend = "opengl";
+  fftmux_desc d = desc({64});
+  fftmux_plan p = nullptr;
+  EXPECT_NE(fftmux_plan_create(c.get(), &d, &o, &p), FFTMUX_OK);
+  EXPECT_NE(std::string(fftmux_last_error()).find(ic.reason), std::string::npos)
+      << fftmux_last_error();
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Config, InitFailure,
+    ::testing::Values(
+        InitCase{"no_egl_library", "egl_library = \"/nonexistent/libEGL.so.1\"",
+                 "cannot open /nonexistent/libEGL.so.1"},
+        InitCase{"no_platform", "platforms = \"\"\nshare_context = false", "platforms is empty"},
+        InitCase{"unknown_platform", "platforms = \"wayland\"", "unknown platform 'wayland'"},
+        InitCase{"missing_device", "platforms = \"device\"\ndevice = 99",
+                 "device = 99 but EGL lists"},
+        InitCase{"bad_storage", "storage = \"fast\"", "storage = \"fast\": use one of dynamic"}),
+    [](const ::testing::TestParamInfo<InitCase>& i) { return i.param.name; });
+
+class Platform : public ::testing::TestWithParam<const char*> {};
+
+// Each platform either gives a context or is reported with its reason.
+TEST_P(Platform, OpensOrSaysWhy) {
+  SKIP_WITHOUT_OPENGL();
+  std::string name = GetParam();
+  context c = make_context("platforms = \"" + name + "\"");
+  fftmux_backend_info b = opengl_info(c);
+  if (b.state == FFTMUX_BACKEND_READY) {
+    std::string devices = b.devices, key = b.hardware_key;
+    EXPECT_NE(devices.find(name == "default" ? "default display" : name), std::string::npos)
+        << devices;
+    EXPECT_NE(key.find("opengl 4."), std::string::npos) << key;
+    EXPECT_NE(key.find("renderer "), std::string::npos) << key;
+    plan p = c.make_plan(desc({128}), "opengl");
+    EXPECT_LE(run_host(p, desc({128}), FFTMUX_FORWARD, 3), 1.0);
+  } else {
+    EXPECT_EQ(b.state, FFTMUX_BACKEND_UNAVAILABLE);
+    EXPECT_NE(std::string(b.reason).find(name), std::string::npos) << b.reason;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Egl, Platform, ::testing::Values("device", "surfaceless", "default"));
+
+// ---- precision ----
+
+TEST(Precision, F64DeclinedWithTheReason) {
+  SKIP_WITHOUT_OPENGL();
+  context c = make_context("f64 = false");
+  fftmux_desc d = make_desc({64}, FFTMUX_C2C, FFTMUX_F64);
+  fftmux_support s = c.query(d, "opengl");
+  EXPECT_EQ(s.supported, 0u);
+  EXPECT_NE(std::string(s.reason).find("f64 = false"), std::string::npos) << s.reason;
+  EXPECT_EQ(c.query(desc({64}), "opengl").supported, 1u);
+}
+
+// ---- buffers ----
+
+TEST(Wrap, OwnBufferNameAgain) {
+  SKIP_WITHOUT_OPENGL();
+  context c = make_context("");
+  fftmux_desc d = desc({32, 24});
+  d.placement = FFTMUX_DEVICE;
+  plan p = c.make_plan(d, "opengl");
+  fftmux_layout l = layout(d);
+  buffer owner = c.make_buffer("opengl", l.in_bytes + l.out_bytes);
+  fftmux_buffer in = nullptr, out = nullptr;
+  ASSERT_EQ(fftmux_buffer_wrap(c.get(), "opengl", owner.native(), l.in_bytes, &in), FFTMUX_OK)
+      << fftmux_last_error();
+  buffer win(in);
+  buffer other = c.make_buffer("opengl", l.out_bytes);
+  ASSERT_EQ(fftmux_buffer_wrap(c.get(), "opengl", other.native(), l.out_bytes, &out), FFTMUX_OK)
+      << fftmux_last_error();
+  buffer wout(out);
+  std::vector<unsigned char> data = ref::random_input(d, 11), got(l.out_bytes);
+  owner.write(data.data(), data.size());
+  p.execute(FFTMUX_FORWARD, win, wout);
+  p.synchronize();
+  other.read(got.data(), got.size()); // through the owning handle: same GL buffer
+  EXPECT_LE(ref::relative_error(ref::read_side(d, false, got.data()),
+                                ref::expected(d, FFTMUX_FORWARD, data.data())),
+            ref::error_bound(d));
+}
+
+TEST(Wrap, RejectsWhatIsNotABuffer) {
+  SKIP_WITHOUT_OPENGL();
+  context c = make_context("");
+  fftmux_buffer b = nullptr;
+  EXPECT_EQ(fftmux_buffer_wrap(c.get(), "opengl", 987654, 64, &b), FFTMUX_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(fftmux_last_error()).find("is not a buffer name"), std::string::npos)
+      << fftmux_last_error();
+  buffer small = c.make_buffer("opengl", 64);
+  EXPECT_EQ(fftmux_buffer_wrap(c.get(), "opengl", small.native(), 4096, &b),
+            FFTMUX_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(fftmux_last_error()).find("fewer than the 4096 given"), std::string::npos)
+      << fftmux_last_error();
+}
+
+// The application's own GL context is current when fftmux starts: fftmux's
+// context shares its objects, so the application's buffers are transformed
+// in place of its drawing data, without a copy (the ocean-wave case).
+TEST(Wrap, ApplicationBuffersOfASharedContext) {
+  SKIP_WITHOUT_OPENGL();
+  opengl::ContextSettings app_settings;
+  opengl::Share none = opengl::load_egl(app_settings);
+  ASSERT_EQ(none.context, EGL_NO_CONTEXT) << "this thread already has a context";
+  opengl::Context app(app_settings, none); // current on this thread
+  GladGLContext& gl = app.gl;
+  fftmux_desc d = desc({64, 64}, 2);
+  d.placement = FFTMUX_DEVICE;
+  fftmux_layout l = layout(d);
+  std::vector<unsigned char> data = ref::random_input(d, 5);
+  GLuint names[2];
+  gl.GenBuffers(2, names);
+  gl.BindBuffer(GL_SHADER_STORAGE_BUFFER, names[0]);
+  gl.BufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(l.in_bytes), data.data(), GL_STATIC_DRAW);
+  gl.BindBuffer(GL_SHADER_STORAGE_BUFFER, names[1]);
+  gl.BufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(l.out_bytes), nullptr, GL_DYNAMIC_READ);
+  gl.Finish(); // the data is in place before the other context reads it
+
+  std::vector<unsigned char> got(l.out_bytes);
+  {
+    context c = make_context(""); // initializes opengl on this thread: shares
+    fftmux_backend_info b = opengl_info(c);
+    ASSERT_NE(std::string(b.devices).find("shared with the application"), std::string::npos)
+        << b.devices;
+    fftmux_buffer in = nullptr, out = nullptr;
+    ASSERT_EQ(fftmux_buffer_wrap(c.get(), "opengl", names[0], l.in_bytes, &in), FFTMUX_OK)
+        << fftmux_last_error();
+    buffer win(in);
+    ASSERT_EQ(fftmux_buffer_wrap(c.get(), "opengl", names[1], l.out_bytes, &out), FFTMUX_OK)
+        << fftmux_last_error();
+    buffer wout(out);
+    plan p = c.make_plan(d, "opengl");
+    p.execute(FFTMUX_FORWARD, win, wout);
+    p.synchronize();
+  }
+  EXPECT_EQ(eglGetCurrentContext(), app.egl_context()) << "fftmux changed this thread's context";
+  gl.BindBuffer(GL_SHADER_STORAGE_BUFFER,
+                names[1]); // rebinding picks up the other context's writes
+  gl.GetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(got.size()), got.data());
+  gl.DeleteBuffers(2, names);
+  EXPECT_LE(ref::relative_error(ref::read_side(d, false, got.data()),
+                                ref::expected(d, FFTMUX_FORWARD, data.data())),
+            ref::error_bound(d));
+}
+
+// ---- storage and HOST paths ----
+
+struct IoCase {
+  std::string storage, host_io;
+};
+
+class Io : public ::testing::TestWithParam<IoCase> {};
+
+// Every buffer storage and both HOST paths, on a one-pass and a multi-pass
+// plan (Bluestein), host and device placement.
+TEST_P(Io, TransformsMatchTheReference) {
+  SKIP_WITHOUT_OPENGL();
+  const IoCase& io = GetParam();
+  context c = make_context("storage = \"" + io.storage + "\"\nhost_io = \"" + io.host_io + "\"",
+                           "io-" + io.storage + "-" + io.host_io);
+  for (const fftmux_desc& base : {desc({48, 20}, 2), desc({97}, 3, FFTMUX_R2C)}) {
+    plan p = c.make_plan(base, "opengl");
+    int dir = base.kind == FFTMUX_R2C ? FFTMUX_FORWARD : FFTMUX_INVERSE;
+    EXPECT_LE(run_host(p, base, dir, 21), 1.0) << "host";
+    fftmux_desc d = base;
+    d.placement = FFTMUX_DEVICE;
+    plan q = c.make_plan(d, "opengl");
+    fftmux_layout l = layout(d);
+    buffer in = q.make_buffer(l.in_bytes), out = q.make_buffer(l.out_bytes);
+    std::vector<unsigned char> data = ref::random_input(d, 22), got(l.out_bytes);
+    in.write(data.data(), data.size());
+    q.execute(dir, in, out);
+    q.synchronize();
+    out.read(got.data(), got.size());
+    EXPECT_LE(ref::relative_error(ref::read_side(d, false, got.data()),
+                                  ref::expected(d, dir, data.data())),
+              ref::error_bound(d))
+        << "device";
+  }
+}
+
+std::vector<IoCase> io_cases() {
+  std::vector<IoCase> cases;
+  for (const opengl::Storage& s : opengl::storages())
+    cases.push_back({s.name, "auto"});
+  cases.push_back({"dynamic", "mapped"});
+  cases.push_back({"dynamic", "staged"});
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, Io, ::testing::ValuesIn(io_cases()),
+                         [](const ::testing::TestParamInfo<IoCase>& i) {
+                           std::string n = i.param.storage + "_" + i.param.host_io;
+                           for (char& ch : n)
+                             if (!std::isalnum(static_cast<unsigned char>(ch)))
+                               ch = '_';
+                           return n;
+                         });
+
+// ---- the program binary cache (the engine itself) ----
+
+fftmux_desc resolved(fftmux_desc d) {
+  fftmux_layout l = layout(d);
+  std::copy(std::begin(l.in_strides), std::end(l.in_strides), std::begin(d.in_strides));
+  std::copy(std::begin(l.out_strides), std::end(l.out_strides), std::begin(d.out_strides));
+  d.in_distance = l.in_distance;
+  d.out_distance = l.out_distance;
+  return d;
+}
+
+opengl::Settings cached_settings(const fs::path& dir) {
+  opengl::Settings s;
+  s.cache_dir = dir.string();
+  s.write_file = [](const std::string& path, const std::vector<char>& data) {
+    fs::create_directories(fs::path(path).parent_path());
+    std::ofstream(path, std::ios::binary).write(data.data(), std::streamsize(data.size()));
+  };
+  return s;
+}
+
+opengl::ProgramCounts plan_counts(opengl::Device& dev, const fftmux_desc& d) {
+  return dev.call([&] { return opengl::Plan(dev, d, {}).programs(); });
+}
+
+TEST(ProgramCache, SecondPlanLoadsBinariesFromDisk) {
+  SKIP_WITHOUT_OPENGL();
+  fs::path dir = scratch_dir("binaries");
+  fftmux_desc d = resolved(desc({1000}, 2)); // two directions, one pass each
+  opengl::ProgramCounts first, again, second, damaged;
+  {
+    opengl::Device dev(cached_settings(dir));
+    std::string missing = dev.call([&] { return dev.binaries_missing(); });
+    if (!missing.empty())
+      GTEST_SKIP() << "no program binaries on this driver: " << missing;
+    first = plan_counts(dev, d);
+    again = plan_counts(dev, d); // a live program is shared; the first plan is gone: from disk
+  }
+  EXPECT_EQ(first.compiled, 2);
+  EXPECT_EQ(first.disk + first.memory, 0);
+  EXPECT_EQ(again.compiled, 0);
+  EXPECT_EQ(again.disk + again.memory, 2);
+  {
+    opengl::Device dev(cached_settings(dir)); // a new context: only the disk remains
+    second = plan_counts(dev, d);
+  }
+  EXPECT_EQ(second.disk, 2);
+  EXPECT_EQ(second.compiled, 0);
+  for (const auto& f : fs::recursive_directory_iterator(dir))
+    if (f.is_regular_file())
+      std::ofstream(f.path(), std::ios::binary) << "FMXGLPB1 not a program";
+  {
+    opengl::Device dev(cached_settings(dir)); // damaged binaries: compiled again
+    damaged = plan_counts(dev, d);
+  }
+  EXPECT_EQ(damaged.compiled, 2);
+  EXPECT_EQ(damaged.disk, 0);
+}
+
+TEST(ProgramCache, PlansAliveAtOnceShareTheirPrograms) {
+  SKIP_WITHOUT_OPENGL();
+  opengl::Settings s;
+  s.program_binaries = false;
+  opengl::Device dev(s);
+  fftmux_desc d = resolved(desc({512}, 4));
+  dev.call([&] {
+    opengl::Plan a(dev, d, {}), b(dev, d, {});
+    EXPECT_EQ(a.programs().compiled, 2);
+    EXPECT_EQ(b.programs().memory, 2);
+    EXPECT_EQ(b.programs().compiled, 0);
+  });
+}
+
+} // namespace
+} // namespace fftmux
