@@ -152,6 +152,7 @@ fftmux_plan try_candidates(fftmux_context ctx, const Problem& p, Decision& d) {
       });
     } catch (const Error& e) {
       c.failure = e.what();
+      c.failure_status = e.status();
       log(Level::info, "plan creation failed, trying the next candidate: " + c.failure);
       continue;
     }
@@ -170,10 +171,15 @@ fftmux_plan try_candidates(fftmux_context ctx, const Problem& p, Decision& d) {
   return nullptr;
 }
 
+// When every tried candidate failed the same way (out of memory, say), that
+// is the status; different failures are a BACKEND error.
 [[noreturn]] void no_candidate(const Problem& p, const Decision& d) {
   std::vector<std::string> why;
   bool tried = false, unavailable = !d.candidates.empty();
+  fftmux_status failed = FFTMUX_OK;
   for (const Candidate& c : d.candidates) {
+    if (c.accepted)
+      failed = !tried || failed == c.failure_status ? c.failure_status : FFTMUX_ERROR_BACKEND;
     tried = tried || c.accepted;
     unavailable = unavailable && c.backend->state() == FFTMUX_BACKEND_UNAVAILABLE;
     why.push_back(c.backend->name() + (c.variant_name.empty() ? "" : "/" + c.variant_name) +
@@ -181,7 +187,7 @@ fftmux_plan try_candidates(fftmux_context ctx, const Problem& p, Decision& d) {
   }
   std::string text = describe(p.desc) + ": " + (why.empty() ? "no backend is installed" : join(why, "; "));
   if (tried)
-    fail(FFTMUX_ERROR_BACKEND, "every capable backend failed: " + text);
+    fail(failed, "every capable backend failed: " + text);
   fail(unavailable ? FFTMUX_ERROR_UNAVAILABLE : FFTMUX_ERROR_UNSUPPORTED,
        "no backend runs " + text);
 }

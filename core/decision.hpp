@@ -2,6 +2,8 @@
 // order of trial. Plans keep it so that explain costs nothing until asked.
 #pragma once
 
+#include <fftmux/fftmux.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -17,6 +19,7 @@ struct Candidate {
   bool accepted = false;
   std::string reason;     // why it declined, or the backend's remark
   std::string failure;    // why its plan creation failed, when tried and failed
+  fftmux_status failure_status = FFTMUX_OK;
   double estimate = -1.0; // the backend's own estimate in seconds
   double seconds = -1.0;  // measured or interpolated from the tuning cache
   std::string basis;      // how seconds was found, or why tuning rejected it

@@ -3,8 +3,11 @@
 #include "error.hpp"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -63,25 +66,54 @@ std::vector<std::string> split_path_list(const std::string& list, char sep) {
   return out;
 }
 
+namespace {
+
+std::string temporary_prefix(const std::string& path) { return path + ".tmp."; }
+
+// Unique among the processes (pid) and threads (counter) writing path.
+std::string temporary_name(const std::string& path) {
+  static std::atomic<uint64_t> counter{0};
+  return temporary_prefix(path) + std::to_string(::getpid()) + "." + std::to_string(counter++);
+}
+
+bool write_all(int fd, const std::string& contents) {
+  for (size_t done = 0; done < contents.size();) {
+    ssize_t n = ::write(fd, contents.data() + done, contents.size() - done);
+    if (n < 0 && errno != EINTR)
+      return false;
+    done += size_t(std::max<ssize_t>(n, 0));
+  }
+  return true;
+}
+
+} // namespace
+
 void write_file_atomic(const std::string& path, const std::string& contents) {
   fs::path target(path);
   std::error_code ec;
   if (target.has_parent_path())
     fs::create_directories(target.parent_path(), ec);
-  std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f)
-    fail(FFTMUX_ERROR_IO, "cannot write " + tmp + ": " + std::strerror(errno));
-  bool ok = std::fwrite(contents.data(), 1, contents.size(), f) == contents.size();
-  ok = std::fflush(f) == 0 && ok;
-  ok = ::fsync(::fileno(f)) == 0 && ok;
+  std::string tmp = temporary_name(path);
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  if (fd < 0)
+    fail(FFTMUX_ERROR_IO, "cannot write " + path + ": " + std::strerror(errno));
+  bool ok = write_all(fd, contents) && ::fsync(fd) == 0;
   int err = errno;
-  ok = std::fclose(f) == 0 && ok;
+  ok = ::close(fd) == 0 && ok;
   if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
     err = ok ? errno : err;
     std::remove(tmp.c_str());
     fail(FFTMUX_ERROR_IO, "cannot write " + path + ": " + std::strerror(err));
   }
+}
+
+void remove_stale_temporaries(const std::string& path) {
+  fs::path target = fs::absolute(path);
+  std::string prefix = temporary_prefix(target.filename().string());
+  std::error_code ec;
+  for (const auto& f : fs::directory_iterator(target.parent_path(), ec))
+    if (f.path().filename().string().rfind(prefix, 0) == 0)
+      fs::remove(f.path(), ec);
 }
 
 } // namespace fftmux

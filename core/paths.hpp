@@ -22,8 +22,15 @@ std::string env(const char* name);
 // "a:b::c" -> {"a", "b", "c"}.
 std::vector<std::string> split_path_list(const std::string& list, char sep = ':');
 
-// Replaces path atomically: writes a temporary file beside it, then renames.
-// Throws Error(IO) naming the file on failure.
+// Replaces path atomically: writes a temporary file beside it
+// (<path>.tmp.<pid>.<n>, a name no other writer uses), then renames it.
+// Readers see the old file or the new one, never a part. Throws Error(IO)
+// naming the file on failure, leaving no temporary file.
 void write_file_atomic(const std::string& path, const std::string& contents);
+
+// Removes the temporary files of write_file_atomic that writers of path
+// left when they died mid-write. Only for a caller that holds a lock every
+// writer of path takes.
+void remove_stale_temporaries(const std::string& path);
 
 } // namespace fftmux

@@ -135,6 +135,20 @@ std::string list(const int64_t* v, uint32_t rank) {
   return s + "}";
 }
 
+// Whether a == factor * b, where the product may leave int64 (a stride of
+// 2^62 along an axis of length 1 is valid): then it is no int64's value.
+bool scaled_equal(int64_t a, int64_t b, int64_t factor) {
+  int64_t product;
+  return !__builtin_mul_overflow(b, factor, &product) && a == product;
+}
+
+std::string scaled(int64_t b, int64_t factor) {
+  int64_t product;
+  return __builtin_mul_overflow(b, factor, &product)
+             ? std::to_string(factor) + " * " + std::to_string(b)
+             : std::to_string(product);
+}
+
 // In place, input and output share memory: element for element they must sit
 // at the same bytes. For R2C/C2R the complex element k covers reals 2k, 2k+1.
 void check_in_place(const Problem& p) {
@@ -152,23 +166,22 @@ void check_in_place(const Problem& p) {
               std::to_string(p.out.distance));
     return;
   }
-  const char* r = d.kind == FFTMUX_C2R ? "out" : "in";
-  const char* c = d.kind == FFTMUX_C2R ? "in" : "out";
+  const std::string r = d.kind == FFTMUX_C2R ? "out" : "in";
+  const std::string c = d.kind == FFTMUX_C2R ? "in" : "out";
+  const std::string padded = "in-place " + std::string(kind_names[d.kind]) +
+                             " needs the real side padded: ";
   uint32_t last = d.rank - 1;
   for (uint32_t i = 0; i < d.rank; ++i) {
-    int64_t want = i == last ? cplx.stride[i] : 2 * cplx.stride[i];
-    if (real.stride[i] != want)
-      invalid("in-place " + std::string(kind_names[d.kind]) + " needs the real side padded: " +
-              field((std::string(r) + "_strides").c_str(), i) + " must be " +
-              std::to_string(want) + " (" + (i == last ? "" : "twice ") +
-              field((std::string(c) + "_strides").c_str(), i) + "), got " +
+    int64_t factor = i == last ? 1 : 2;
+    if (!scaled_equal(real.stride[i], cplx.stride[i], factor))
+      invalid(padded + field((r + "_strides").c_str(), int(i)) + " must be " +
+              scaled(cplx.stride[i], factor) + " (" + (factor == 2 ? "twice " : "") +
+              field((c + "_strides").c_str(), int(i)) + "), got " +
               std::to_string(real.stride[i]));
   }
-  if (d.batch > 1 && real.distance != 2 * cplx.distance)
-    invalid("in-place " + std::string(kind_names[d.kind]) +
-            " needs the real side padded: " + r + "_distance must be " +
-            std::to_string(2 * cplx.distance) + " (twice " + c + "_distance), got " +
-            std::to_string(real.distance));
+  if (d.batch > 1 && !scaled_equal(real.distance, cplx.distance, 2))
+    invalid(padded + r + "_distance must be " + scaled(cplx.distance, 2) + " (twice " + c +
+            "_distance), got " + std::to_string(real.distance));
 }
 
 } // namespace

@@ -5,6 +5,7 @@
 #include "paths.hpp"
 #include "toml_util.hpp"
 
+#include <dlfcn.h>
 #include <fnmatch.h>
 
 #include <algorithm>
@@ -81,7 +82,16 @@ const char* missing_function(const fftmux_backend_v1& t) {
   return nullptr;
 }
 
-bool valid_status(fftmux_status s) { return s >= FFTMUX_OK && s <= FFTMUX_ERROR_INTERNAL; }
+bool valid_status(int s) { return s >= FFTMUX_OK && s <= FFTMUX_ERROR_INTERNAL; }
+
+// init and shutdown of every backend of the process, one at a time: two
+// contexts may start the same library at once, and an engine's global
+// set-up (or a plugin that keeps its host table in a global) is rarely
+// written for that.
+std::mutex& lifecycle() {
+  static std::mutex m;
+  return m;
+}
 
 } // namespace
 
@@ -92,8 +102,10 @@ Backend::Backend(std::string name, std::string library, std::string manifest)
     : name_(std::move(name)), library_(std::move(library)), manifest_(std::move(manifest)) {}
 
 Backend::~Backend() {
-  if (initialized_ && table_->shutdown)
+  if (initialized_ && table_->shutdown) {
+    std::lock_guard<std::mutex> lock(lifecycle());
     table_->shutdown(handle_);
+  }
 }
 
 void Backend::skip(const std::string& reason) {
@@ -120,8 +132,10 @@ void Backend::load_locked() {
     log(Level::warn, "skipping plugin " + library_ + ": " + why);
   };
   try {
-    namespace mode = boost::dll::load_mode;
-    lib_.load(library_, mode::rtld_now | mode::rtld_local);
+    // Never unloaded (RTLD_NODELETE): an engine's process-wide state (FFTW's
+    // planner and wisdom, a driver's caches) would leak with every context
+    // otherwise, and its worker threads would outlive their code.
+    lib_.load(library_, boost::dll::load_mode::type(RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE));
   } catch (const std::exception& e) {
     return skip_with("cannot load " + library_ + ": " + e.what());
   }
@@ -147,7 +161,11 @@ void Backend::load_locked() {
   if (!name_.empty() && name_ != t->name)
     return skip_with("the manifest " + manifest_ + " names the backend '" + name_ +
                      "' but " + library_ + " calls itself '" + t->name + "'");
-  name_ = t->name;
+  // Named by its manifest, the backend keeps that name: find() reads it
+  // unlocked from other threads, so only a library named directly, loaded
+  // while the context is created, learns its name here.
+  if (name_.empty())
+    name_ = t->name;
   version_ = t->version;
   table_ = t;
 }
@@ -163,8 +181,10 @@ void Backend::init_locked() {
   host_.cache_dir = cache_dir.c_str();
   host_.write_file = host_write_file;
   plugin_message[0] = '\0';
-  fftmux_status s = table_->init(&host_, &handle_);
-  if (s != FFTMUX_OK) {
+  std::unique_lock<std::mutex> lock(lifecycle());
+  bool ok = table_->init(&host_, &handle_) == FFTMUX_OK; // never held in a variable: see check()
+  lock.unlock();
+  if (!ok) {
     state_ = FFTMUX_BACKEND_UNAVAILABLE;
     reason_ = plugin_error();
     log(Level::info, "backend " + name_ + " is unavailable: " + reason_);
@@ -225,13 +245,13 @@ std::vector<std::string> Backend::variants() {
   return out;
 }
 
-void Backend::check(fftmux_status status, const char* operation) const {
+void Backend::check(int status, const char* operation) const {
   if (status == FFTMUX_OK)
     return;
   if (!valid_status(status))
     fail(FFTMUX_ERROR_BACKEND, name_ + ": " + operation + " returned the unknown status " +
-                                   std::to_string(int(status)) + " (" + plugin_error() + ")");
-  fail(status, name_ + ": " + plugin_error());
+                                   std::to_string(status) + " (" + plugin_error() + ")");
+  fail(static_cast<fftmux_status>(status), name_ + ": " + plugin_error());
 }
 
 // ---- discovery ----
@@ -273,31 +293,35 @@ void Registry::add_entry(const std::string& entry) {
   }
 }
 
+Manifest parse_manifest(const std::string& text, const std::string& path) {
+  toml::table t = parse_toml(text, path);
+  auto version = t["file_format_version"].value<int64_t>();
+  if (version.value_or(0) != 1)
+    invalid(path + ": file_format_version must be 1");
+  auto name = t["backend"]["name"].value<std::string>();
+  auto lib = t["backend"]["library"].value<std::string>();
+  auto abi = t["backend"]["abi_version"].value<int64_t>();
+  if (!name || name->empty() || !lib || lib->empty() || !abi)
+    invalid(path + ": [backend] needs name, library and abi_version");
+  fs::path library =
+      fs::path(*lib).is_absolute() ? fs::path(*lib) : fs::path(path).parent_path() / *lib;
+  return {*name, library.string(), *abi};
+}
+
 void Registry::add_manifest(const std::string& path) {
   std::string stem = fs::path(path).stem().string();
   try {
     std::ifstream f(path, std::ios::binary);
     std::ostringstream text;
     text << f.rdbuf();
-    toml::table t = parse_toml(text.str(), path);
-    auto version = t["file_format_version"].value<int64_t>();
-    if (version.value_or(0) != 1)
-      invalid(path + ": file_format_version must be 1");
-    auto name = t["backend"]["name"].value<std::string>();
-    auto lib = t["backend"]["library"].value<std::string>();
-    auto abi = t["backend"]["abi_version"].value<int64_t>();
-    if (!name || name->empty() || !lib || lib->empty() || !abi)
-      invalid(path + ": [backend] needs name, library and abi_version");
-    fs::path library = fs::path(*lib).is_absolute() ? fs::path(*lib)
-                                                   : fs::path(path).parent_path() / *lib;
-    auto b = std::make_unique<Backend>(*name, library.string(), path);
+    Manifest m = parse_manifest(text.str(), path);
+    auto b = std::make_unique<Backend>(m.name, m.library, path);
     std::error_code ec;
-    if (*abi > FFTMUX_PLUGIN_ABI_VERSION || *abi < 1)
-      b->skip("the manifest " + path + " asks for plugin ABI " + std::to_string(*abi) +
+    if (m.abi > FFTMUX_PLUGIN_ABI_VERSION || m.abi < 1)
+      b->skip("the manifest " + path + " asks for plugin ABI " + std::to_string(m.abi) +
               ", this fftmux provides ABI " + std::to_string(FFTMUX_PLUGIN_ABI_VERSION));
-    else if (!fs::exists(library, ec))
-      b->skip("the manifest " + path + " points to " + library.string() +
-              ", which does not exist");
+    else if (!fs::exists(m.library, ec))
+      b->skip("the manifest " + path + " points to " + m.library + ", which does not exist");
     add(std::move(b));
   } catch (const Error& e) {
     auto b = std::make_unique<Backend>(stem, "", path);

@@ -22,6 +22,17 @@ namespace fftmux {
 const char* last_plugin_message();
 void clear_plugin_message();
 
+// What a plugin manifest says (docs/plugins.md), the library path resolved
+// against the manifest's folder.
+struct Manifest {
+  std::string name, library;
+  int64_t abi = 0;
+};
+
+// Parses a manifest's text; throws Error(INVALID_ARGUMENT) naming the path,
+// and the line for text that is not TOML.
+Manifest parse_manifest(const std::string& text, const std::string& path);
+
 class Backend {
 public:
   Backend(std::string name, std::string library, std::string manifest);
@@ -53,8 +64,11 @@ public:
   void* handle() const { return handle_; }
 
   // Throws Error("<name>: <plugin message>") when status is not OK. Unknown
-  // status values from a plugin become FFTMUX_ERROR_BACKEND.
-  void check(fftmux_status status, const char* operation) const;
+  // status values from a plugin become FFTMUX_ERROR_BACKEND. Plugins are C
+  // and may return any int, negative ones too, which no C++ variable of the
+  // enum type may hold: a plugin's status goes straight from the call into
+  // an int, never through an fftmux_status variable.
+  void check(int status, const char* operation) const;
 
   // Calls into the plugin with a clean message slot, then checks the status.
   template <class F> void call(const char* operation, F&& f) const {

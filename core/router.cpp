@@ -82,7 +82,7 @@ std::vector<Candidate> ask(Backend& backend, const Problem& problem) {
     a.struct_size = sizeof a;
     a.estimate_seconds = -1;
     clear_plugin_message();
-    fftmux_status s = backend.table().query(backend.handle(), &problem.desc, v, &a);
+    int s = backend.table().query(backend.handle(), &problem.desc, v, &a); // see check()
     a.reason[sizeof a.reason - 1] = '\0';
     if (s != FFTMUX_OK) {
       c.reason = "query failed: " + std::string(last_plugin_message());

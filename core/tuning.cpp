@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -75,10 +76,11 @@ std::string quote(const std::string& s) {
   return out + "\"";
 }
 
+// The shortest text that reads back as exactly v, so that the index built
+// when the file is written and the one rebuilt from the file agree.
 std::string number(double v) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  std::string s = buf;
+  std::string s(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
   if (s.find_first_of(".eEn") == std::string::npos) // TOML floats need a dot or exponent
     s += ".0";
   return s;
@@ -137,25 +139,6 @@ Measurement read_one(const toml::table& t, const std::string& path) {
   return m;
 }
 
-std::vector<Measurement> parse_cache(const std::string& text, const std::string& path) {
-  toml::table t = parse_toml(text, path);
-  auto schema = t["meta"]["schema"].value<int64_t>();
-  if (!schema)
-    invalid(path + ": no [meta] schema: not an fftmux tuning cache");
-  if (*schema != tuning_schema)
-    invalid(path + " has schema " + std::to_string(*schema) + ", this fftmux reads schema " +
-            std::to_string(tuning_schema) + "; the file is left as it is");
-  std::vector<Measurement> out;
-  if (const toml::array* all = t["measurement"].as_array())
-    for (const toml::node& n : *all) {
-      const toml::table* m = n.as_table();
-      if (!m)
-        invalid(path + ": every measurement must be a table ([[measurement]])");
-      out.push_back(read_one(*m, path));
-    }
-  return out;
-}
-
 std::string slurp(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   if (!f)
@@ -170,18 +153,11 @@ std::string slurp(const std::string& path) {
 // in a few milliseconds. It is keyed by the TOML file's identity and
 // rebuilt whenever that changes; the TOML stays the source of truth.
 
-struct Identity {
-  uint64_t size = 0, mtime_ns = 0, inode = 0;
-  bool operator==(const Identity& o) const {
-    return size == o.size && mtime_ns == o.mtime_ns && inode == o.inode;
-  }
-};
-
-std::optional<Identity> identity(const std::string& path) {
+std::optional<FileIdentity> identity(const std::string& path) {
   struct stat st;
   if (::stat(path.c_str(), &st) != 0)
     return std::nullopt;
-  return Identity{uint64_t(st.st_size),
+  return FileIdentity{uint64_t(st.st_size),
                   uint64_t(st.st_mtim.tv_sec) * 1000000000ull + uint64_t(st.st_mtim.tv_nsec),
                   uint64_t(st.st_ino)};
 }
@@ -230,68 +206,13 @@ struct In {
   }
 };
 
-std::string encode(const std::vector<Measurement>& all, const Identity& id) {
-  Out o;
-  o.bytes.append(index_magic, sizeof index_magic);
-  o.pod(id);
-  o.pod(uint64_t(all.size()));
-  for (const Measurement& m : all) {
-    for (const std::string* s : {&m.problem, &m.family, &m.backend, &m.hardware, &m.variant,
-                                 &m.runner_up, &m.timestamp, &m.reason})
-      o.str(*s);
-    for (double v : {m.median, m.spread, m.runner_up_median, m.gbps, m.plan, m.upload, m.execute,
-                     m.download})
-      o.pod(v);
-    o.pod(m.points);
-    o.pod(m.batch);
-    o.pod(uint8_t(m.failed));
-    o.pod(uint32_t(m.times.size()));
-    for (auto& [variant, t] : m.times) {
-      o.str(variant);
-      o.pod(t);
-    }
-  }
-  return o.bytes;
-}
-
-std::optional<std::vector<Measurement>> decode(const std::string& bytes, const Identity& id) {
-  try {
-    In in{bytes};
-    if (bytes.compare(0, sizeof index_magic, std::string(index_magic, sizeof index_magic)) != 0)
-      return std::nullopt;
-    in.at = sizeof index_magic;
-    if (!(in.pod<Identity>() == id))
-      return std::nullopt;
-    std::vector<Measurement> all(in.pod<uint64_t>());
-    for (Measurement& m : all) {
-      for (std::string* s : {&m.problem, &m.family, &m.backend, &m.hardware, &m.variant,
-                             &m.runner_up, &m.timestamp, &m.reason})
-        *s = in.str();
-      for (double* v : {&m.median, &m.spread, &m.runner_up_median, &m.gbps, &m.plan, &m.upload,
-                        &m.execute, &m.download})
-        *v = in.pod<double>();
-      m.points = in.pod<int64_t>();
-      m.batch = in.pod<int64_t>();
-      m.failed = in.pod<uint8_t>();
-      m.log_points = std::log2(double(std::max<int64_t>(m.points, 1)));
-      for (uint32_t n = in.pod<uint32_t>(); n > 0; --n) {
-        std::string v = in.str();
-        m.times[v] = in.pod<double>();
-      }
-    }
-    return all;
-  } catch (const std::exception&) {
-    return std::nullopt; // a damaged index is rebuilt from the TOML
-  }
-}
-
 void store_index(const std::string& path, const std::vector<Measurement>& all) {
   std::string idx = index_path(path);
   auto id = identity(path);
   if (idx.empty() || !id)
     return;
   try {
-    write_file_atomic(idx, encode(all, *id));
+    write_file_atomic(idx, encode_index(all, *id));
   } catch (const Error& e) {
     log(Level::info, std::string("tuning index not written: ") + e.what());
   }
@@ -305,7 +226,7 @@ std::vector<Measurement> load_indexed(const std::string& path) {
     if (f) {
       std::ostringstream s;
       s << f.rdbuf();
-      if (auto all = decode(s.str(), *id))
+      if (auto all = decode_index(s.str(), *id))
         return *all;
     }
   }
@@ -318,7 +239,8 @@ std::string identity_key(const Measurement& m) {
   return m.problem + '\n' + m.backend + '\n' + m.hardware;
 }
 
-// Holds an exclusive lock on <path>.lock while alive.
+// Holds an exclusive lock on <path>.lock while alive. Separate open()s
+// exclude each other, so threads of one process take turns too.
 class FileLock {
 public:
   explicit FileLock(const std::string& path) {
@@ -357,8 +279,93 @@ std::string family_key(const fftmux_desc& d) {
          std::to_string(d.rank) + ' ' + placement_names[d.placement];
 }
 
+std::vector<Measurement> parse_cache(const std::string& text, const std::string& path) {
+  toml::table t = parse_toml(text, path);
+  auto schema = t["meta"]["schema"].value<int64_t>();
+  if (!schema)
+    invalid(path + ": no [meta] schema: not an fftmux tuning cache");
+  if (*schema != tuning_schema)
+    invalid(path + " has schema " + std::to_string(*schema) + ", this fftmux reads schema " +
+            std::to_string(tuning_schema) + "; the file is left as it is");
+  std::vector<Measurement> out;
+  if (const toml::array* all = t["measurement"].as_array())
+    for (const toml::node& n : *all) {
+      const toml::table* m = n.as_table();
+      if (!m)
+        invalid(path + ": every measurement must be a table ([[measurement]])");
+      out.push_back(read_one(*m, path));
+    }
+  return out;
+}
+
 std::vector<Measurement> read_cache(const std::string& path) {
   return parse_cache(slurp(path), path);
+}
+
+std::string encode_index(const std::vector<Measurement>& all, const FileIdentity& id) {
+  Out o;
+  o.bytes.append(index_magic, sizeof index_magic);
+  o.pod(id);
+  o.pod(uint64_t(all.size()));
+  for (const Measurement& m : all) {
+    for (const std::string* s : {&m.problem, &m.family, &m.backend, &m.hardware, &m.variant,
+                                 &m.runner_up, &m.timestamp, &m.reason})
+      o.str(*s);
+    for (double v : {m.median, m.spread, m.runner_up_median, m.gbps, m.plan, m.upload, m.execute,
+                     m.download})
+      o.pod(v);
+    o.pod(m.points);
+    o.pod(m.batch);
+    o.pod(uint8_t(m.failed));
+    o.pod(uint32_t(m.times.size()));
+    for (auto& [variant, t] : m.times) {
+      o.str(variant);
+      o.pod(t);
+    }
+  }
+  return o.bytes;
+}
+
+std::optional<std::vector<Measurement>> decode_index(const std::string& bytes,
+                                                     const FileIdentity& id) {
+  try {
+    In in{bytes};
+    if (bytes.compare(0, sizeof index_magic, std::string(index_magic, sizeof index_magic)) != 0)
+      return std::nullopt;
+    in.at = sizeof index_magic;
+    if (!(in.pod<FileIdentity>() == id))
+      return std::nullopt;
+    // The smallest entry: empty strings, no times. A count the bytes cannot
+    // hold is damage, not a reason to allocate (a 106-byte file once asked
+    // for 5.6e14 entries: tests/fuzz/regressions/index/huge_count).
+    constexpr size_t smallest = 8 * sizeof(uint32_t) + 8 * sizeof(double) +
+                                2 * sizeof(int64_t) + sizeof(uint8_t) + sizeof(uint32_t);
+    uint64_t count = in.pod<uint64_t>();
+    if (count > (bytes.size() - in.at) / smallest)
+      return std::nullopt;
+    std::vector<Measurement> all(count);
+    for (Measurement& m : all) {
+      for (std::string* s : {&m.problem, &m.family, &m.backend, &m.hardware, &m.variant,
+                             &m.runner_up, &m.timestamp, &m.reason})
+        *s = in.str();
+      for (double* v : {&m.median, &m.spread, &m.runner_up_median, &m.gbps, &m.plan, &m.upload,
+                        &m.execute, &m.download})
+        *v = in.pod<double>();
+      m.points = in.pod<int64_t>();
+      m.batch = in.pod<int64_t>();
+      if (m.points < 1 || m.batch < 1) // what read_one guarantees
+        return std::nullopt;
+      m.failed = in.pod<uint8_t>();
+      m.log_points = std::log2(double(m.points));
+      for (uint32_t n = in.pod<uint32_t>(); n > 0; --n) {
+        std::string v = in.str();
+        m.times[v] = in.pod<double>();
+      }
+    }
+    return all;
+  } catch (const std::exception&) {
+    return std::nullopt; // a damaged index is rebuilt from the TOML
+  }
 }
 
 std::string write_cache_text(const std::vector<Measurement>& all) {
@@ -388,9 +395,25 @@ std::string write_cache_text(const std::vector<Measurement>& all) {
   return s.str();
 }
 
-void merge_cache(const std::string& path, const std::vector<Measurement>& fresh,
-                 std::vector<std::string>& notes) {
+namespace {
+
+// A cache its owner made read-only (no write permission for anyone) is
+// left as it is, even where the folder would let it be replaced.
+void refuse_read_only(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0 && !(st.st_mode & 0222)) {
+    char mode[8];
+    std::snprintf(mode, sizeof mode, "%04o", unsigned(st.st_mode & 07777));
+    fail(FFTMUX_ERROR_IO, std::string("it is read-only (mode ") + mode +
+                              "); fftmux reads such a cache but never replaces it");
+  }
+}
+
+void merge_locked(const std::string& path, const std::vector<Measurement>& fresh,
+                  std::vector<std::string>& notes) {
+  refuse_read_only(path);
   FileLock lock(path);
+  remove_stale_temporaries(path);
   std::vector<Measurement> all;
   std::error_code ec;
   if (fs::exists(path, ec)) {
@@ -421,19 +444,40 @@ void merge_cache(const std::string& path, const std::vector<Measurement>& fresh,
   store_index(path, all);
 }
 
+} // namespace
+
+void merge_cache(const std::string& path, const std::vector<Measurement>& fresh,
+                 std::vector<std::string>& notes) {
+  try {
+    merge_locked(path, fresh, notes);
+  } catch (const Error& e) {
+    if (e.status() != FFTMUX_ERROR_IO)
+      throw;
+    fail(FFTMUX_ERROR_IO, "the tuning cache " + path + " was not written: " + e.what());
+  }
+}
+
 void TuningCache::load(const std::vector<std::string>& paths, std::vector<std::string>& notes) {
+  std::vector<Measurement> all;
   for (const std::string& path : paths) {
     std::error_code ec;
     if (path.empty() || !fs::exists(path, ec))
       continue;
     try {
       for (Measurement& m : load_indexed(path))
-        entries_.push_back(std::move(m));
+        all.push_back(std::move(m));
     } catch (const Error& e) {
       notes.push_back(std::string("tuning cache ignored, routing uses heuristics: ") + e.what());
       log(Level::warn, notes.back());
     }
   }
+  assign(std::move(all));
+}
+
+void TuningCache::assign(std::vector<Measurement> entries) {
+  entries_ = std::move(entries);
+  exact_.clear();
+  neighbours_.clear();
   for (size_t i = 0; i < entries_.size(); ++i)
     exact_[identity_key(entries_[i])] = i; // later files win
   for (auto& [key, i] : exact_) {

@@ -40,12 +40,28 @@ std::string family_key(const fftmux_desc& d);
 // Reads a cache file. Throws Error(INVALID_ARGUMENT) naming file and line
 // for text that is not TOML or lacks fields, and for another schema.
 std::vector<Measurement> read_cache(const std::string& path);
+std::vector<Measurement> parse_cache(const std::string& text, const std::string& path);
 std::string write_cache_text(const std::vector<Measurement>& all);
+
+// The binary index: a parsed copy of a cache file, valid for the file of
+// one identity (size, modification time, inode), rebuilt when that changes.
+struct FileIdentity {
+  uint64_t size = 0, mtime_ns = 0, inode = 0;
+  bool operator==(const FileIdentity& o) const {
+    return size == o.size && mtime_ns == o.mtime_ns && inode == o.inode;
+  }
+};
+std::string encode_index(const std::vector<Measurement>& all, const FileIdentity& id);
+// Nothing for bytes of another identity, and for damaged ones.
+std::optional<std::vector<Measurement>> decode_index(const std::string& bytes,
+                                                     const FileIdentity& id);
 
 // Merges fresh measurements into the file under an exclusive lock: entries
 // of the same problem, backend and hardware are replaced, others kept. A
 // file of another schema is left untouched (Error); an unreadable one is
-// kept aside as <path>.corrupt and replaced.
+// kept aside as <path>.corrupt and replaced; a read-only one (no write
+// permission) is never replaced (Error(IO)); temporary files of writers
+// that died are removed.
 void merge_cache(const std::string& path, const std::vector<Measurement>& fresh,
                  std::vector<std::string>& notes);
 
@@ -59,6 +75,8 @@ public:
   // Loads the files in order, later ones overriding earlier ones (the
   // system cache, then the user's). Files that cannot be used are noted.
   void load(const std::vector<std::string>& paths, std::vector<std::string>& notes);
+  // Takes these entries, later ones overriding earlier ones of the same key.
+  void assign(std::vector<Measurement> entries);
 
   const Measurement* exact(const std::string& problem, const std::string& backend,
                            const std::string& hardware) const;

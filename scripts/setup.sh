@@ -6,6 +6,8 @@ set -euo pipefail
 packages=(
   # build
   g++ cmake ninja-build pkg-config
+  # sanitized builds and libFuzzer (scripts/sanitize.sh): clang and its runtimes
+  clang-14 libclang-rt-14-dev
   # core, FFTW backend, CLI, tests, benchmarks
   libboost-dev libtomlplusplus-dev libfftw3-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev

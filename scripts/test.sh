@@ -1,11 +1,23 @@
 #!/usr/bin/env bash
 # Every test: install what is missing, build, run the whole ctest suite
 # (FFTW, the Mesa-backed Vulkan and OpenGL backends, the CUDA backend's
-# no-driver path, the Python binding, the CLI, the install tree).
+# no-driver path, the Python binding, the CLI, the install tree), then the
+# same unit tests under AddressSanitizer + UndefinedBehaviorSanitizer and
+# under ThreadSanitizer, and each fuzzer for FFTMUX_FUZZ_SECONDS (default
+# 20) (scripts/sanitize.sh). FFTMUX_SANITIZE_TESTS=0 leaves the sanitized
+# runs out, saying so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+start=$SECONDS
 scripts/setup.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build
-cd build
-ctest --output-on-failure -j "$(nproc)" --timeout 900
+(cd build && ctest --output-on-failure -j "$(nproc)" --timeout 900)
+main=$((SECONDS - start))
+if [ "${FFTMUX_SANITIZE_TESTS:-1}" = 0 ]; then
+  echo "test.sh: sanitized builds and fuzzers left out (FFTMUX_SANITIZE_TESTS=0)"
+else
+  scripts/sanitize.sh
+fi
+echo "test.sh: main suite ${main} s, sanitizers and fuzzers $((SECONDS - start - main)) s," \
+  "total $((SECONDS - start)) s"

@@ -10,21 +10,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* A copy: the host's table is only valid during init. */
-static fftmux_host_v1 host;
-
 typedef struct {
   int64_t n, batch;
   double scale[2]; /* forward, inverse */
 } plan_t;
 
+/* No devices to open: the backend is a copy of the host table, which is
+ * valid only during init. One library serves every context of the process,
+ * each calling init, maybe at the same time: keep the copy per backend,
+ * never in a global. */
 static fftmux_status init(const fftmux_host_v1* h, void** backend) {
-  host = *h;
-  *backend = NULL; /* no devices to open */
+  fftmux_host_v1* copy = malloc(sizeof *copy);
+  if (!copy) {
+    h->set_error("example: out of memory");
+    return FFTMUX_ERROR_OUT_OF_MEMORY;
+  }
+  *copy = *h;
+  *backend = copy;
   return FFTMUX_OK;
 }
 
-static void shutdown(void* backend) { (void)backend; }
+static void shutdown(void* backend) { free(backend); }
 
 static fftmux_status about(void* backend, fftmux_about_v1* a) {
   (void)backend;
@@ -67,10 +73,10 @@ static double norm_scale(const fftmux_desc* d, int inverse) {
 static fftmux_status plan_create(void* backend, const fftmux_desc* d, uint32_t variant,
                                  void** out) {
   plan_t* p = malloc(sizeof *p);
-  (void)backend;
+  const fftmux_host_v1* host = backend;
   (void)variant;
   if (!p) {
-    host.set_error("example: out of memory");
+    host->set_error("example: out of memory");
     return FFTMUX_ERROR_OUT_OF_MEMORY;
   }
   p->n = d->n[0];

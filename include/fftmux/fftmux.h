@@ -44,7 +44,11 @@ typedef enum fftmux_status {
   FFTMUX_ERROR_BACKEND = 5,          /* the engine reported a failure */
   FFTMUX_ERROR_OUT_OF_MEMORY = 6,
   FFTMUX_ERROR_IO = 7, /* a file could not be read or written */
-  FFTMUX_ERROR_INTERNAL = 8
+  FFTMUX_ERROR_INTERNAL = 8,
+  /* Not a status: makes every non-negative int a valid value in C++ too, so
+   * that values from newer or broken code can be passed around and reported
+   * as unknown (fftmux_status_name) without undefined behaviour. */
+  FFTMUX_STATUS_MAX_ENUM = 0x7fffffff
 } fftmux_status;
 
 typedef enum fftmux_kind {

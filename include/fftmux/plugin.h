@@ -24,8 +24,10 @@ extern "C" {
 
 /* What the host gives a plugin at init. The table itself is valid only
  * during init (it belongs to one context; the library may serve several):
- * copy it. Its functions stay valid while the library is loaded; config and
- * host_data only during init. */
+ * copy it, into the backend that init creates, not into a global: inits of
+ * different contexts may run at the same time on different threads. Its
+ * functions stay valid while the library is loaded; config, host_data and
+ * cache_dir only during init. */
 typedef struct fftmux_host_v1 {
   uint32_t struct_size;
   uint32_t abi_version;

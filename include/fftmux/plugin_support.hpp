@@ -63,6 +63,22 @@ inline double scale(const fftmux_desc& d, int direction) {
   }
 }
 
+// The host's functions (set_error, write_file), which are the host
+// library's own and the same for every context: for a plugin that reports
+// errors where it has no backend at hand. Copied once, by the first init,
+// and never rewritten while other contexts' threads read it; config,
+// host_data and cache_dir belong to one init (plugin.h) and are cleared.
+inline const fftmux_host_v1* host_functions(const fftmux_host_v1& host) {
+  static const fftmux_host_v1 copy = [&] {
+    fftmux_host_v1 c = host;
+    c.config = nullptr;
+    c.host_data = nullptr;
+    c.cache_dir = nullptr;
+    return c;
+  }();
+  return &copy;
+}
+
 // Thrown inside a plugin; guarded() turns it into a status and a message.
 struct Failure : std::runtime_error {
   Failure(fftmux_status s, const std::string& m) : std::runtime_error(m), status(s) {}

@@ -7,6 +7,7 @@
 #include <fftmux/plugin.h>
 #include <fftmux/plugin_support.hpp>
 
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -17,14 +18,12 @@ namespace {
 using plugin::fail;
 using plugin::guarded;
 
-// A copy of the host table: the one init gets belongs to a context and dies
-// with it, while the library (and other contexts' backends) may live on. Its
-// functions are the host library's own; host_data is only read during init.
-fftmux_host_v1 host_table{};
-const fftmux_host_v1* host = nullptr;
+// The host's functions, set by every init (plugin::host_functions) and read
+// by any thread.
+std::atomic<const fftmux_host_v1*> host{nullptr};
 
-std::string config(const char* key, const std::string& fallback) {
-  const char* v = host->config ? host->config(host->host_data, key) : nullptr;
+std::string config(const fftmux_host_v1* h, const char* key, const std::string& fallback) {
+  const char* v = h->config ? h->config(h->host_data, key) : nullptr;
   return v ? v : fallback;
 }
 
@@ -55,27 +54,26 @@ const codegen::Options& native_options(uint32_t variant) {
 }
 
 fftmux_status init(const fftmux_host_v1* h, void** out) {
-  if (h) {
-    host_table = *h;
-    host = &host_table;
-  }
+  if (h)
+    host = plugin::host_functions(*h);
   return guarded(h, [&] {
     auto b = std::make_unique<Backend>();
     b->host = host;
-    std::string device = config("device", "0");
+    std::string device = config(h, "device", "0");
     if (device.empty() || device.find_first_not_of("0123456789") != std::string::npos)
       fail(FFTMUX_ERROR_INVALID_ARGUMENT,
            "[backends.cuda] device = \"" + device + "\": give the device's index, e.g. 0");
     b->device = probe(std::stoi(device));
-    b->cufft_fusion = config("cufft_fusion", "pass");
+    b->cufft_fusion = config(h, "cufft_fusion", "pass");
     if (b->cufft_fusion != "callback-experimental" && b->cufft_fusion != "pass")
       fail(FFTMUX_ERROR_INVALID_ARGUMENT, "[backends.cuda] cufft_fusion = \"" + b->cufft_fusion +
                                               "\": use pass or callback-experimental");
     std::string cache =
-        config("kernel_cache", h->cache_dir ? std::string(h->cache_dir) + "/cuda" : "");
+        config(h, "kernel_cache", h->cache_dir ? std::string(h->cache_dir) + "/cuda" : "");
     FileWriter write = [](const std::string& path, const std::string& data) {
-      return host->write_file &&
-             host->write_file(path.c_str(), data.data(), data.size()) == FFTMUX_OK;
+      const fftmux_host_v1* functions = host;
+      return functions->write_file &&
+             functions->write_file(path.c_str(), data.data(), data.size()) == FFTMUX_OK;
     };
     b->compiler = std::make_unique<Compiler>(b->device.arch(), b->device.name, cache, write);
     *out = b.release();

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
+#include <cstdlib>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -24,24 +26,55 @@ using plugin::fail;
 using plugin::guarded;
 using plugin::Shape;
 
-// A copy of the host table: the one init gets belongs to a context and dies
-// with it, while the library (and other contexts' backends) may live on. Its
-// functions are the host library's own; host_data is only read during init.
-fftmux_host_v1 host_table{};
-const fftmux_host_v1* host = nullptr;
+// FFTW's planner, thread setup and wisdom are the process's, shared by the
+// backends of every context: one lock for all of them, not one each.
+std::mutex planner;
 
+// One per context, with a copy of that context's host table: the table is
+// only valid during init (plugin.h), and one copy for the library would be
+// rewritten by another context's init on another thread.
 struct Backend {
+  fftmux_host_v1 host{};
   int threads = 1;
   int64_t thread_threshold = 1 << 16; // smaller problems run on one thread
   unsigned rigor = FFTW_MEASURE;
   std::string wisdom_dir;
-  std::mutex planner; // FFTW's planner is not thread-safe
-  bool wisdom_changed = false;
+  bool wisdom_changed = false; // under planner
 };
 
-std::string config(const char* key, const std::string& fallback) {
+std::string config(const fftmux_host_v1* host, const char* key, const std::string& fallback) {
   const char* v = host->config ? host->config(host->host_data, key) : nullptr;
   return v ? v : fallback;
+}
+
+// A whole number of [backends.fftw] within [low, high]; fallback when unset.
+int64_t whole(const fftmux_host_v1* host, const char* key, int64_t fallback, int64_t low,
+              int64_t high) {
+  std::string v = config(host, key, "");
+  if (v.empty())
+    return fallback;
+  char* end = nullptr;
+  errno = 0;
+  long long n = std::strtoll(v.c_str(), &end, 10);
+  std::string name = std::string("[backends.fftw] ") + key;
+  if (*end || errno)
+    fail(FFTMUX_ERROR_INVALID_ARGUMENT, name + " = \"" + v + "\": not a whole number");
+  if (n < low || n > high)
+    fail(FFTMUX_ERROR_INVALID_ARGUMENT, name + " must be between " + std::to_string(low) +
+                                            " and " + std::to_string(high));
+  return n;
+}
+
+// fftw_init_threads and the planner's own lock, once per process.
+void setup_fftw() {
+  static const bool ready = [] {
+    bool ok = Api<double>::init_threads() && Api<float>::init_threads();
+    Api<double>::make_planner_thread_safe();
+    Api<float>::make_planner_thread_safe();
+    return ok;
+  }();
+  if (!ready)
+    fail(FFTMUX_ERROR_BACKEND, "fftw_init_threads failed");
 }
 
 unsigned parse_rigor(const std::string& name) {
@@ -80,7 +113,7 @@ template <class T> void import_wisdom(const Backend& b) {
 template <class T> void export_wisdom(const Backend& b) {
   char* text = Api<T>::export_wisdom();
   if (text)
-    host->write_file(wisdom_path<T>(b).c_str(), text, std::strlen(text));
+    b.host.write_file(wisdom_path<T>(b).c_str(), text, std::strlen(text));
   std::free(text);
 }
 
@@ -120,8 +153,13 @@ int64_t span(const Shape& s, int64_t batch) {
 }
 
 struct PlanBase {
+  explicit PlanBase(Backend& backend) : b_(backend) {}
   virtual ~PlanBase() = default;
   virtual void execute(int direction, const void* in, void* out) = 0;
+  const fftmux_host_v1* host() const { return &b_.host; }
+
+protected:
+  Backend& b_;
 };
 
 template <class T> class Plan final : public PlanBase {
@@ -129,7 +167,7 @@ template <class T> class Plan final : public PlanBase {
   using Complex = typename A::complex;
 
 public:
-  Plan(Backend& backend, const fftmux_desc& d) : b_(backend), d_(d) {
+  Plan(Backend& backend, const fftmux_desc& d) : PlanBase(backend), d_(d) {
     user_in_ = plugin::shape(d, true);
     user_out_ = plugin::shape(d, false);
     stage_in_ = (d.flags & FFTMUX_SHIFT_INPUT) || (d.kind == FFTMUX_C2R && !in_place());
@@ -148,7 +186,7 @@ public:
   }
 
   ~Plan() override {
-    std::lock_guard<std::mutex> lock(b_.planner);
+    std::lock_guard<std::mutex> lock(planner);
     for (auto* set : {&aligned_, &unaligned_})
       for (auto p : *set)
         if (p)
@@ -211,7 +249,7 @@ private:
     }
     Dims g = guru_dims(d_, engine_in_, engine_out_);
     unsigned flags = b_.rigor | extra;
-    std::lock_guard<std::mutex> lock(b_.planner);
+    std::lock_guard<std::mutex> lock(planner);
     // Waking threads costs more than small transforms take.
     int64_t work = plugin::points(d_) * d_.batch;
     A::plan_with_nthreads(work < b_.thread_threshold ? 1 : b_.threads);
@@ -281,7 +319,6 @@ private:
     });
   }
 
-  Backend& b_;
   fftmux_desc d_;
   Shape user_in_, user_out_, engine_in_, engine_out_;
   bool stage_in_ = false, stage_out_ = false;
@@ -294,23 +331,17 @@ private:
 // ---- the table's functions ----
 
 fftmux_status init(const fftmux_host_v1* h, void** out) {
-  if (h) {
-    host_table = *h;
-    host = &host_table;
-  }
   return guarded(h, [&] {
     auto b = std::make_unique<Backend>();
-    unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    b->threads = std::stoi(config("threads", std::to_string(cores)));
-    if (b->threads < 1)
-      fail(FFTMUX_ERROR_INVALID_ARGUMENT, "[backends.fftw] threads must be at least 1");
-    b->thread_threshold = std::stoll(config("thread_threshold", "65536"));
-    b->rigor = parse_rigor(config("planner", "measure"));
-    b->wisdom_dir = config("wisdom_dir", std::string(h->cache_dir ? h->cache_dir : "") + "/fftw");
-    if (!Api<double>::init_threads() || !Api<float>::init_threads())
-      fail(FFTMUX_ERROR_BACKEND, "fftw_init_threads failed");
-    Api<double>::make_planner_thread_safe();
-    Api<float>::make_planner_thread_safe();
+    b->host = *h;
+    int64_t cores = std::max(1u, std::thread::hardware_concurrency());
+    b->threads = int(whole(h, "threads", cores, 1, 1024));
+    b->thread_threshold = whole(h, "thread_threshold", 65536, 0, INT64_MAX);
+    b->rigor = parse_rigor(config(h, "planner", "measure"));
+    b->wisdom_dir =
+        config(h, "wisdom_dir", std::string(h->cache_dir ? h->cache_dir : "") + "/fftw");
+    setup_fftw();
+    std::lock_guard<std::mutex> lock(planner);
     import_wisdom<double>(*b);
     import_wisdom<float>(*b);
     *out = b.release();
@@ -320,6 +351,7 @@ fftmux_status init(const fftmux_host_v1* h, void** out) {
 void shutdown(void* p) {
   auto* b = static_cast<Backend*>(p);
   if (b->wisdom_changed) {
+    std::lock_guard<std::mutex> lock(planner);
     export_wisdom<double>(*b);
     export_wisdom<float>(*b);
   }
@@ -327,8 +359,8 @@ void shutdown(void* p) {
 }
 
 fftmux_status about(void* p, fftmux_about_v1* a) {
-  return guarded(host, [&] {
-    auto* b = static_cast<Backend*>(p);
+  auto* b = static_cast<Backend*>(p);
+  return guarded(&b->host, [&] {
     std::string cpu = cpu_model();
     std::snprintf(a->devices, sizeof a->devices, "CPU: %s, %d threads", cpu.c_str(), b->threads);
     std::snprintf(a->hardware_key, sizeof a->hardware_key, "%s; cpu %s; threads %d",
@@ -337,8 +369,8 @@ fftmux_status about(void* p, fftmux_about_v1* a) {
 }
 
 fftmux_status query(void* p, const fftmux_desc* d, uint32_t, fftmux_answer_v1* a) {
-  return guarded(host, [&] {
-    auto* b = static_cast<Backend*>(p);
+  auto* b = static_cast<Backend*>(p);
+  return guarded(&b->host, [&] {
     double n = double(plugin::points(*d)) * double(d->batch);
     double flops = 5.0 * n * std::log2(std::max(2.0, double(plugin::points(*d))));
     a->supported = 1;
@@ -347,8 +379,8 @@ fftmux_status query(void* p, const fftmux_desc* d, uint32_t, fftmux_answer_v1* a
 }
 
 fftmux_status plan_create(void* p, const fftmux_desc* d, uint32_t, void** out) {
-  return guarded(host, [&] {
-    auto& b = *static_cast<Backend*>(p);
+  auto& b = *static_cast<Backend*>(p);
+  return guarded(&b.host, [&] {
     std::unique_ptr<PlanBase> plan;
     if (d->precision == FFTMUX_F64)
       plan = std::make_unique<Plan<double>>(b, *d);
@@ -361,7 +393,8 @@ fftmux_status plan_create(void* p, const fftmux_desc* d, uint32_t, void** out) {
 void plan_destroy(void* plan) { delete static_cast<PlanBase*>(plan); }
 
 fftmux_status execute(void* plan, int direction, const void* in, void* out) {
-  return guarded(host, [&] { static_cast<PlanBase*>(plan)->execute(direction, in, out); });
+  auto* p = static_cast<PlanBase*>(plan);
+  return guarded(p->host(), [&] { p->execute(direction, in, out); });
 }
 
 // fftmux buffers of this backend are host memory: the handle is the pointer.
@@ -377,8 +410,8 @@ fftmux_status execute_buffers(void* plan, int direction, void* in, void* out) {
 
 fftmux_status synchronize(void*) { return FFTMUX_OK; }
 
-fftmux_status buffer_alloc(void*, uint64_t bytes, void** out) {
-  return guarded(host, [&] {
+fftmux_status buffer_alloc(void* p, uint64_t bytes, void** out) {
+  return guarded(&static_cast<Backend*>(p)->host, [&] {
     void* data = fftw_malloc(size_t(bytes));
     if (!data)
       fail(FFTMUX_ERROR_OUT_OF_MEMORY, "fftw_malloc of " + std::to_string(bytes) + " bytes failed");
@@ -386,8 +419,9 @@ fftmux_status buffer_alloc(void*, uint64_t bytes, void** out) {
   });
 }
 
-fftmux_status buffer_wrap(void*, uint64_t native, uint64_t, void** out) {
-  return guarded(host, [&] { *out = new Buffer{reinterpret_cast<void*>(native), false}; });
+fftmux_status buffer_wrap(void* p, uint64_t native, uint64_t, void** out) {
+  return guarded(&static_cast<Backend*>(p)->host,
+                 [&] { *out = new Buffer{reinterpret_cast<void*>(native), false}; });
 }
 
 void buffer_free(void* p) {

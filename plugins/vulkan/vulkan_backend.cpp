@@ -6,6 +6,7 @@
 #include <fftmux/plugin.h>
 #include <fftmux/plugin_support.hpp>
 
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -17,23 +18,22 @@ namespace {
 using plugin::fail;
 using plugin::guarded;
 
-// The host's table is valid only during init: its functions are kept (they
-// live as long as the library), config and host_data are not.
-fftmux_host_v1 host_copy{};
-const fftmux_host_v1* host = nullptr;
+// The host's functions, set by every init (plugin::host_functions) and read
+// by any thread.
+std::atomic<const fftmux_host_v1*> host{nullptr};
 
 struct Backend {
   std::unique_ptr<Device> device;
 };
 
-std::string config(const char* key) {
-  const char* v = host && host->config ? host->config(host->host_data, key) : nullptr;
+std::string config(const fftmux_host_v1* h, const char* key) {
+  const char* v = h->config ? h->config(h->host_data, key) : nullptr;
   return v ? v : "";
 }
 
 // A non-negative integer of the plugin's config, or fallback when absent.
-long index(const char* key, const char* rule, long fallback) {
-  std::string v = config(key);
+long index(const fftmux_host_v1* h, const char* key, const char* rule, long fallback) {
+  std::string v = config(h, key);
   if (v.empty())
     return fallback;
   char* end = nullptr;
@@ -56,12 +56,12 @@ struct BufferHandle {
 // ---- the table's functions ----
 
 fftmux_status init(const fftmux_host_v1* h, void** out) {
-  host = h; // config() below reads it during init only
-  fftmux_status st = guarded(h, [&] {
+  host = plugin::host_functions(*h);
+  return guarded(h, [&] {
     Settings s;
-    s.device = int(index("device", "a device index, 0 or more", -1));
+    s.device = int(index(h, "device", "a device index, 0 or more", -1));
     s.single_pass_limit =
-        uint32_t(index("single_pass_limit", "a length, 16 or more (0: no limit)", 0));
+        uint32_t(index(h, "single_pass_limit", "a length, 16 or more (0: no limit)", 0));
     if (s.single_pass_limit && s.single_pass_limit < 16)
       fail(FFTMUX_ERROR_INVALID_ARGUMENT,
            "[backends.vulkan] single_pass_limit = " + std::to_string(s.single_pass_limit) +
@@ -76,12 +76,6 @@ fftmux_status init(const fftmux_host_v1* h, void** out) {
     b->device = std::make_unique<Device>(s);
     *out = b.release();
   });
-  host_copy = *h;
-  host_copy.config = nullptr;
-  host_copy.host_data = nullptr;
-  host_copy.cache_dir = nullptr;
-  host = &host_copy;
-  return st;
 }
 
 void shutdown(void* p) {

@@ -76,6 +76,14 @@ const Bad table[] = {
     {"in_place_c2r_out_stride",
      [](fftmux_desc& d) { d = base(1, FFTMUX_C2R); d.flags = FFTMUX_IN_PLACE; d.out_strides[0] = 2; },
      "out_strides[0] must be 1"},
+    {"in_place_r2c_stride_doubling_overflow", // found by tests/fuzz: 2 * 2^62 left int64
+     [](fftmux_desc& d) {
+       d = base(2, FFTMUX_R2C);
+       d.n[0] = 1;
+       d.flags = FFTMUX_IN_PLACE;
+       d.out_strides[0] = 1LL << 62;
+     },
+     "in_strides[0] must be 2 * 4611686018427387904 (twice out_strides[0]), got 10"},
     {"in_span_overflow", [](fftmux_desc& d) { d.n[0] = 4; d.in_strides[0] = 1LL << 62; },
      "the input span overflows"},
     {"out_distance_overflow", [](fftmux_desc& d) { d.batch = 4; d.out_distance = 1LL << 62; },

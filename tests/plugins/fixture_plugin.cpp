@@ -1,14 +1,19 @@
 // A fake backend compiled into several libraries with different exports and
 // behaviours (after the Khronos loader's test drivers). It runs C2C rank-1
-// transforms by a naive DFT; its config table can make it fail at any step,
-// return garbage statuses, refuse allocations or take a fixed extra time.
+// transforms by a naive DFT; its config table ([backends.<name>]) can make
+// it fail at one step (fail_at = "init", "query", "plan", "execute" or
+// "alloc") with any status (status = 1234 is garbage, 6 out of memory;
+// the default is FFTMUX_ERROR_BACKEND, out of memory for "alloc"), give
+// wrong results (wrong = true) or take a fixed extra time (delay_us).
 #include <fftmux/plugin.h>
 #include <fftmux/plugin_support.hpp>
 
 #include <chrono>
 #include <cmath>
 #include <complex>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -25,15 +30,15 @@ namespace {
 using fftmux::plugin::fail;
 using fftmux::plugin::guarded;
 
-// A copy: the host's table belongs to one context, the library outlives it.
-fftmux_host_v1 host_copy{};
-const fftmux_host_v1* host = &host_copy;
-
+// One per context, with a copy of that context's host table: the table is
+// only valid during init (plugin.h), and a copy in a global would be
+// rewritten by another context's init on another thread.
 struct Backend {
-  std::string fail_at;      // "init", "query", "plan", "execute", "alloc"
-  bool garbage = false;     // failing calls return a status no enum has
-  bool wrong = false;       // results off by a factor of two
-  long delay_us = 0;        // added to every execution
+  fftmux_host_v1 host{};
+  std::string fail_at; // "init", "query", "plan", "execute", "alloc"
+  int status = FFTMUX_ERROR_BACKEND; // what the failing step returns
+  bool wrong = false;  // results off by a factor of two
+  long delay_us = 0;   // added to every execution
 };
 
 struct Plan {
@@ -41,16 +46,29 @@ struct Plan {
   fftmux_desc desc;
 };
 
-std::string config(const char* key) {
+std::string config(const fftmux_host_v1* host, const char* key) {
   const char* v = host->config(host->host_data, key);
   return v ? v : "";
 }
 
-fftmux_status failure(const Backend& b, const char* step) {
+extern "C" fftmux_status fixture_status(int value); // fixture_status.c
+
+// Whether step is configured to fail; if so, with its message set.
+bool fails(const Backend& b, const char* step) {
   if (b.fail_at != step)
-    return FFTMUX_OK;
-  host->set_error((std::string("fixture ") + FIXTURE_NAME + " fails at " + step + " as configured").c_str());
-  return b.garbage ? static_cast<fftmux_status>(1234) : FFTMUX_ERROR_BACKEND;
+    return false;
+  b.host.set_error(
+      (std::string("fixture ") + FIXTURE_NAME + " fails at " + step + " as configured").c_str());
+  return true;
+}
+
+long number(const fftmux_host_v1* host, const char* key, long fallback) {
+  std::string v = config(host, key);
+  char* end = nullptr;
+  long n = v.empty() ? fallback : std::strtol(v.c_str(), &end, 10);
+  if (!v.empty() && *end)
+    fail(FFTMUX_ERROR_INVALID_ARGUMENT, std::string(key) + " = \"" + v + "\" is not a number");
+  return n;
 }
 
 template <class T> void dft(const Plan& p, int dir, const void* in, void* out) {
@@ -74,18 +92,20 @@ template <class T> void dft(const Plan& p, int dir, const void* in, void* out) {
 }
 
 fftmux_status init(const fftmux_host_v1* h, void** out) {
-  host_copy = *h;
-  auto* b = new Backend;
-  b->fail_at = config("fail_at");
-  b->garbage = config("garbage") == "true";
-  b->wrong = config("wrong") == "true";
-  std::string delay = config("delay_us");
-  b->delay_us = delay.empty() ? 0 : std::stol(delay);
-  if (fftmux_status s = failure(*b, "init")) {
-    delete b;
+  auto b = std::make_unique<Backend>();
+  b->host = *h;
+  fftmux_status s = guarded(h, [&] {
+    b->fail_at = config(h, "fail_at");
+    b->status = int(number(h, "status", b->fail_at == "alloc" ? FFTMUX_ERROR_OUT_OF_MEMORY
+                                                              : FFTMUX_ERROR_BACKEND));
+    b->wrong = config(h, "wrong") == "true";
+    b->delay_us = number(h, "delay_us", 0);
+  });
+  if (s != FFTMUX_OK)
     return s;
-  }
-  *out = b;
+  if (fails(*b, "init"))
+    return fixture_status(b->status);
+  *out = b.release();
   return FFTMUX_OK;
 }
 
@@ -99,8 +119,8 @@ fftmux_status about(void*, fftmux_about_v1* a) {
 
 fftmux_status query(void* p, const fftmux_desc* d, uint32_t, fftmux_answer_v1* a) {
   auto* b = static_cast<Backend*>(p);
-  if (fftmux_status s = failure(*b, "query"))
-    return s;
+  if (fails(*b, "query"))
+    return fixture_status(b->status);
   a->supported = d->kind == FFTMUX_C2C && d->rank == 1 && d->flags == 0;
   if (!a->supported)
     std::snprintf(a->reason, sizeof a->reason, "runs only out-of-place rank-1 C2C without shifts");
@@ -110,8 +130,8 @@ fftmux_status query(void* p, const fftmux_desc* d, uint32_t, fftmux_answer_v1* a
 
 fftmux_status plan_create(void* p, const fftmux_desc* d, uint32_t, void** out) {
   auto* b = static_cast<Backend*>(p);
-  if (fftmux_status s = failure(*b, "plan"))
-    return s;
+  if (fails(*b, "plan"))
+    return fixture_status(b->status);
   *out = new Plan{b, *d};
   return FFTMUX_OK;
 }
@@ -120,10 +140,10 @@ void plan_destroy(void* p) { delete static_cast<Plan*>(p); }
 
 fftmux_status execute(void* p, int dir, const void* in, void* out) {
   auto* plan = static_cast<Plan*>(p);
-  if (fftmux_status s = failure(*plan->backend, "execute"))
-    return s;
+  if (fails(*plan->backend, "execute"))
+    return fixture_status(plan->backend->status);
   std::this_thread::sleep_for(std::chrono::microseconds(plan->backend->delay_us));
-  return guarded(host, [&] {
+  return guarded(&plan->backend->host, [&] {
     if (plan->desc.precision == FFTMUX_F64)
       dft<double>(*plan, dir, in, out);
     else
@@ -142,11 +162,9 @@ fftmux_status execute_buffers(void* p, int dir, void* in, void* out) {
 
 fftmux_status buffer_alloc(void* p, uint64_t bytes, void** out) {
   auto* b = static_cast<Backend*>(p);
-  if (b->fail_at == "alloc") {
-    host->set_error("fixture device memory exhausted");
-    return FFTMUX_ERROR_OUT_OF_MEMORY;
-  }
-  return guarded(host, [&] { *out = new Buffer{std::vector<unsigned char>(bytes)}; });
+  if (fails(*b, "alloc"))
+    return fixture_status(b->status);
+  return guarded(&b->host, [&] { *out = new Buffer{std::vector<unsigned char>(bytes)}; });
 }
 
 void buffer_free(void* b) { delete static_cast<Buffer*>(b); }

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The sanitized builds and the fuzzers (docs/readme/reliability.md), which
+# scripts/test.sh runs after the main suite. Each build is clang's:
+#   asan  build-asan: AddressSanitizer + UndefinedBehaviorSanitizer, every
+#         unit test
+#   fuzz  build-asan: each libFuzzer harness, first on its seeds and
+#         regression inputs, then fuzzing for FFTMUX_FUZZ_SECONDS (default
+#         20), two at a time on two cores
+#   tsan  build-tsan: ThreadSanitizer, the unit tests that run threads (all
+#         but the single-threaded correctness matrices, the GPU backends' and
+#         the kernel generator's own suites and the examples, which the asan
+#         step runs) and the fuzz harnesses' replay of their inputs
+# The GPU backends on Mesa's CPU drivers run one case in ten of their suites
+# there (fftmux_sanitized_shard); CUDA, which has no device in CI, is left
+# out (its no-driver path runs in the main suite).
+# Usage: scripts/sanitize.sh [asan] [fuzz] [tsan]   (default: all three)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+jobs=$(nproc)
+fuzz_seconds=${FFTMUX_FUZZ_SECONDS:-20}
+
+# configure_and_build <dir> <sanitizers> [cmake options...]
+configure_and_build() {
+  local dir=$1 sanitizers=$2
+  shift 2
+  # -O1 with line tables: the usual sanitizer trade of speed, stack traces
+  # and build time.
+  CC=clang-14 CXX=clang++-14 cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
+    -DFFTMUX_SANITIZE="$sanitizers" -DFFTMUX_BUILD_BENCHMARKS=OFF -DFFTMUX_WITH_CUDA=OFF \
+    "$@" >/dev/null
+  cmake --build "$dir" -j "$jobs"
+}
+
+unit_tests() {
+  ctest --test-dir "$1" --output-on-failure -j "$jobs" --timeout 900 "${@:2}"
+}
+
+# timed <name> <command...>: runs it and records how long it took.
+report=()
+timed() {
+  local name=$1 start=$SECONDS
+  shift
+  echo "== sanitize.sh: $name"
+  "$@"
+  report+=("$name $((SECONDS - start)) s")
+}
+
+asan() {
+  configure_and_build build-asan address,undefined -DFFTMUX_FUZZ=ON \
+    -DFFTMUX_FUZZ_SECONDS="$fuzz_seconds"
+  unit_tests build-asan -LE fuzz
+}
+
+fuzz() {
+  configure_and_build build-asan address,undefined -DFFTMUX_FUZZ=ON \
+    -DFFTMUX_FUZZ_SECONDS="$fuzz_seconds"
+  unit_tests build-asan -L fuzz
+}
+
+# Suites that start no thread of their own: ThreadSanitizer has nothing to
+# look at there that the asan step does not run.
+single_threaded='^(correctness\.|vulkan\.backend$|opengl$|codegen$|example\.)'
+
+tsan() {
+  configure_and_build build-tsan thread
+  echo "sanitize.sh: tsan leaves out the single-threaded suites $single_threaded"
+  unit_tests build-tsan -E "$single_threaded"
+}
+
+steps=("$@")
+[ ${#steps[@]} -gt 0 ] || steps=(asan fuzz tsan)
+for step in "${steps[@]}"; do
+  case $step in
+  asan | fuzz | tsan) timed "$step" "$step" ;;
+  *) echo "sanitize.sh: unknown step '$step' (asan, fuzz, tsan)" >&2 && exit 2 ;;
+  esac
+done
+printf 'sanitize.sh: %s\n' "${report[@]}"
