@@ -116,6 +116,16 @@ std::string hash_hex(const std::string& text) {
   return b;
 }
 
+std::string bytes_hex(const unsigned char* bytes, size_t n) {
+  std::string s;
+  char t[3];
+  for (size_t i = 0; i < n; ++i) {
+    std::snprintf(t, sizeof t, "%02x", bytes[i]);
+    s += t;
+  }
+  return s;
+}
+
 double estimate_seconds(const fftmux_desc& desc, size_t passes, double bandwidth, double launch,
                         double host_bandwidth) {
   double sides = double(side_bytes(desc, true) + side_bytes(desc, false));

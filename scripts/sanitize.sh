@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The sanitized builds and the fuzzers (docs/readme/reliability.md), which
+# The sanitized builds and the fuzzers (README.md, "Reliability"), which
 # scripts/test.sh runs after the main suite. Each build is clang's:
 #   asan  build-asan: AddressSanitizer + UndefinedBehaviorSanitizer, every
 #         unit test

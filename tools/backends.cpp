@@ -27,16 +27,19 @@ std::vector<std::string> lines(const std::string& text, char sep = '\n') {
   return out;
 }
 
+// One row a backend; its devices (or the reason it cannot run) and its
+// variants on the lines below, under the DEVICES column.
 void print_table(const std::vector<fftmux_backend_info>& all, const std::string& notes) {
-  std::printf("%-10s %-12s %-8s %-24s %s\n", "NAME", "STATUS", "VERSION", "VARIANTS",
-              "DEVICES / REASON");
+  std::printf("%-10s %-12s %-8s %s\n", "NAME", "STATUS", "VERSION", "DEVICES / REASON");
   for (const auto& b : all) {
     bool ok = b.state == FFTMUX_BACKEND_READY;
     std::vector<std::string> detail = lines(ok ? b.devices : b.reason);
-    std::printf("%-10s %-12s %-8s %-24s %s\n", b.name, state_name(b.state), b.version,
-                b.variants, detail.empty() ? "" : detail[0].c_str());
+    if (*b.variants)
+      detail.push_back("variants: " + std::string(b.variants));
+    std::printf("%-10s %-12s %-8s %s\n", b.name, state_name(b.state), b.version,
+                detail.empty() ? "" : detail[0].c_str());
     for (size_t i = 1; i < detail.size(); ++i)
-      std::printf("%58s%s\n", "", detail[i].c_str());
+      std::printf("%33s%s\n", "", detail[i].c_str());
   }
   if (all.empty())
     std::printf("(no plugins found; FFTMUX_LOG=debug shows where fftmux looked)\n");

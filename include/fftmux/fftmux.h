@@ -54,7 +54,10 @@ typedef enum fftmux_status {
 typedef enum fftmux_kind {
   FFTMUX_C2C = 0, /* complex to complex */
   FFTMUX_R2C = 1, /* real to half complex, forward only */
-  FFTMUX_C2R = 2  /* half complex to real, inverse only */
+  FFTMUX_C2R = 2  /* half complex to real, inverse only; of any complex input
+                   * the part a real signal's spectrum can hold is used (the
+                   * imaginary parts of the DC and Nyquist terms of the last
+                   * axis are ignored), as numpy's irfftn and FFTW do */
 } fftmux_kind;
 
 typedef enum fftmux_precision { FFTMUX_F32 = 0, FFTMUX_F64 = 1 } fftmux_precision;

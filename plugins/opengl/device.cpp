@@ -21,16 +21,6 @@ std::string gl_string(GladGLContext& gl, GLenum name) {
   return s ? reinterpret_cast<const char*>(s) : "";
 }
 
-std::string hex(const GLubyte* b, size_t n) {
-  std::string s;
-  char t[3];
-  for (size_t i = 0; i < n; ++i) {
-    std::snprintf(t, sizeof t, "%02x", b[i]);
-    s += t;
-  }
-  return s;
-}
-
 const char* error_name(GLenum e) {
   switch (e) {
   case GL_INVALID_ENUM:
@@ -195,8 +185,8 @@ void Device::open(const Share& share) {
     GLubyte device[GL_UUID_SIZE_EXT] = {}, driver[GL_UUID_SIZE_EXT] = {};
     g.GetUnsignedBytei_vEXT(GL_DEVICE_UUID_EXT, 0, device);
     g.GetUnsignedBytevEXT(GL_DRIVER_UUID_EXT, driver);
-    uuids_ = "; device-uuid " + hex(device, sizeof device) + "; driver-uuid " +
-             hex(driver, sizeof driver);
+    uuids_ = "; device-uuid " + codegen::bytes_hex(device, sizeof device) + "; driver-uuid " +
+             codegen::bytes_hex(driver, sizeof driver);
   }
   GLint formats = 0;
   g.GetIntegerv(GL_NUM_PROGRAM_BINARY_FORMATS, &formats);

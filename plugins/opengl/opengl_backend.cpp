@@ -203,6 +203,7 @@ const fftmux_backend_v1 table = {
     buffer_write,
     buffer_read,
     buffer_native,
+    nullptr, // plan_set_stream: GL has one queue per context
 };
 
 } // namespace

@@ -17,16 +17,6 @@ using plugin::fail;
 
 namespace {
 
-std::string hex(const uint8_t* b, size_t n) {
-  std::string s;
-  char t[3];
-  for (size_t i = 0; i < n; ++i) {
-    std::snprintf(t, sizeof t, "%02x", b[i]);
-    s += t;
-  }
-  return s;
-}
-
 std::string version(uint32_t v) {
   return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v)) +
          "." + std::to_string(VK_API_VERSION_PATCH(v));
@@ -196,8 +186,8 @@ void Device::pick(const Settings& s) {
   p2.pNext = &sub;
   api.vkGetPhysicalDeviceProperties2(physical, &p2);
   subgroup = std::max(1u, sub.subgroupSize);
-  device_uuid = hex(id.deviceUUID, VK_UUID_SIZE);
-  driver_uuid = hex(id.driverUUID, VK_UUID_SIZE);
+  device_uuid = codegen::bytes_hex(id.deviceUUID, VK_UUID_SIZE);
+  driver_uuid = codegen::bytes_hex(id.driverUUID, VK_UUID_SIZE);
   driver_name = props.apiVersion >= VK_API_VERSION_1_2
                     ? std::string(drv.driverName) + " " + drv.driverInfo
                     : "driver " + std::to_string(props.driverVersion);

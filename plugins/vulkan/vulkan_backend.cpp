@@ -213,6 +213,7 @@ const fftmux_backend_v1 table = {
     buffer_write,
     buffer_read,
     buffer_native,
+    nullptr, // plan_set_stream: the backend owns its queue
 };
 
 } // namespace

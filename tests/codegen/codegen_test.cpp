@@ -71,8 +71,9 @@ TEST(Factorize, ProductIsTheLengthAndRadicesAreAllowed) {
         EXPECT_TRUE(x == 2 || x == 3 || x == 4 || x == 5 || x == 7 || x == 8 || x == 11 ||
                     x == 13 || x == 16)
             << x;
-        if ((x & (x - 1)) == 0)
+        if ((x & (x - 1)) == 0) {
           EXPECT_LE(uint32_t(x), maxr) << n;
+        }
       }
       EXPECT_TRUE(std::is_sorted(r.rbegin(), r.rend())) << n;
     }

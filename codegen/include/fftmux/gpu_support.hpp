@@ -61,6 +61,9 @@ std::vector<unsigned char> table_bytes(const Plan& plan, Precision p);
 // A 64-bit FNV-1a hash as 16 hex digits: names of disk cache entries.
 std::string hash_hex(const std::string& text);
 
+// Bytes as lowercase hex digits: device and driver UUIDs in hardware keys.
+std::string bytes_hex(const unsigned char* bytes, size_t n);
+
 // A guess of one execution's time before anything is measured: every pass
 // reads and writes the data once at bandwidth (bytes/s), launch seconds per
 // pass, plus the transfers of a HOST plan at host_bandwidth.
