@@ -71,7 +71,4 @@ private:
 
 std::unique_ptr<Plan> make_cufft_plan(Backend& backend, const fftmux_desc& desc);
 
-// Bytes of one side's span.
-uint64_t side_bytes(const fftmux_desc& d, bool input);
-
 } // namespace fftmux::cuda

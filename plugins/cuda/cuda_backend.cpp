@@ -4,6 +4,7 @@
 #include "check.hpp"
 #include "native.hpp"
 
+#include <fftmux/gpu_support.hpp>
 #include <fftmux/plugin.h>
 #include <fftmux/plugin_support.hpp>
 
@@ -44,13 +45,14 @@ Buffer* buffer_of(void* p) {
   return static_cast<Buffer*>(p);
 }
 
-// Variant 0 is cuFFT, the others the native variants in their order.
+// Variant 0 is cuFFT, the others the generator's variants in their order
+// (the GPU backends share them), named native-<name>.
 constexpr uint32_t kCufft = 0;
 
 const codegen::Options& native_options(uint32_t variant) {
-  if (variant == kCufft || variant > native_variants().size())
-    fail(FFTMUX_ERROR_INVALID_ARGUMENT, "no CUDA variant " + std::to_string(variant));
-  return native_variants()[variant - 1].options;
+  if (variant == kCufft)
+    fail(FFTMUX_ERROR_INVALID_ARGUMENT, "cuda: variant 0 is cuFFT, not a generated one");
+  return codegen::variant_options(variant - 1, "cuda");
 }
 
 fftmux_status init(const fftmux_host_v1* h, void** out) {
@@ -104,7 +106,7 @@ fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answ
       }
     }
     // Memory-bound: the bytes over a conservative 3 TB/s plus a launch.
-    double bytes = double(side_bytes(*d, true) + side_bytes(*d, false));
+    double bytes = double(codegen::side_bytes(*d, true) + codegen::side_bytes(*d, false));
     a->supported = 1;
     a->estimate_seconds = 5e-6 + bytes / 3e12;
   });
@@ -211,10 +213,16 @@ uint64_t buffer_native(void* p) {
 }
 
 const char* const* variant_names() {
+  static const std::vector<std::string> text = [] {
+    std::vector<std::string> t{"cufft"};
+    for (const auto& v : codegen::variants())
+      t.push_back(t.size() == 1 ? "native" : "native-" + std::string(v.name));
+    return t;
+  }();
   static const std::vector<const char*> names = [] {
-    std::vector<const char*> n{"cufft"};
-    for (const auto& v : native_variants())
-      n.push_back(v.name);
+    std::vector<const char*> n;
+    for (const auto& t : text)
+      n.push_back(t.c_str());
     return n;
   }();
   return names.data();
@@ -230,7 +238,7 @@ const fftmux_backend_v1& table() {
           FFTMUX_CAP_IN_PLACE | FFTMUX_CAP_SHIFT,
       FFTMUX_MAX_RANK,
       FFTMUX_DOMAIN_CUDA,
-      uint32_t(1 + native_variants().size()),
+      uint32_t(1 + codegen::variants().size()),
       variant_names(),
       init,
       shutdown,

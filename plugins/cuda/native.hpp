@@ -11,13 +11,6 @@
 
 namespace fftmux::cuda {
 
-// The generator's knobs each native variant turns (as the Vulkan backend's).
-struct NativeVariant {
-  const char* name;
-  codegen::Options options;
-};
-const std::vector<NativeVariant>& native_variants();
-
 // What a CUDA device allows a generated kernel: the opt-in shared memory per
 // block (227 KiB on an H200), 1024 threads, 32-bit element indices.
 codegen::Device native_limits(size_t shared_optin);

@@ -212,28 +212,6 @@ std::string size_limit(const fftmux_desc& d) {
 
 } // namespace
 
-const std::vector<NativeVariant>& native_variants() {
-  static const std::vector<NativeVariant> v = [] {
-    std::vector<NativeVariant> t;
-    codegen::Options o;
-    t.push_back({"native", o});
-    o = {};
-    o.values_per_thread = 32; // fewer threads, more registers each
-    t.push_back({"native-wide", o});
-    o = {};
-    o.values_per_thread = 4;
-    t.push_back({"native-narrow", o});
-    o = {};
-    o.max_radix = 8;
-    t.push_back({"native-r8", o});
-    o = {};
-    o.group_threads = 128;
-    t.push_back({"native-small-groups", o});
-    return t;
-  }();
-  return v;
-}
-
 codegen::Device native_limits(size_t shared_optin) {
   codegen::Device d;
   d.shared_bytes = uint32_t(shared_optin);

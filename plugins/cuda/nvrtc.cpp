@@ -2,6 +2,8 @@
 
 #include "check.hpp"
 
+#include <fftmux/gpu_support.hpp>
+
 #include <nvrtc.h>
 
 #include <cstring>
@@ -102,15 +104,6 @@ std::string run_nvrtc(const std::string& source, Output output,
 
 } // namespace
 
-uint64_t fnv1a(const std::string& text) {
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
-
 std::string nvrtc_version() {
   int major = 0, minor = 0;
   check(nvrtcVersion(&major, &minor), "nvrtcVersion");
@@ -143,9 +136,7 @@ std::string Compiler::compile(const std::string& source, Output output) const {
   std::string k = key(source, output, opts);
   std::string path;
   if (!cache_dir_.empty()) {
-    char name[32];
-    std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(fnv1a(k)));
-    path = cache_dir_ + "/" + name + (output == Output::cubin ? ".cubin" : ".ltoir");
+    path = cache_dir_ + "/" + codegen::hash_hex(k) + (output == Output::cubin ? ".cubin" : ".ltoir");
     std::string cached = unpack_entry(read_file(path), k);
     if (!cached.empty()) {
       ++hits;

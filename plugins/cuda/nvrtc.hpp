@@ -52,9 +52,6 @@ private:
 // NVRTC's version as "13.0".
 std::string nvrtc_version();
 
-// 64-bit FNV-1a: names cache files, nothing more.
-uint64_t fnv1a(const std::string& text);
-
 // A loaded cubin and its kernels, on the current device.
 class Module {
 public:

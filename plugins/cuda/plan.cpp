@@ -3,6 +3,8 @@
 #include "check.hpp"
 #include "layout.hpp"
 
+#include <fftmux/codegen.hpp>
+
 #include <algorithm>
 
 namespace fftmux::cuda {
@@ -29,11 +31,6 @@ DeviceMemory& DeviceMemory::operator=(DeviceMemory&& o) noexcept {
     o.p_ = nullptr;
   }
   return *this;
-}
-
-uint64_t side_bytes(const fftmux_desc& d, bool input) {
-  Side s = user_side(d, input);
-  return uint64_t(s.span()) * uint64_t(s.element_bytes(d.precision == FFTMUX_F64));
 }
 
 // Plans get a stream of their own that still orders itself after work on
@@ -65,7 +62,8 @@ void Plan::synchronize() {
 // unchanged.
 void Plan::execute_host(int direction, const void* in, void* out) {
   backend_.use();
-  uint64_t in_bytes = side_bytes(desc_, true), out_bytes = side_bytes(desc_, false);
+  uint64_t in_bytes = codegen::side_bytes(desc_, true),
+           out_bytes = codegen::side_bytes(desc_, false);
   bool in_place = desc_.flags & FFTMUX_IN_PLACE;
   Side user_out = user_side(desc_, false);
   bool gaps = user_out.span() != user_out.count();

@@ -119,7 +119,8 @@ std::vector<Param> params() {
     for (const std::string& c : cases)
       v.push_back({variant, c});
   int i = 0;
-  for (const char* variant : {"native-wide", "native-narrow", "native-r8", "native-small-groups"})
+  for (const char* variant :
+       {"native-radix8", "native-radix4", "native-wide", "native-narrow", "native-small-groups"})
     for (size_t c = size_t(i++); c < cases.size(); c += 5)
       v.push_back({variant, cases[c]});
   // cuFFT with cufft_fusion = "callback", on every third case.
@@ -170,7 +171,8 @@ TEST(CudaDevice, ReportsNameArchitectureDriverAndUuid) {
   EXPECT_NE(std::string(b.devices).find("GPU-"), std::string::npos);
   EXPECT_NE(std::string(b.hardware_key).find("driver "), std::string::npos);
   EXPECT_EQ(std::string(b.variants),
-            "cufft,native,native-wide,native-narrow,native-r8,native-small-groups");
+            "cufft,native,native-radix8,native-radix4,native-wide,native-narrow,"
+            "native-small-groups");
 }
 
 buffer wrap(context& ctx, void* device_pointer, uint64_t bytes) {
