@@ -29,7 +29,9 @@ int run(bool through_fftmux, int64_t n, long repeats, Make make, Exec exec) {
   return out[1] == T(12345) ? 1 : 0; // keeps the work observable
 }
 
-fftw_iodim64 dim(int64_t n) { return {n, 1, 1}; }
+fftw_iodim64 dim(int64_t n) {
+  return {n, 1, 1};
+}
 
 } // namespace
 
@@ -51,7 +53,8 @@ int main(int argc, char** argv) {
                                       FFTW_ESTIMATE);
         },
         [](fftw_plan p, double* i, double* o) {
-          fftw_execute_dft(p, reinterpret_cast<fftw_complex*>(i), reinterpret_cast<fftw_complex*>(o));
+          fftw_execute_dft(p, reinterpret_cast<fftw_complex*>(i),
+                           reinterpret_cast<fftw_complex*>(o));
         });
   return run<float, fftwf_plan>(
       mux, n, repeats,
@@ -61,6 +64,7 @@ int main(int argc, char** argv) {
                                      FFTW_ESTIMATE);
       },
       [](fftwf_plan p, float* i, float* o) {
-        fftwf_execute_dft(p, reinterpret_cast<fftwf_complex*>(i), reinterpret_cast<fftwf_complex*>(o));
+        fftwf_execute_dft(p, reinterpret_cast<fftwf_complex*>(i),
+                          reinterpret_cast<fftwf_complex*>(o));
       });
 }

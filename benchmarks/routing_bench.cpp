@@ -61,8 +61,12 @@ void load(benchmark::State& s, bool cold) {
   }
 }
 
-void load_cold(benchmark::State& s) { load(s, true); }
-void load_warm(benchmark::State& s) { load(s, false); }
+void load_cold(benchmark::State& s) {
+  load(s, true);
+}
+void load_warm(benchmark::State& s) {
+  load(s, false);
+}
 
 void no_cache(benchmark::State& s) {
   setenv("FFTMUX_TUNING_CACHE", (dir + "/none.toml").c_str(), 1);
@@ -81,8 +85,12 @@ void decision(benchmark::State& s, bool exact) {
   s.SetLabel(ctx.make_plan(d).explain().substr(0, 0));
 }
 
-void decision_exact(benchmark::State& s) { decision(s, true); }
-void decision_interpolated(benchmark::State& s) { decision(s, false); }
+void decision_exact(benchmark::State& s) {
+  decision(s, true);
+}
+void decision_interpolated(benchmark::State& s) {
+  decision(s, false);
+}
 
 } // namespace
 
@@ -94,7 +102,8 @@ int main(int argc, char** argv) {
   benchmark::RegisterBenchmark("load/no_cache", no_cache)->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("load/10000/cold_toml", load_cold)->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("load/10000/warm_index", load_warm)->Unit(benchmark::kMillisecond);
-  benchmark::RegisterBenchmark("decision/10000/exact", decision_exact)->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("decision/10000/exact", decision_exact)
+      ->Unit(benchmark::kMicrosecond);
   benchmark::RegisterBenchmark("decision/10000/interpolated", decision_interpolated)
       ->Unit(benchmark::kMicrosecond);
   benchmark::Initialize(&argc, argv);

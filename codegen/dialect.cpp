@@ -102,12 +102,9 @@ const Syntax cuda = {
 
 const Syntax& syntax(Dialect d) {
   switch (d) {
-  case Dialect::opengl:
-    return opengl;
-  case Dialect::cuda:
-    return cuda;
-  default:
-    return vulkan;
+  case Dialect::opengl: return opengl;
+  case Dialect::cuda: return cuda;
+  default: return vulkan;
   }
 }
 

@@ -376,17 +376,16 @@ private:
     auto src = [&](const std::string& ix) { return format(x_.src, ix.c_str()); };
     auto src_real = [&](const std::string& ix) { return format(x_.src_real, ix.c_str()); };
     switch (side.access) {
-    case Access::complex:
-      return src(address(side, alt, l));
-    case Access::real:
-      return "CPLX(" + src_real(address(side, alt, l)) + ", K(0.0))";
+    case Access::complex: return src(address(side, alt, l));
+    case Access::real: return "CPLX(" + src_real(address(side, alt, l)) + ", K(0.0))";
     case Access::real_pair:
       return "CPLX(" + src_real(address(side, alt, "(2u * " + l + ")")) + ", " +
              src_real(address(side, alt, "(2u * " + l + " + 1u)")) + ")";
     case Access::hermitian:
       // The imaginary part of X[0] is ignored, as numpy and FFTW do.
-      return "(" + l + " == " + u(0) + " ? CPLX(" + src(address(side, alt, l)) + ".x, K(0.0)) : " +
-             l + " <= " + u(side.length / 2) + " ? " + src(address(side, alt, l)) + " : cconj(" +
+      return "(" + l + " == " + u(0) + " ? CPLX(" + src(address(side, alt, l)) +
+             ".x, K(0.0)) : " + l + " <= " + u(side.length / 2) + " ? " +
+             src(address(side, alt, l)) + " : cconj(" +
              src(address(side, alt, "(" + h + " - " + l + ")")) + "))";
     case Access::r2c:
       return "r2c_post(" + src(address(side, alt, "(" + l + " % " + h + ")")) + ", " +

@@ -147,8 +147,7 @@ fftmux_plan try_candidates(fftmux_context ctx, const Problem& p, Decision& d) {
     void* handle = nullptr;
     try {
       c.backend->call("plan_create", [&] {
-        return c.backend->table().plan_create(c.backend->handle(), &p.desc, c.variant,
-                                              &handle);
+        return c.backend->table().plan_create(c.backend->handle(), &p.desc, c.variant, &handle);
       });
     } catch (const Error& e) {
       c.failure = e.what();
@@ -182,10 +181,11 @@ fftmux_plan try_candidates(fftmux_context ctx, const Problem& p, Decision& d) {
       failed = !tried || failed == c.failure_status ? c.failure_status : FFTMUX_ERROR_BACKEND;
     tried = tried || c.accepted;
     unavailable = unavailable && c.backend->state() == FFTMUX_BACKEND_UNAVAILABLE;
-    why.push_back(c.backend->name() + (c.variant_name.empty() ? "" : "/" + c.variant_name) +
-                  ": " + (c.accepted ? c.failure : c.reason));
+    why.push_back(c.backend->name() + (c.variant_name.empty() ? "" : "/" + c.variant_name) + ": " +
+                  (c.accepted ? c.failure : c.reason));
   }
-  std::string text = describe(p.desc) + ": " + (why.empty() ? "no backend is installed" : join(why, "; "));
+  std::string text =
+      describe(p.desc) + ": " + (why.empty() ? "no backend is installed" : join(why, "; "));
   if (tried)
     fail(failed, "every capable backend failed: " + text);
   fail(unavailable ? FFTMUX_ERROR_UNAVAILABLE : FFTMUX_ERROR_UNSUPPORTED,
@@ -245,8 +245,8 @@ fftmux_status fftmux_context_create(const fftmux_context_options* options,
     std::string cache = cache_dir();
     ctx->tuning_path = env("FFTMUX_TUNING_CACHE");
     if (ctx->tuning_path.empty())
-      ctx->tuning_path = !ctx->config.tuning_cache.empty() ? ctx->config.tuning_cache
-                                                            : cache + "/tuning.toml";
+      ctx->tuning_path =
+          !ctx->config.tuning_cache.empty() ? ctx->config.tuning_cache : cache + "/tuning.toml";
     std::string lib = library_dir();
     ctx->system_tuning_path = env("FFTMUX_SYSTEM_TUNING_CACHE");
     if (ctx->system_tuning_path.empty() && !lib.empty())
@@ -311,8 +311,7 @@ fftmux_status fftmux_backend_get(fftmux_context ctx, uint32_t index, uint32_t fl
   return guard("fftmux_backend_get", [&] {
     require(ctx, "context");
     require(info, "info");
-    fftmux_backend_info out =
-        read_struct(info, "fftmux_backend_info", sizeof(fftmux_backend_info));
+    fftmux_backend_info out = read_struct(info, "fftmux_backend_info", sizeof(fftmux_backend_info));
     const auto& all = ctx->registry.all();
     if (index >= all.size())
       invalid("index = " + std::to_string(index) + ": there are " + std::to_string(all.size()) +
@@ -353,8 +352,7 @@ fftmux_status fftmux_query(fftmux_context ctx, const fftmux_desc* desc, const ch
     Problem p = validate(desc);
     Backend* b = ctx->registry.find(backend);
     if (!b)
-      fail(FFTMUX_ERROR_NOT_FOUND, "no backend named '" + std::string(backend) +
-                                       "' is installed");
+      fail(FFTMUX_ERROR_NOT_FOUND, "no backend named '" + std::string(backend) + "' is installed");
     std::vector<std::string> yes, no;
     for (const Candidate& c : ask(*b, p)) {
       if (c.accepted && yes.empty())
@@ -454,7 +452,8 @@ fftmux_status fftmux_execute_buffers(fftmux_plan plan, int direction, fftmux_buf
     check_direction(p, direction);
     auto* dst = static_cast<const fftmux_buffer_s*>(check_pair(p, in, out, 0, 0));
     using Use = std::tuple<const fftmux_buffer_s*, uint64_t, const char*>;
-    for (auto [buf, need, name] : {Use{in, p.in.span_bytes, "in"}, Use{dst, p.out.span_bytes, "out"}}) {
+    for (auto [buf, need, name] :
+         {Use{in, p.in.span_bytes, "in"}, Use{dst, p.out.span_bytes, "out"}}) {
       if (buf->backend != plan->backend)
         invalid(std::string(name) + " belongs to backend " + buf->backend->name() +
                 ", the plan runs on " + plan->backend->name());
@@ -643,12 +642,20 @@ fftmux_status fftmux_tuning_cache_path(fftmux_context ctx, char* text, size_t si
   });
 }
 
-const char* fftmux_last_error(void) { return last_error(); }
+const char* fftmux_last_error(void) {
+  return last_error();
+}
 
 const char* fftmux_status_name(fftmux_status s) {
-  static const char* names[] = {"ok",          "invalid argument", "unsupported",
-                                "not found",   "unavailable",      "backend error",
-                                "out of memory", "i/o error",      "internal error"};
+  static const char* names[] = {"ok",
+                                "invalid argument",
+                                "unsupported",
+                                "not found",
+                                "unavailable",
+                                "backend error",
+                                "out of memory",
+                                "i/o error",
+                                "internal error"};
   return unsigned(s) < sizeof names / sizeof *names ? names[s] : "unknown status";
 }
 

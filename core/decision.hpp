@@ -17,8 +17,8 @@ struct Candidate {
   uint32_t variant = 0;
   std::string variant_name;
   bool accepted = false;
-  std::string reason;     // why it declined, or the backend's remark
-  std::string failure;    // why its plan creation failed, when tried and failed
+  std::string reason;  // why it declined, or the backend's remark
+  std::string failure; // why its plan creation failed, when tried and failed
   fftmux_status failure_status = FFTMUX_OK;
   double estimate = -1.0; // the backend's own estimate in seconds
   double seconds = -1.0;  // measured or interpolated from the tuning cache

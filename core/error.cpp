@@ -16,8 +16,12 @@ void set_last_error(const std::string& text) {
   message[n] = '\0';
 }
 
-void clear_last_error() { message[0] = '\0'; }
+void clear_last_error() {
+  message[0] = '\0';
+}
 
-const char* last_error() { return message; }
+const char* last_error() {
+  return message;
+}
 
 } // namespace fftmux

@@ -45,7 +45,9 @@ std::string xdg(const char* var, const char* fallback) {
 }
 } // namespace
 
-std::string cache_dir() { return xdg("XDG_CACHE_HOME", ".cache"); }
+std::string cache_dir() {
+  return xdg("XDG_CACHE_HOME", ".cache");
+}
 
 std::string default_config_path() {
   std::string dir = xdg("XDG_CONFIG_HOME", ".config");
@@ -68,7 +70,9 @@ std::vector<std::string> split_path_list(const std::string& list, char sep) {
 
 namespace {
 
-std::string temporary_prefix(const std::string& path) { return path + ".tmp."; }
+std::string temporary_prefix(const std::string& path) {
+  return path + ".tmp.";
+}
 
 // Unique among the processes (pid) and threads (counter) writing path.
 std::string temporary_name(const std::string& path) {

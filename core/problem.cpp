@@ -158,26 +158,25 @@ void check_in_place(const Problem& p) {
   if (d.kind == FFTMUX_C2C) {
     for (uint32_t i = 0; i < d.rank; ++i)
       if (p.in.stride[i] != p.out.stride[i])
-        invalid("in-place C2C needs equal layouts, but in_strides = " +
-                list(p.in.stride, d.rank) + " and out_strides = " + list(p.out.stride, d.rank));
+        invalid("in-place C2C needs equal layouts, but in_strides = " + list(p.in.stride, d.rank) +
+                " and out_strides = " + list(p.out.stride, d.rank));
     if (d.batch > 1 && p.in.distance != p.out.distance)
-      invalid("in-place C2C needs equal layouts, but in_distance = " +
-              std::to_string(p.in.distance) + " and out_distance = " +
-              std::to_string(p.out.distance));
+      invalid(
+          "in-place C2C needs equal layouts, but in_distance = " + std::to_string(p.in.distance) +
+          " and out_distance = " + std::to_string(p.out.distance));
     return;
   }
   const std::string r = d.kind == FFTMUX_C2R ? "out" : "in";
   const std::string c = d.kind == FFTMUX_C2R ? "in" : "out";
-  const std::string padded = "in-place " + std::string(kind_names[d.kind]) +
-                             " needs the real side padded: ";
+  const std::string padded =
+      "in-place " + std::string(kind_names[d.kind]) + " needs the real side padded: ";
   uint32_t last = d.rank - 1;
   for (uint32_t i = 0; i < d.rank; ++i) {
     int64_t factor = i == last ? 1 : 2;
     if (!scaled_equal(real.stride[i], cplx.stride[i], factor))
       invalid(padded + field((r + "_strides").c_str(), int(i)) + " must be " +
               scaled(cplx.stride[i], factor) + " (" + (factor == 2 ? "twice " : "") +
-              field((c + "_strides").c_str(), int(i)) + "), got " +
-              std::to_string(real.stride[i]));
+              field((c + "_strides").c_str(), int(i)) + "), got " + std::to_string(real.stride[i]));
   }
   if (d.batch > 1 && !scaled_equal(real.distance, cplx.distance, 2))
     invalid(padded + r + "_distance must be " + scaled(cplx.distance, 2) + " (twice " + c +
@@ -209,16 +208,16 @@ Problem validate(const fftmux_desc* desc) {
   check_enum(d.norm, 4, "norm");
   check_enum(d.placement, 2, "placement");
   if (d.flags & ~FFTMUX_FLAGS_ALL)
-    invalid("flags = " + std::to_string(d.flags) + ": unknown bits set (known: SHIFT_INPUT 1, "
-                                                   "SHIFT_OUTPUT 2, IN_PLACE 4)");
+    invalid("flags = " + std::to_string(d.flags) +
+            ": unknown bits set (known: SHIFT_INPUT 1, "
+            "SHIFT_OUTPUT 2, IN_PLACE 4)");
   check_strides(d.in_strides, d.in_distance, d.rank, "in");
   check_strides(d.out_strides, d.out_distance, d.rank, "out");
 
   bool in_place = d.flags & FFTMUX_IN_PLACE;
-  p.in = make_side(d, d.kind != FFTMUX_R2C, d.kind == FFTMUX_C2R,
-                   in_place && d.kind == FFTMUX_R2C);
-  p.out = make_side(d, d.kind != FFTMUX_C2R, d.kind == FFTMUX_R2C,
-                    in_place && d.kind == FFTMUX_C2R);
+  p.in = make_side(d, d.kind != FFTMUX_R2C, d.kind == FFTMUX_C2R, in_place && d.kind == FFTMUX_R2C);
+  p.out =
+      make_side(d, d.kind != FFTMUX_C2R, d.kind == FFTMUX_R2C, in_place && d.kind == FFTMUX_C2R);
   apply_given(p.in, d.in_strides, d.in_distance, d.rank);
   apply_given(p.out, d.out_strides, d.out_distance, d.rank);
   for (uint32_t i = 0; i < FFTMUX_MAX_RANK; ++i) {
@@ -235,8 +234,8 @@ Problem validate(const fftmux_desc* desc) {
   p.in.span_bytes = span_bytes(p.in, d.rank, d.batch, "input");
   p.out.span_bytes = span_bytes(p.out, d.rank, d.batch, "output");
   if (overlaps(p.out, d.rank, d.batch))
-    invalid("out_strides = " + list(p.out.stride, d.rank) + " with out_distance = " +
-            std::to_string(p.out.distance) +
+    invalid("out_strides = " + list(p.out.stride, d.rank) +
+            " with out_distance = " + std::to_string(p.out.distance) +
             " make two output elements share memory; every output element needs its own place");
   if (in_place)
     check_in_place(p);

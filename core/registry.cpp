@@ -50,7 +50,9 @@ fftmux_status host_write_file(const char* path, const void* data, size_t size) {
   }
 }
 
-bool is_manifest(const fs::path& p) { return p.extension() == ".toml"; }
+bool is_manifest(const fs::path& p) {
+  return p.extension() == ".toml";
+}
 
 // The functions every plugin must provide; the buffer and synchronize entries
 // may be NULL when the backend has no memory of its own.
@@ -82,7 +84,9 @@ const char* missing_function(const fftmux_backend_v1& t) {
   return nullptr;
 }
 
-bool valid_status(int s) { return s >= FFTMUX_OK && s <= FFTMUX_ERROR_INTERNAL; }
+bool valid_status(int s) {
+  return s >= FFTMUX_OK && s <= FFTMUX_ERROR_INTERNAL;
+}
 
 // init and shutdown of every backend of the process, one at a time: two
 // contexts may start the same library at once, and an engine's global
@@ -95,8 +99,12 @@ std::mutex& lifecycle() {
 
 } // namespace
 
-const char* last_plugin_message() { return plugin_message; }
-void clear_plugin_message() { plugin_message[0] = '\0'; }
+const char* last_plugin_message() {
+  return plugin_message;
+}
+void clear_plugin_message() {
+  plugin_message[0] = '\0';
+}
 
 Backend::Backend(std::string name, std::string library, std::string manifest)
     : name_(std::move(name)), library_(std::move(library)), manifest_(std::move(manifest)) {}
@@ -159,8 +167,8 @@ void Backend::load_locked() {
   if (const char* fn = missing_function(*t))
     return skip_with(library_ + " lacks the required function " + fn);
   if (!name_.empty() && name_ != t->name)
-    return skip_with("the manifest " + manifest_ + " names the backend '" + name_ +
-                     "' but " + library_ + " calls itself '" + t->name + "'");
+    return skip_with("the manifest " + manifest_ + " names the backend '" + name_ + "' but " +
+                     library_ + " calls itself '" + t->name + "'");
   // Named by its manifest, the backend keeps that name: find() reads it
   // unlocked from other threads, so only a library named directly, loaded
   // while the context is created, learns its name here.
@@ -338,13 +346,12 @@ void Registry::add_library(const std::string& path) {
 
 void Registry::add(std::unique_ptr<Backend> b) {
   for (auto& glob : disabled_)
-    if (fnmatch(glob.c_str(), b->name().c_str(), 0) == 0 &&
-        b->state() != FFTMUX_BACKEND_SKIPPED)
+    if (fnmatch(glob.c_str(), b->name().c_str(), 0) == 0 && b->state() != FFTMUX_BACKEND_SKIPPED)
       b->skip("disabled by FFTMUX_PLUGINS_DISABLE=" + glob);
   if (b->state() != FFTMUX_BACKEND_SKIPPED)
     if (Backend* first = find(b->name()))
-      b->skip("the name '" + b->name() + "' is already taken by " + first->library() +
-              "; " + (b->manifest().empty() ? b->library() : b->manifest()) + " is ignored");
+      b->skip("the name '" + b->name() + "' is already taken by " + first->library() + "; " +
+              (b->manifest().empty() ? b->library() : b->manifest()) + " is ignored");
   if (b->state() == FFTMUX_BACKEND_SKIPPED)
     log(Level::warn, "plugin " + b->name() + " skipped: " + b->reason());
   backends_.push_back(std::move(b));

@@ -125,9 +125,8 @@ std::string rank(std::vector<Candidate>& all, const Config& config) {
   auto group = [](const Candidate& c) {
     return !c.accepted ? 3 : c.tuned_failed ? 2 : c.seconds >= 0 ? 0 : 1;
   };
-  bool estimates = std::all_of(all.begin(), all.end(), [&](const Candidate& c) {
-    return group(c) != 1 || c.estimate >= 0;
-  });
+  bool estimates = std::all_of(
+      all.begin(), all.end(), [&](const Candidate& c) { return group(c) != 1 || c.estimate >= 0; });
   std::stable_sort(all.begin(), all.end(), [&](const Candidate& a, const Candidate& b) {
     int ga = group(a), gb = group(b);
     if (ga != gb)
@@ -144,14 +143,15 @@ std::string rank(std::vector<Candidate>& all, const Config& config) {
   char time[64];
   std::snprintf(time, sizeof time, "%.3g us", top.seconds * 1e6);
   if (group(top) == 0)
-    return (top.basis == "measured" ? "cache hit: " : "tuning cache, ") + top.basis + ", " +
-           time + " on this hardware";
+    return (top.basis == "measured" ? "cache hit: " : "tuning cache, ") + top.basis + ", " + time +
+           " on this hardware";
   std::string prefs;
   for (size_t i = 0; i < config.preference.size(); ++i)
     prefs += (i ? ", " : "") + config.preference[i];
   return estimates ? "heuristic: no measurement applies; ordered by the backends' own estimates"
                    : "heuristic: no measurement applies; first capable backend in the "
-                     "preference order (" + prefs + ")";
+                     "preference order (" +
+                         prefs + ")";
 }
 
 } // namespace

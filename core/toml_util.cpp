@@ -83,8 +83,7 @@ private:
       if (at(quote)) {
         out_ += quote;
         i_ += quote.size();
-        for (int extra = 0; multiline && extra < 2 && i_ < t_.size() && t_[i_] == quote[0];
-             ++extra)
+        for (int extra = 0; multiline && extra < 2 && i_ < t_.size() && t_[i_] == quote[0]; ++extra)
           out_ += t_[i_++]; // """a"""" holds a": up to two more quotes belong to the string
         return;
       }

@@ -64,11 +64,14 @@ template <class F> void each_element(const fftmux_desc& d, const Shape& s, F&& f
           f(b * s.distance + i * s.stride[0] + j * s.stride[1] + k * s.stride[2], logical++);
 }
 
-int width(const Shape& s) { return s.complex ? 2 : 1; }
+int width(const Shape& s) {
+  return s.complex ? 2 : 1;
+}
 
 // Reads or writes the logical elements of one side as doubles.
 template <class T>
-void transfer(const fftmux_desc& d, const Shape& s, void* data, std::vector<double>& v, bool store) {
+void transfer(const fftmux_desc& d, const Shape& s, void* data, std::vector<double>& v,
+              bool store) {
   T* p = static_cast<T*>(data);
   int w = width(s);
   each_element(d, s, [&](int64_t at, int64_t i) {
@@ -181,7 +184,9 @@ struct Trial {
   }
 };
 
-size_t span(const Problem& p) { return std::max(p.in.span_bytes, p.out.span_bytes); }
+size_t span(const Problem& p) {
+  return std::max(p.in.span_bytes, p.out.span_bytes);
+}
 
 // inverse(forward(x)) against x, scaled by what the norms leave over.
 double round_trip(Trial& t, uint64_t seed) {
@@ -237,9 +242,8 @@ void phases(Trial& t, uint32_t repeats) {
     ex.push_back(timed([&] { t.run_device(); }));
     down.push_back(timed([&] {
       void* from = t.problem.in_place() ? t.bin.handle : t.bout.handle;
-      t.b().call("buffer_read", [&] {
-        return tab.buffer_read(from, 0, t.out.data(), t.problem.out.span_bytes);
-      });
+      t.b().call("buffer_read",
+                 [&] { return tab.buffer_read(from, 0, t.out.data(), t.problem.out.span_bytes); });
     }));
   }
   r.upload_seconds = quantile(up, 0.5);
@@ -389,12 +393,14 @@ private:
     const Problem& p = problems_[index];
     remaining_ -= weight(p);
     if (o_.budget_seconds > 0 && since(start_) > o_.budget_seconds)
-      return skip(p, index, "skipped: the time budget of " + std::to_string(o_.budget_seconds) +
-                                " s is spent");
+      return skip(p, index,
+                  "skipped: the time budget of " + std::to_string(o_.budget_seconds) +
+                      " s is spent");
     uint64_t need = uint64_t(weight(p)) * 6;
     if (need > physical_memory() / 3)
-      return skip(p, index, "skipped: needs about " + std::to_string(need >> 20) +
-                                " MiB, more than a third of this machine's memory");
+      return skip(p, index,
+                  "skipped: needs about " + std::to_string(need >> 20) +
+                      " MiB, more than a third of this machine's memory");
     std::vector<Trial> trials = candidates(p, index);
     measure(trials);
     for (Trial& t : trials)
@@ -447,8 +453,7 @@ private:
         } catch (const Error& e) {
           fail_record(t->record, std::string("execution failed: ") + e.what());
         }
-      live.erase(std::remove_if(live.begin(), live.end(),
-                                [](Trial* t) { return !t->record.ok; }),
+      live.erase(std::remove_if(live.begin(), live.end(), [](Trial* t) { return !t->record.ok; }),
                  live.end());
     }
     for (Trial* t : live)

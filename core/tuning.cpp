@@ -158,8 +158,8 @@ std::optional<FileIdentity> identity(const std::string& path) {
   if (::stat(path.c_str(), &st) != 0)
     return std::nullopt;
   return FileIdentity{uint64_t(st.st_size),
-                  uint64_t(st.st_mtim.tv_sec) * 1000000000ull + uint64_t(st.st_mtim.tv_nsec),
-                  uint64_t(st.st_ino)};
+                      uint64_t(st.st_mtim.tv_sec) * 1000000000ull + uint64_t(st.st_mtim.tv_nsec),
+                      uint64_t(st.st_ino)};
 }
 
 std::string index_path(const std::string& path) {
@@ -311,8 +311,8 @@ std::string encode_index(const std::vector<Measurement>& all, const FileIdentity
     for (const std::string* s : {&m.problem, &m.family, &m.backend, &m.hardware, &m.variant,
                                  &m.runner_up, &m.timestamp, &m.reason})
       o.str(*s);
-    for (double v : {m.median, m.spread, m.runner_up_median, m.gbps, m.plan, m.upload, m.execute,
-                     m.download})
+    for (double v :
+         {m.median, m.spread, m.runner_up_median, m.gbps, m.plan, m.upload, m.execute, m.download})
       o.pod(v);
     o.pod(m.points);
     o.pod(m.batch);
@@ -338,8 +338,8 @@ std::optional<std::vector<Measurement>> decode_index(const std::string& bytes,
     // The smallest entry: empty strings, no times. A count the bytes cannot
     // hold is damage, not a reason to allocate (a 106-byte file once asked
     // for 5.6e14 entries: tests/fuzz/regressions/index/huge_count).
-    constexpr size_t smallest = 8 * sizeof(uint32_t) + 8 * sizeof(double) +
-                                2 * sizeof(int64_t) + sizeof(uint8_t) + sizeof(uint32_t);
+    constexpr size_t smallest = 8 * sizeof(uint32_t) + 8 * sizeof(double) + 2 * sizeof(int64_t) +
+                                sizeof(uint8_t) + sizeof(uint32_t);
     uint64_t count = in.pod<uint64_t>();
     if (count > (bytes.size() - in.at) / smallest)
       return std::nullopt;
@@ -389,8 +389,7 @@ std::string write_cache_text(const std::vector<Measurement>& all) {
     s << " }\ngbps = " << number(m.gbps) << "\nplan = " << number(m.plan)
       << "\nupload = " << number(m.upload) << "\nexecute = " << number(m.execute)
       << "\ndownload = " << number(m.download) << "\ntimestamp = " << quote(m.timestamp)
-      << "\nfailed = " << (m.failed ? "true" : "false") << "\nreason = " << quote(m.reason)
-      << "\n";
+      << "\nfailed = " << (m.failed ? "true" : "false") << "\nreason = " << quote(m.reason) << "\n";
   }
   return s.str();
 }
@@ -485,9 +484,8 @@ void TuningCache::assign(std::vector<Measurement> entries) {
     neighbours_[m.family + '\n' + m.backend + '\n' + m.hardware].push_back(i);
   }
   for (auto& [key, list] : neighbours_)
-    std::sort(list.begin(), list.end(), [&](size_t a, size_t b) {
-      return entries_[a].log_points < entries_[b].log_points;
-    });
+    std::sort(list.begin(), list.end(),
+              [&](size_t a, size_t b) { return entries_[a].log_points < entries_[b].log_points; });
 }
 
 const Measurement* TuningCache::exact(const std::string& problem, const std::string& backend,
@@ -510,9 +508,8 @@ std::optional<Estimate> TuningCache::interpolate(const Problem& p, const std::st
   const std::vector<size_t>& list = it->second;
   auto usable = [&](size_t i) { return !entries_[i].failed && entries_[i].times.count(variant); };
   // The nearest usable neighbour on each side, found from the sorted position.
-  auto at = std::lower_bound(list.begin(), list.end(), x, [&](size_t i, double v) {
-    return entries_[i].log_points < v;
-  });
+  auto at = std::lower_bound(list.begin(), list.end(), x,
+                             [&](size_t i, double v) { return entries_[i].log_points < v; });
   const Measurement *lo = nullptr, *hi = nullptr;
   for (auto i = at; i != list.end() && !hi; ++i)
     if (usable(*i))
@@ -526,9 +523,9 @@ std::optional<Estimate> TuningCache::interpolate(const Problem& p, const std::st
   if (lo && hi && lo != hi) {
     double c0 = cost(*lo, lo->times.at(variant)), c1 = cost(*hi, hi->times.at(variant));
     double f = (x - lo->log_points) / (hi->log_points - lo->log_points);
-    return Estimate{(c0 + (c1 - c0) * f) * scale,
-                    "interpolated between " + std::to_string(lo->points) + " and " +
-                        std::to_string(hi->points) + " points"};
+    return Estimate{(c0 + (c1 - c0) * f) * scale, "interpolated between " +
+                                                      std::to_string(lo->points) + " and " +
+                                                      std::to_string(hi->points) + " points"};
   }
   const Measurement* one = lo ? lo : hi;
   if (one && std::abs(one->log_points - x) <= 2.0)

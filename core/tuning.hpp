@@ -18,8 +18,8 @@ constexpr int64_t tuning_schema = 1;
 
 // One problem on one backend (one hardware key): the time of every variant.
 struct Measurement {
-  std::string problem;  // problem_key()
-  std::string family;   // family_key(): what interpolation may mix
+  std::string problem;   // problem_key()
+  std::string family;    // family_key(): what interpolation may mix
   double log_points = 0; // log2 of the transform size (batch excluded)
   int64_t points = 1, batch = 1;
   std::string backend, hardware;

@@ -183,7 +183,9 @@ template <class T> Values read_as(const fftmux_desc& d, bool input, const void* 
   return out;
 }
 
-unsigned all_axes(const fftmux_desc& d) { return ((1u << d.rank) - 1) << (R - d.rank); }
+unsigned all_axes(const fftmux_desc& d) {
+  return ((1u << d.rank) - 1) << (R - d.rank);
+}
 
 } // namespace
 

@@ -91,14 +91,16 @@ struct Win {
 
 // Who wins where: per problem family and backend, the problems won and the
 // median speed-up over the runner-up of another backend.
-std::map<std::string, std::map<std::string, Win>> summarize(const std::vector<fftmux_tune_record>& all) {
+std::map<std::string, std::map<std::string, Win>>
+summarize(const std::vector<fftmux_tune_record>& all) {
   std::map<uint32_t, std::vector<const fftmux_tune_record*>> by_problem;
   for (const auto& r : all)
     if (r.ok)
       by_problem[r.problem_index].push_back(&r);
   std::map<std::string, std::map<std::string, Win>> table;
   for (auto& [index, rs] : by_problem) {
-    std::sort(rs.begin(), rs.end(), [](auto* a, auto* b) { return a->median_seconds < b->median_seconds; });
+    std::sort(rs.begin(), rs.end(),
+              [](auto* a, auto* b) { return a->median_seconds < b->median_seconds; });
     const fftmux_tune_record* best = rs.front();
     Win& w = table[family(best->desc)][best->backend];
     ++w.wins;
@@ -138,12 +140,18 @@ void print_summary(const std::vector<fftmux_tune_record>& all, const std::string
 nlohmann::json to_json(const std::vector<fftmux_tune_record>& all) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& r : all)
-    out.push_back({{"problem", describe(r.desc)},   {"backend", r.backend},
-                   {"variant", r.variant},          {"ok", bool(r.ok)},
-                   {"reason", r.reason},            {"plan_seconds", r.plan_seconds},
-                   {"upload_seconds", r.upload_seconds}, {"execute_seconds", r.execute_seconds},
-                   {"download_seconds", r.download_seconds}, {"median_seconds", r.median_seconds},
-                   {"spread_seconds", r.spread_seconds}, {"round_trip_error", r.round_trip_error},
+    out.push_back({{"problem", describe(r.desc)},
+                   {"backend", r.backend},
+                   {"variant", r.variant},
+                   {"ok", bool(r.ok)},
+                   {"reason", r.reason},
+                   {"plan_seconds", r.plan_seconds},
+                   {"upload_seconds", r.upload_seconds},
+                   {"execute_seconds", r.execute_seconds},
+                   {"download_seconds", r.download_seconds},
+                   {"median_seconds", r.median_seconds},
+                   {"spread_seconds", r.spread_seconds},
+                   {"round_trip_error", r.round_trip_error},
                    {"gbytes_per_second", r.gbytes_per_second}});
   return out;
 }
@@ -187,9 +195,9 @@ int tune(TuneOptions& o) {
       return fftmux_tuning_cache_path(ctx.get(), s, n, need);
     });
   if (o.json)
-    std::printf("%s\n", nlohmann::json{{"cache", cache}, {"records", to_json(progress.records)}}
-                            .dump(2)
-                            .c_str());
+    std::printf(
+        "%s\n",
+        nlohmann::json{{"cache", cache}, {"records", to_json(progress.records)}}.dump(2).c_str());
   else
     print_summary(progress.records, cache);
   return 0;

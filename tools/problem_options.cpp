@@ -9,7 +9,8 @@ std::vector<int64_t> parse_shape(const std::string& text) {
   size_t start = 0;
   while (true) {
     size_t end = text.find('x', start);
-    std::string part = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    std::string part =
+        text.substr(start, end == std::string::npos ? std::string::npos : end - start);
     size_t used = 0;
     long long v = 0;
     try {

@@ -102,7 +102,8 @@ ref::Values load_input(RunOptions& o, fftmux_desc& d) {
     throw std::runtime_error(o.input + " holds " + npy::dtype_name(a.dtype) + ", but a " +
                              o.problem.kind + " transform takes " +
                              (d.kind == FFTMUX_R2C ? "real" : "complex") + " input");
-  d.precision = (a.dtype == npy::Dtype::f64 || a.dtype == npy::Dtype::c128) ? FFTMUX_F64 : FFTMUX_F32;
+  d.precision =
+      (a.dtype == npy::Dtype::f64 || a.dtype == npy::Dtype::c128) ? FFTMUX_F64 : FFTMUX_F32;
   if (!o.shape_given) {
     if (d.kind == FFTMUX_C2R)
       throw std::runtime_error("a c2r input cannot tell the real size: give --shape");
@@ -118,8 +119,8 @@ ref::Values load_input(RunOptions& o, fftmux_desc& d) {
     std::string want;
     for (int64_t n : side_shape(d, true))
       want += (want.empty() ? "" : ", ") + std::to_string(n);
-    throw std::runtime_error(o.input + " has the wrong shape for this problem: expected (" +
-                             want + ")");
+    throw std::runtime_error(o.input + " has the wrong shape for this problem: expected (" + want +
+                             ")");
   }
   return to_values(a);
 }
@@ -146,8 +147,8 @@ template <class Step> Timing time_runs(const RunOptions& o, Step&& step) {
 
 int run(RunOptions& o) {
   fftmux_desc d = o.problem.desc();
-  int dir = choice("--direction", o.direction, {"forward", "inverse"}) ? FFTMUX_INVERSE
-                                                                       : FFTMUX_FORWARD;
+  int dir =
+      choice("--direction", o.direction, {"forward", "inverse"}) ? FFTMUX_INVERSE : FFTMUX_FORWARD;
   if (o.direction == "forward" && d.kind == FFTMUX_C2R)
     dir = FFTMUX_INVERSE; // c2r only runs inverse: the default follows the kind
   std::vector<unsigned char> in;
@@ -196,15 +197,15 @@ int run(RunOptions& o) {
   double gflops = ref::flops(d) / t.median * 1e-9;
   double gbs = double(l.in_bytes + l.out_bytes) / t.median * 1e-9;
 
-  nlohmann::json report = {{"backend", p.backend()},      {"variant", p.variant()},
-                           {"problem", o.problem.shape},  {"batch", d.batch},
-                           {"plan_seconds", t.plan},      {"median_seconds", t.median},
-                           {"spread_seconds", t.spread},  {"repeats", o.repeat},
-                           {"gflops", gflops},            {"gbytes_per_second", gbs}};
+  nlohmann::json report = {{"backend", p.backend()},     {"variant", p.variant()},
+                           {"problem", o.problem.shape}, {"batch", d.batch},
+                           {"plan_seconds", t.plan},     {"median_seconds", t.median},
+                           {"spread_seconds", t.spread}, {"repeats", o.repeat},
+                           {"gflops", gflops},           {"gbytes_per_second", gbs}};
   int status = 0;
   if (o.verify) {
-    double err = ref::relative_error(ref::read_side(d, false, out.data()),
-                                     ref::expected(d, dir, in.data()));
+    double err =
+        ref::relative_error(ref::read_side(d, false, out.data()), ref::expected(d, dir, in.data()));
     double bound = ref::error_bound(d);
     report["error"] = err;
     report["error_bound"] = bound;
@@ -241,7 +242,8 @@ Action add_run(CLI::App& app) {
   sub->add_option("--direction", o->direction, "forward or inverse")->capture_default_str();
   sub->add_option("--input", o->input, "input .npy file (random input when none)");
   sub->add_option("--output", o->output, "write the result to this .npy file");
-  sub->add_flag("--verify", o->verify, "compare with a double-precision reference (exit 3 when over the bound)");
+  sub->add_flag("--verify", o->verify,
+                "compare with a double-precision reference (exit 3 when over the bound)");
   sub->add_option("--repeat", o->repeat, "timed repetitions (the median is reported)")
       ->capture_default_str();
   sub->add_option("--warmup", o->warmup, "untimed runs first")->capture_default_str();

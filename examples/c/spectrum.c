@@ -15,7 +15,7 @@
 static const double pi = 3.14159265358979323846;
 
 /* Prints the library's message and stops: every call below must succeed. */
-static void check(fftmux_status status, const char *what) {
+static void check(fftmux_status status, const char* what) {
   if (status != FFTMUX_OK) {
     fprintf(stderr, "%s failed (%s): %s\n", what, fftmux_status_name(status), fftmux_last_error());
     exit(1);
@@ -47,14 +47,14 @@ static fftmux_plan make_plan(fftmux_context ctx, uint32_t kind) {
 }
 
 /* Two tones, at bins 10 and 37, with amplitudes 1.5 and 0.25. */
-static void make_signal(double *x) {
+static void make_signal(double* x) {
   int i;
   for (i = 0; i < N; ++i)
     x[i] = 1.5 * cos(2 * pi * 10 * i / N) + 0.25 * sin(2 * pi * 37 * i / N);
 }
 
 /* Each real tone shows as half its amplitude in the one-sided spectrum. */
-static int check_spectrum(const double *spectrum) {
+static int check_spectrum(const double* spectrum) {
   int k, bad = 0;
   for (k = 0; k < HALF; ++k) {
     double magnitude = hypot(spectrum[2 * k], spectrum[2 * k + 1]);

@@ -17,7 +17,7 @@ using c32 = std::complex<float>;
 
 // A point source at the centre of the image transforms, centred, to a flat spectrum:
 // ifftshift moves it to index 0, whose transform is 1 everywhere.
-bool centred_spectrum(const fftmux::context &ctx) {
+bool centred_spectrum(const fftmux::context& ctx) {
   const int64_t rows = 48, cols = 63; // odd and even axes shift differently
   fftmux_desc desc = fftmux::make_desc({rows, cols}, FFTMUX_C2C, FFTMUX_F64);
   desc.flags = FFTMUX_SHIFT_INPUT | FFTMUX_SHIFT_OUTPUT;
@@ -28,14 +28,14 @@ bool centred_spectrum(const fftmux::context &ctx) {
   image[(rows / 2) * cols + cols / 2] = 1.0;
   plan.forward(image.data(), spectrum.data());
   double worst = 0;
-  for (const c64 &v : spectrum)
+  for (const c64& v : spectrum)
     worst = std::max(worst, std::abs(v - 1.0));
   std::printf("centred spectrum of a centred point: max |X - 1| = %.3g\n", worst);
   return worst < 1e-12;
 }
 
 // Round trip through backend memory: upload, forward, inverse, download.
-bool device_round_trip(const fftmux::context &ctx) {
+bool device_round_trip(const fftmux::context& ctx) {
   const int64_t n = 1000, batch = 8;
   fftmux_desc desc = fftmux::make_desc({n}, FFTMUX_C2C, FFTMUX_F32, batch);
   desc.placement = FFTMUX_DEVICE;
@@ -45,7 +45,7 @@ bool device_round_trip(const fftmux::context &ctx) {
   std::vector<c32> x(n * batch), back(n * batch);
   std::mt19937 gen(7);
   std::normal_distribution<float> normal;
-  for (c32 &v : x)
+  for (c32& v : x)
     v = {normal(gen), normal(gen)};
   fftmux::buffer a = plan.make_buffer(bytes.in_bytes), b = plan.make_buffer(bytes.out_bytes);
   a.write(x.data(), bytes.in_bytes);
@@ -66,7 +66,7 @@ void show_error() {
   try {
     fftmux::context ctx;
     ctx.make_plan(fftmux::make_desc({16}), "no-such-backend");
-  } catch (const fftmux::error &e) {
+  } catch (const fftmux::error& e) {
     std::printf("refused as expected (%s): %s\n", fftmux_status_name(e.status()), e.what());
   }
 }
@@ -76,7 +76,7 @@ void show_error() {
 int main() {
   try {
     fftmux::context ctx;
-    for (const fftmux_backend_info &b : ctx.backends())
+    for (const fftmux_backend_info& b : ctx.backends())
       std::printf("backend %-8s %s\n", b.name,
                   b.state == FFTMUX_BACKEND_READY ? b.devices : b.reason);
     bool ok = centred_spectrum(ctx);
@@ -84,7 +84,7 @@ int main() {
     show_error();
     std::puts(ok ? "ok" : "FAILED");
     return ok ? 0 : 1;
-  } catch (const fftmux::error &e) {
+  } catch (const fftmux::error& e) {
     std::fprintf(stderr, "fftmux error: %s\n", e.what());
     return 1;
   }

@@ -30,7 +30,9 @@ static fftmux_status init(const fftmux_host_v1* h, void** backend) {
   return FFTMUX_OK;
 }
 
-static void shutdown(void* backend) { free(backend); }
+static void shutdown(void* backend) {
+  free(backend);
+}
 
 static fftmux_status about(void* backend, fftmux_about_v1* a) {
   (void)backend;
@@ -87,7 +89,9 @@ static fftmux_status plan_create(void* backend, const fftmux_desc* d, uint32_t v
   return FFTMUX_OK;
 }
 
-static void plan_destroy(void* p) { free(p); }
+static void plan_destroy(void* p) {
+  free(p);
+}
 
 static fftmux_status execute(void* plan, int direction, const void* in, void* out) {
   const plan_t* p = plan;
@@ -113,11 +117,30 @@ static fftmux_status execute(void* plan, int direction, const void* in, void* ou
 static const char* const variants[] = {"naive"};
 
 static const fftmux_backend_v1 table = {
-    sizeof(fftmux_backend_v1), FFTMUX_PLUGIN_ABI_VERSION, "example", "1.0",
-    FFTMUX_CAP_F64 | FFTMUX_CAP_C2C, 1, FFTMUX_DOMAIN_HOST, 1, variants,
-    init, shutdown, about, query, plan_create, plan_destroy, execute,
-    NULL, NULL, /* no buffers of its own: execute_buffers, synchronize */
-    NULL, NULL, NULL, NULL, NULL, NULL,
+    sizeof(fftmux_backend_v1),
+    FFTMUX_PLUGIN_ABI_VERSION,
+    "example",
+    "1.0",
+    FFTMUX_CAP_F64 | FFTMUX_CAP_C2C,
+    1,
+    FFTMUX_DOMAIN_HOST,
+    1,
+    variants,
+    init,
+    shutdown,
+    about,
+    query,
+    plan_create,
+    plan_destroy,
+    execute,
+    NULL,
+    NULL, /* no buffers of its own: execute_buffers, synchronize */
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
     NULL /* plan_set_stream: no queues */};
 
 FFTMUX_PLUGIN_EXPORT const fftmux_backend_v1* fftmux_plugin_entry(uint32_t host_abi_version) {

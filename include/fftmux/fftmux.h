@@ -188,11 +188,11 @@ FFTMUX_API fftmux_status fftmux_backend_get(fftmux_context context, uint32_t ind
 
 typedef struct fftmux_support {
   uint32_t struct_size;
-  uint32_t supported;       /* 1 when some variant of the backend accepts it */
-  char backend[64];         /* the backend asked */
-  char variants[256];       /* comma-separated variants that accept the problem */
-  char reason[512];         /* why not, when supported == 0 */
-  double estimate_seconds;  /* the backend's own estimate, < 0 when it has none */
+  uint32_t supported;      /* 1 when some variant of the backend accepts it */
+  char backend[64];        /* the backend asked */
+  char variants[256];      /* comma-separated variants that accept the problem */
+  char reason[512];        /* why not, when supported == 0 */
+  double estimate_seconds; /* the backend's own estimate, < 0 when it has none */
 } fftmux_support;
 
 FFTMUX_API void fftmux_support_init(fftmux_support* support);
@@ -206,7 +206,8 @@ FFTMUX_API fftmux_status fftmux_query(fftmux_context context, const fftmux_desc*
 typedef struct fftmux_plan_options {
   uint32_t struct_size;
   uint32_t reserved;
-  const char* backend; /* NULL or "auto": routed; else a backend name. FFTMUX_BACKEND overrides "auto". */
+  const char*
+      backend; /* NULL or "auto": routed; else a backend name. FFTMUX_BACKEND overrides "auto". */
   const char* variant; /* NULL: the backend's best; else a variant name */
 } fftmux_plan_options;
 
@@ -272,28 +273,28 @@ typedef struct fftmux_tune_record {
   char variant[64];
   char reason[512]; /* why not ok: declined, failed, wrong result, skipped */
   double plan_seconds;
-  double upload_seconds;   /* host to backend memory, < 0 when the backend has none */
-  double execute_seconds;  /* on backend memory */
+  double upload_seconds;  /* host to backend memory, < 0 when the backend has none */
+  double execute_seconds; /* on backend memory */
   double download_seconds;
   double median_seconds;   /* what routing compares: HOST end to end, DEVICE execution */
   double spread_seconds;   /* interquartile range of the timed runs */
   double round_trip_error; /* relative L2 error of inverse(forward(x)) against x */
   double gbytes_per_second;
-  double elapsed_seconds;  /* since autotune started */
-  double eta_seconds;      /* estimate of what is left, < 0 when unknown */
+  double elapsed_seconds; /* since autotune started */
+  double eta_seconds;     /* estimate of what is left, < 0 when unknown */
 } fftmux_tune_record;
 
 typedef void (*fftmux_tune_progress)(void* user, const fftmux_tune_record* record);
 
 typedef struct fftmux_tune_options {
   uint32_t struct_size;
-  uint32_t repeats;        /* timed runs per candidate; default 15 */
-  uint32_t warmup;         /* untimed runs first; default 3 */
-  uint32_t write_cache;    /* 1 (default): merge the results into the tuning cache */
-  double budget_seconds;   /* start no problem after this long; 0: no limit */
-  const char* backends;    /* comma-separated backend names; NULL: all */
-  const char* cache_path;  /* NULL: the context's tuning cache */
-  uint64_t seed;           /* of the random interleaving and data; 0: fixed default */
+  uint32_t repeats;              /* timed runs per candidate; default 15 */
+  uint32_t warmup;               /* untimed runs first; default 3 */
+  uint32_t write_cache;          /* 1 (default): merge the results into the tuning cache */
+  double budget_seconds;         /* start no problem after this long; 0: no limit */
+  const char* backends;          /* comma-separated backend names; NULL: all */
+  const char* cache_path;        /* NULL: the context's tuning cache */
+  uint64_t seed;                 /* of the random interleaving and data; 0: fixed default */
   fftmux_tune_progress progress; /* called after every record; may be NULL */
   void* user;
 } fftmux_tune_options;

@@ -103,9 +103,8 @@ public:
   void synchronize() { check(fftmux_plan_synchronize(get())); }
   void set_stream(uint64_t native_stream) { check(fftmux_plan_set_stream(get(), native_stream)); }
   std::string explain() const {
-    return detail::text([&](char* t, size_t n, size_t* need) {
-      return fftmux_plan_explain(get(), t, n, need);
-    });
+    return detail::text(
+        [&](char* t, size_t n, size_t* need) { return fftmux_plan_explain(get(), t, n, need); });
   }
   std::string backend() const {
     const char* b = nullptr;
@@ -156,9 +155,8 @@ public:
     return out;
   }
   std::string notes() const {
-    return detail::text([&](char* t, size_t n, size_t* need) {
-      return fftmux_context_notes(get(), t, n, need);
-    });
+    return detail::text(
+        [&](char* t, size_t n, size_t* need) { return fftmux_context_notes(get(), t, n, need); });
   }
   buffer make_buffer(const char* backend, uint64_t bytes) const {
     fftmux_buffer b = nullptr;

@@ -84,9 +84,9 @@ typedef struct fftmux_backend_v1 {
   uint32_t abi_version; /* the ABI the plugin was built for */
   const char* name;     /* lower case, [a-z0-9_-] */
   const char* version;
-  uint32_t caps;        /* FFTMUX_CAP_* */
+  uint32_t caps; /* FFTMUX_CAP_* */
   uint32_t max_rank;
-  uint32_t domain;      /* fftmux_domain of its buffers */
+  uint32_t domain; /* fftmux_domain of its buffers */
   uint32_t variant_count;
   const char* const* variants; /* variant names, the preferred first */
 
@@ -126,7 +126,7 @@ typedef struct fftmux_backend_v1 {
 #define FFTMUX_BACKEND_V1_MIN_SIZE offsetof(fftmux_backend_v1, plan_set_stream)
 
 /* Whether table t has the field added later, e.g. FFTMUX_HAS_FIELD(t, plan_set_stream). */
-#define FFTMUX_HAS_FIELD(t, field) \
+#define FFTMUX_HAS_FIELD(t, field)                                                                 \
   ((t)->struct_size >= offsetof(fftmux_backend_v1, field) + sizeof((t)->field) && (t)->field)
 
 typedef const fftmux_backend_v1* (*fftmux_plugin_entry_fn)(uint32_t host_abi_version);

@@ -52,14 +52,10 @@ inline int64_t points(const fftmux_desc& d) {
 inline double scale(const fftmux_desc& d, int direction) {
   double n = double(points(d));
   switch (d.norm) {
-  case FFTMUX_NORM_BACKWARD:
-    return direction == FFTMUX_INVERSE ? 1.0 / n : 1.0;
-  case FFTMUX_NORM_ORTHO:
-    return 1.0 / std::sqrt(n);
-  case FFTMUX_NORM_FORWARD:
-    return direction == FFTMUX_FORWARD ? 1.0 / n : 1.0;
-  default:
-    return 1.0;
+  case FFTMUX_NORM_BACKWARD: return direction == FFTMUX_INVERSE ? 1.0 / n : 1.0;
+  case FFTMUX_NORM_ORTHO: return 1.0 / std::sqrt(n);
+  case FFTMUX_NORM_FORWARD: return direction == FFTMUX_FORWARD ? 1.0 / n : 1.0;
+  default: return 1.0;
   }
 }
 

@@ -163,12 +163,9 @@ private:
 
   const void* pointer(codegen::Binding b, const void* in, void* out) const {
     switch (b) {
-    case codegen::Binding::input:
-      return in;
-    case codegen::Binding::output:
-      return out;
-    default:
-      return scratch_.get();
+    case codegen::Binding::input: return in;
+    case codegen::Binding::output: return out;
+    default: return scratch_.get();
     }
   }
 

@@ -136,7 +136,8 @@ std::string Compiler::compile(const std::string& source, Output output) const {
   std::string k = key(source, output, opts);
   std::string path;
   if (!cache_dir_.empty()) {
-    path = cache_dir_ + "/" + codegen::hash_hex(k) + (output == Output::cubin ? ".cubin" : ".ltoir");
+    path =
+        cache_dir_ + "/" + codegen::hash_hex(k) + (output == Output::cubin ? ".cubin" : ".ltoir");
     std::string cached = unpack_entry(read_file(path), k);
     if (!cached.empty()) {
       ++hits;

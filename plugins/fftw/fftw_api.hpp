@@ -7,26 +7,26 @@ namespace fftmux::fftw {
 
 template <class T> struct Api;
 
-#define FFTMUX_FFTW_API(T, P)                                                                  \
-  template <> struct Api<T> {                                                                  \
-    using complex = P##complex;                                                                \
-    using plan = P##plan;                                                                      \
-    static constexpr auto dft = P##plan_guru64_dft;                                            \
-    static constexpr auto r2c = P##plan_guru64_dft_r2c;                                        \
-    static constexpr auto c2r = P##plan_guru64_dft_c2r;                                        \
-    static constexpr auto run_dft = P##execute_dft;                                            \
-    static constexpr auto run_r2c = P##execute_dft_r2c;                                        \
-    static constexpr auto run_c2r = P##execute_dft_c2r;                                        \
-    static constexpr auto destroy = P##destroy_plan;                                           \
-    static constexpr auto malloc = P##malloc;                                                  \
-    static constexpr auto free = P##free;                                                      \
-    static constexpr auto alignment_of = P##alignment_of;                                      \
-    static constexpr auto init_threads = P##init_threads;                                      \
-    static constexpr auto make_planner_thread_safe = P##make_planner_thread_safe;              \
-    static constexpr auto plan_with_nthreads = P##plan_with_nthreads;                          \
-    static constexpr auto import_wisdom = P##import_wisdom_from_string;                        \
-    static constexpr auto export_wisdom = P##export_wisdom_to_string;                          \
-    static constexpr const char* wisdom_file = #P "wisdom";                                    \
+#define FFTMUX_FFTW_API(T, P)                                                                      \
+  template <> struct Api<T> {                                                                      \
+    using complex = P##complex;                                                                    \
+    using plan = P##plan;                                                                          \
+    static constexpr auto dft = P##plan_guru64_dft;                                                \
+    static constexpr auto r2c = P##plan_guru64_dft_r2c;                                            \
+    static constexpr auto c2r = P##plan_guru64_dft_c2r;                                            \
+    static constexpr auto run_dft = P##execute_dft;                                                \
+    static constexpr auto run_r2c = P##execute_dft_r2c;                                            \
+    static constexpr auto run_c2r = P##execute_dft_c2r;                                            \
+    static constexpr auto destroy = P##destroy_plan;                                               \
+    static constexpr auto malloc = P##malloc;                                                      \
+    static constexpr auto free = P##free;                                                          \
+    static constexpr auto alignment_of = P##alignment_of;                                          \
+    static constexpr auto init_threads = P##init_threads;                                          \
+    static constexpr auto make_planner_thread_safe = P##make_planner_thread_safe;                  \
+    static constexpr auto plan_with_nthreads = P##plan_with_nthreads;                              \
+    static constexpr auto import_wisdom = P##import_wisdom_from_string;                            \
+    static constexpr auto export_wisdom = P##export_wisdom_to_string;                              \
+    static constexpr const char* wisdom_file = #P "wisdom";                                        \
   };
 
 FFTMUX_FFTW_API(double, fftw_)

@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
-#include <cstdlib>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <memory>
@@ -60,8 +60,8 @@ int64_t whole(const fftmux_host_v1* host, const char* key, int64_t fallback, int
   if (*end || errno)
     fail(FFTMUX_ERROR_INVALID_ARGUMENT, name + " = \"" + v + "\": not a whole number");
   if (n < low || n > high)
-    fail(FFTMUX_ERROR_INVALID_ARGUMENT, name + " must be between " + std::to_string(low) +
-                                            " and " + std::to_string(high));
+    fail(FFTMUX_ERROR_INVALID_ARGUMENT,
+         name + " must be between " + std::to_string(low) + " and " + std::to_string(high));
   return n;
 }
 
@@ -298,9 +298,8 @@ private:
   void gather(const T* user, T* packed) const {
     bool shift = d_.flags & FFTMUX_SHIFT_INPUT;
     int64_t w = width(user_in_);
-    walk_side(user_in_, shift, engine_in_, [&](int64_t u, int64_t p) {
-      std::copy_n(user + u * w, w, packed + p * w);
-    });
+    walk_side(user_in_, shift, engine_in_,
+              [&](int64_t u, int64_t p) { std::copy_n(user + u * w, w, packed + p * w); });
   }
 
   void scatter(const T* packed, T* user, T s) const {
@@ -363,8 +362,8 @@ fftmux_status about(void* p, fftmux_about_v1* a) {
   return guarded(&b->host, [&] {
     std::string cpu = cpu_model();
     std::snprintf(a->devices, sizeof a->devices, "CPU: %s, %d threads", cpu.c_str(), b->threads);
-    std::snprintf(a->hardware_key, sizeof a->hardware_key, "%s; cpu %s; threads %d",
-                  fftw_version, cpu.c_str(), b->threads);
+    std::snprintf(a->hardware_key, sizeof a->hardware_key, "%s; cpu %s; threads %d", fftw_version,
+                  cpu.c_str(), b->threads);
   });
 }
 
@@ -390,7 +389,9 @@ fftmux_status plan_create(void* p, const fftmux_desc* d, uint32_t, void** out) {
   });
 }
 
-void plan_destroy(void* plan) { delete static_cast<PlanBase*>(plan); }
+void plan_destroy(void* plan) {
+  delete static_cast<PlanBase*>(plan);
+}
 
 fftmux_status execute(void* plan, int direction, const void* in, void* out) {
   auto* p = static_cast<PlanBase*>(plan);
@@ -404,11 +405,12 @@ struct Buffer {
 };
 
 fftmux_status execute_buffers(void* plan, int direction, void* in, void* out) {
-  return execute(plan, direction, static_cast<Buffer*>(in)->data,
-                 static_cast<Buffer*>(out)->data);
+  return execute(plan, direction, static_cast<Buffer*>(in)->data, static_cast<Buffer*>(out)->data);
 }
 
-fftmux_status synchronize(void*) { return FFTMUX_OK; }
+fftmux_status synchronize(void*) {
+  return FFTMUX_OK;
+}
 
 fftmux_status buffer_alloc(void* p, uint64_t bytes, void** out) {
   return guarded(&static_cast<Backend*>(p)->host, [&] {
@@ -420,8 +422,9 @@ fftmux_status buffer_alloc(void* p, uint64_t bytes, void** out) {
 }
 
 fftmux_status buffer_wrap(void* p, uint64_t native, uint64_t, void** out) {
-  return guarded(&static_cast<Backend*>(p)->host,
-                 [&] { *out = new Buffer{reinterpret_cast<void*>(native), false}; });
+  return guarded(&static_cast<Backend*>(p)->host, [&] {
+    *out = new Buffer{reinterpret_cast<void*>(native), false};
+  });
 }
 
 void buffer_free(void* p) {

@@ -2,8 +2,7 @@
 
 namespace fftmux::fftw {
 
-Map strided_map(const int64_t* extent, const int64_t* stride, int64_t distance,
-                unsigned shifted) {
+Map strided_map(const int64_t* extent, const int64_t* stride, int64_t distance, unsigned shifted) {
   Map m;
   m.distance = distance;
   for (int d = 0; d < FFTMUX_MAX_RANK; ++d) {

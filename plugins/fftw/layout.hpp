@@ -18,8 +18,7 @@ struct Map {
 // Index i of an axis in shifted (bit d for axis d) sits at (i + n/2) mod n:
 // reading through the map applies numpy's ifftshift, writing through it
 // fftshift, odd n included. Axes are right-aligned: rank 1 uses axis 2.
-Map strided_map(const int64_t* extent, const int64_t* stride, int64_t distance,
-                unsigned shifted);
+Map strided_map(const int64_t* extent, const int64_t* stride, int64_t distance, unsigned shifted);
 
 // Contiguous row-major map of the extents.
 Map packed_map(const int64_t* extent);

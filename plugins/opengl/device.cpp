@@ -23,18 +23,12 @@ std::string gl_string(GladGLContext& gl, GLenum name) {
 
 const char* error_name(GLenum e) {
   switch (e) {
-  case GL_INVALID_ENUM:
-    return "GL_INVALID_ENUM";
-  case GL_INVALID_VALUE:
-    return "GL_INVALID_VALUE";
-  case GL_INVALID_OPERATION:
-    return "GL_INVALID_OPERATION";
-  case GL_INVALID_FRAMEBUFFER_OPERATION:
-    return "GL_INVALID_FRAMEBUFFER_OPERATION";
-  case GL_OUT_OF_MEMORY:
-    return "GL_OUT_OF_MEMORY";
-  default:
-    return "an unknown GL error";
+  case GL_INVALID_ENUM: return "GL_INVALID_ENUM";
+  case GL_INVALID_VALUE: return "GL_INVALID_VALUE";
+  case GL_INVALID_OPERATION: return "GL_INVALID_OPERATION";
+  case GL_INVALID_FRAMEBUFFER_OPERATION: return "GL_INVALID_FRAMEBUFFER_OPERATION";
+  case GL_OUT_OF_MEMORY: return "GL_OUT_OF_MEMORY";
+  default: return "an unknown GL error";
   }
 }
 

@@ -84,12 +84,9 @@ Plan::Direction& Plan::dir(int direction) {
 
 Buffer& Plan::buffer_of(codegen::Binding b, Buffer& in, Buffer& out) const {
   switch (b) {
-  case codegen::Binding::input:
-    return in;
-  case codegen::Binding::output:
-    return out;
-  default:
-    return *scratch_;
+  case codegen::Binding::input: return in;
+  case codegen::Binding::output: return out;
+  default: return *scratch_;
   }
 }
 

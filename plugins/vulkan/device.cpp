@@ -24,31 +24,21 @@ std::string version(uint32_t v) {
 
 const char* type_name(VkPhysicalDeviceType t) {
   switch (t) {
-  case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
-    return "discrete GPU";
-  case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
-    return "integrated GPU";
-  case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
-    return "virtual GPU";
-  case VK_PHYSICAL_DEVICE_TYPE_CPU:
-    return "CPU";
-  default:
-    return "other";
+  case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return "discrete GPU";
+  case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return "integrated GPU";
+  case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return "virtual GPU";
+  case VK_PHYSICAL_DEVICE_TYPE_CPU: return "CPU";
+  default: return "other";
   }
 }
 
 int rank(VkPhysicalDeviceType t) { // the preferred device kinds first
   switch (t) {
-  case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
-    return 0;
-  case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
-    return 1;
-  case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
-    return 2;
-  case VK_PHYSICAL_DEVICE_TYPE_CPU:
-    return 3;
-  default:
-    return 4;
+  case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 0;
+  case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 1;
+  case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
+  case VK_PHYSICAL_DEVICE_TYPE_CPU: return 3;
+  default: return 4;
   }
 }
 

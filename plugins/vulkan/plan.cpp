@@ -212,12 +212,9 @@ Plan::Recording& Plan::recording(int direction, Buffer& in, Buffer& out, bool ho
             "vkAllocateDescriptorSets");
   auto buffer_of = [&](codegen::Binding b) -> VkBuffer {
     switch (b) {
-    case codegen::Binding::input:
-      return in.handle();
-    case codegen::Binding::output:
-      return out.handle();
-    default:
-      return scratch_->handle();
+    case codegen::Binding::input: return in.handle();
+    case codegen::Binding::output: return out.handle();
+    default: return scratch_->handle();
     }
   };
   for (uint32_t i = 0; i < n; ++i) {

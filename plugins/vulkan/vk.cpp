@@ -52,8 +52,7 @@ void Api::load_device(VkDevice device) {
 const char* result_name(VkResult r) {
   switch (r) {
 #define FFTMUX_VK_CASE(x)                                                                          \
-  case x:                                                                                          \
-    return #x;
+  case x: return #x;
     FFTMUX_VK_CASE(VK_SUCCESS)
     FFTMUX_VK_CASE(VK_NOT_READY)
     FFTMUX_VK_CASE(VK_TIMEOUT)
@@ -71,8 +70,7 @@ const char* result_name(VkResult r) {
     FFTMUX_VK_CASE(VK_ERROR_FORMAT_NOT_SUPPORTED)
     FFTMUX_VK_CASE(VK_ERROR_OUT_OF_POOL_MEMORY)
 #undef FFTMUX_VK_CASE
-  default:
-    return "VkResult error";
+  default: return "VkResult error";
   }
 }
 

@@ -71,8 +71,10 @@ TEST(Cli, RunVerifiesAgainstTheReference) {
                            "run --shape 100 --placement device --direction inverse --verify"}) {
     Result r = fftmux_cli(args);
     EXPECT_EQ(r.status, 0) << args << "\n" << r.out << r.err;
-    EXPECT_TRUE(r.out.find("ok") != std::string::npos || r.out.find("\"verified\": true") != std::string::npos)
-        << args << "\n" << r.out;
+    EXPECT_TRUE(r.out.find("ok") != std::string::npos ||
+                r.out.find("\"verified\": true") != std::string::npos)
+        << args << "\n"
+        << r.out;
   }
 }
 

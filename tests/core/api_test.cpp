@@ -14,7 +14,9 @@ namespace {
 
 using namespace fftmux;
 
-std::string last() { return fftmux_last_error(); }
+std::string last() {
+  return fftmux_last_error();
+}
 
 bool contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
@@ -54,9 +56,11 @@ TEST_F(Api, ExecutionArgumentsAreChecked) {
   EXPECT_EQ(fftmux_execute(plan, FFTMUX_FORWARD, nullptr, b.data()), FFTMUX_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(last(), "fftmux_execute: in is NULL");
   EXPECT_EQ(fftmux_execute(plan, FFTMUX_FORWARD, a.data(), nullptr), FFTMUX_ERROR_INVALID_ARGUMENT);
-  EXPECT_EQ(fftmux_execute(plan, FFTMUX_FORWARD, a.data(), a.data()), FFTMUX_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(fftmux_execute(plan, FFTMUX_FORWARD, a.data(), a.data()),
+            FFTMUX_ERROR_INVALID_ARGUMENT);
   EXPECT_TRUE(contains(last(), "create it with FFTMUX_IN_PLACE"));
-  EXPECT_EQ(fftmux_execute(plan, FFTMUX_FORWARD, a.data(), a.data() + 2), FFTMUX_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(fftmux_execute(plan, FFTMUX_FORWARD, a.data(), a.data() + 2),
+            FFTMUX_ERROR_INVALID_ARGUMENT);
   EXPECT_TRUE(contains(last(), "in and out overlap"));
   EXPECT_EQ(fftmux_execute(plan, FFTMUX_FORWARD, a.data(), b.data()), FFTMUX_OK);
   EXPECT_EQ(last(), "") << "a success clears the message";
@@ -67,7 +71,8 @@ TEST_F(Api, KindsRunInTheirDirectionOnly) {
   fftmux_plan p = nullptr;
   ASSERT_EQ(fftmux_plan_create(ctx, &r, nullptr, &p), FFTMUX_OK);
   std::vector<float> in(16), out(18);
-  EXPECT_EQ(fftmux_execute(p, FFTMUX_INVERSE, in.data(), out.data()), FFTMUX_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(fftmux_execute(p, FFTMUX_INVERSE, in.data(), out.data()),
+            FFTMUX_ERROR_INVALID_ARGUMENT);
   EXPECT_TRUE(contains(last(), "an R2C plan runs forward only"));
   fftmux_plan_destroy(p);
 }
@@ -115,7 +120,8 @@ TEST_F(Api, BuffersRoundTripAndRunPlans) {
   EXPECT_EQ(fftmux_execute_buffers(plan, FFTMUX_FORWARD, in, in), FFTMUX_ERROR_INVALID_ARGUMENT);
   fftmux_buffer small = nullptr;
   ASSERT_EQ(fftmux_buffer_create(ctx, "fftw", 8, &small), FFTMUX_OK);
-  EXPECT_EQ(fftmux_execute_buffers(plan, FFTMUX_FORWARD, small, out), FFTMUX_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(fftmux_execute_buffers(plan, FFTMUX_FORWARD, small, out),
+            FFTMUX_ERROR_INVALID_ARGUMENT);
   EXPECT_TRUE(contains(last(), "in holds 8 bytes, the plan needs 256"));
   for (fftmux_buffer b : {in, out, small})
     EXPECT_EQ(fftmux_buffer_destroy(b), FFTMUX_OK);

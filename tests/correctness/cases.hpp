@@ -21,7 +21,9 @@ struct Case {
 };
 
 // gtest prints the case by name rather than as bytes.
-inline void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+inline void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.name;
+}
 
 enum class Scale {
   small, // software rasterizers (lavapipe, llvmpipe): every size and feature,

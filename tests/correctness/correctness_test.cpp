@@ -102,8 +102,8 @@ TEST_P(Correctness, MatchesReference) {
   if (!t.unavailable.empty())
     GTEST_SKIP() << "skipped: " << t.unavailable;
   fftmux_layout l = layout(c.desc);
-  plan p = t.ctx->make_plan(c.desc, t.backend.c_str(),
-                            t.variant.empty() ? nullptr : t.variant.c_str());
+  plan p =
+      t.ctx->make_plan(c.desc, t.backend.c_str(), t.variant.empty() ? nullptr : t.variant.c_str());
   ASSERT_EQ(p.backend(), t.backend);
 
   bool in_place = c.desc.flags & FFTMUX_IN_PLACE;

@@ -35,10 +35,10 @@ using fftmux::plugin::guarded;
 // rewritten by another context's init on another thread.
 struct Backend {
   fftmux_host_v1 host{};
-  std::string fail_at; // "init", "query", "plan", "execute", "alloc"
+  std::string fail_at;               // "init", "query", "plan", "execute", "alloc"
   int status = FFTMUX_ERROR_BACKEND; // what the failing step returns
-  bool wrong = false;  // results off by a factor of two
-  long delay_us = 0;   // added to every execution
+  bool wrong = false;                // results off by a factor of two
+  long delay_us = 0;                 // added to every execution
 };
 
 struct Plan {
@@ -96,8 +96,8 @@ fftmux_status init(const fftmux_host_v1* h, void** out) {
   b->host = *h;
   fftmux_status s = guarded(h, [&] {
     b->fail_at = config(h, "fail_at");
-    b->status = int(number(h, "status", b->fail_at == "alloc" ? FFTMUX_ERROR_OUT_OF_MEMORY
-                                                              : FFTMUX_ERROR_BACKEND));
+    b->status = int(number(
+        h, "status", b->fail_at == "alloc" ? FFTMUX_ERROR_OUT_OF_MEMORY : FFTMUX_ERROR_BACKEND));
     b->wrong = config(h, "wrong") == "true";
     b->delay_us = number(h, "delay_us", 0);
   });
@@ -109,7 +109,9 @@ fftmux_status init(const fftmux_host_v1* h, void** out) {
   return FFTMUX_OK;
 }
 
-void shutdown(void* b) { delete static_cast<Backend*>(b); }
+void shutdown(void* b) {
+  delete static_cast<Backend*>(b);
+}
 
 fftmux_status about(void*, fftmux_about_v1* a) {
   std::snprintf(a->devices, sizeof a->devices, "fixture device");
@@ -136,7 +138,9 @@ fftmux_status plan_create(void* p, const fftmux_desc* d, uint32_t, void** out) {
   return FFTMUX_OK;
 }
 
-void plan_destroy(void* p) { delete static_cast<Plan*>(p); }
+void plan_destroy(void* p) {
+  delete static_cast<Plan*>(p);
+}
 
 fftmux_status execute(void* p, int dir, const void* in, void* out) {
   auto* plan = static_cast<Plan*>(p);
@@ -167,7 +171,9 @@ fftmux_status buffer_alloc(void* p, uint64_t bytes, void** out) {
   return guarded(&b->host, [&] { *out = new Buffer{std::vector<unsigned char>(bytes)}; });
 }
 
-void buffer_free(void* b) { delete static_cast<Buffer*>(b); }
+void buffer_free(void* b) {
+  delete static_cast<Buffer*>(b);
+}
 
 fftmux_status buffer_write(void* b, uint64_t off, const void* src, uint64_t n) {
   std::memcpy(static_cast<Buffer*>(b)->bytes.data() + off, src, n);
@@ -186,11 +192,30 @@ uint64_t buffer_native(void* b) {
 const char* const variants[] = {"naive"};
 
 const fftmux_backend_v1 table = {
-    sizeof(fftmux_backend_v1), FIXTURE_ABI,    FIXTURE_NAME, "1.0",      FFTMUX_CAP_F32 | FFTMUX_CAP_F64 | FFTMUX_CAP_C2C | FFTMUX_CAP_STRIDES,
-    1,                         FFTMUX_DOMAIN_HOST, 1,        variants,   init,
-    shutdown,                  about,          query,        plan_create, plan_destroy,
-    execute,                   execute_buffers, nullptr,     buffer_alloc, nullptr,
-    buffer_free,               buffer_write,   buffer_read,  buffer_native,
+    sizeof(fftmux_backend_v1),
+    FIXTURE_ABI,
+    FIXTURE_NAME,
+    "1.0",
+    FFTMUX_CAP_F32 | FFTMUX_CAP_F64 | FFTMUX_CAP_C2C | FFTMUX_CAP_STRIDES,
+    1,
+    FFTMUX_DOMAIN_HOST,
+    1,
+    variants,
+    init,
+    shutdown,
+    about,
+    query,
+    plan_create,
+    plan_destroy,
+    execute,
+    execute_buffers,
+    nullptr,
+    buffer_alloc,
+    nullptr,
+    buffer_free,
+    buffer_write,
+    buffer_read,
+    buffer_native,
     nullptr, // plan_set_stream
 };
 
@@ -202,5 +227,7 @@ extern "C" FFTMUX_PLUGIN_EXPORT const fftmux_backend_v1* fftmux_plugin_entry(uin
 }
 #else
 // Exports something, but not the entry point.
-extern "C" FFTMUX_PLUGIN_EXPORT int fftmux_fixture_marker(void) { return table.abi_version; }
+extern "C" FFTMUX_PLUGIN_EXPORT int fftmux_fixture_marker(void) {
+  return table.abi_version;
+}
 #endif

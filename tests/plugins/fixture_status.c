@@ -2,4 +2,6 @@
  * which a C enum holds but no C++ object of the enum type may. */
 #include <fftmux/plugin.h>
 
-fftmux_status fixture_status(int value) { return (fftmux_status)value; }
+fftmux_status fixture_status(int value) {
+  return (fftmux_status)value;
+}

@@ -27,12 +27,12 @@ TEST(Toml, NonAsciiInCommentsIsIgnored) {
 
 TEST(Toml, NonAsciiElsewhereIsRefusedWithItsPosition) {
   const std::pair<const char*, const char*> refused[] = {
-      {"\xC3\xA9 = 1\n", "line 1, column 1"},                  // bare key
-      {"b = 1\na = '\xC3\xA9'\n", "line 2, column 6"},         // literal string
-      {"a = \"\\\xC3\xA9\"\n", "line 1, column 7"},            // after a backslash
-      {"a = \"\xFF\"\n", "line 1, column 6"},                  // not UTF-8
-      {"a = \"\xED\xA0\x80\"\n", "line 1, column 6"},          // a surrogate
-      {"a = \"\xC0\xAF\"\n", "line 1, column 6"},              // overlong
+      {"\xC3\xA9 = 1\n", "line 1, column 1"},          // bare key
+      {"b = 1\na = '\xC3\xA9'\n", "line 2, column 6"}, // literal string
+      {"a = \"\\\xC3\xA9\"\n", "line 1, column 7"},    // after a backslash
+      {"a = \"\xFF\"\n", "line 1, column 6"},          // not UTF-8
+      {"a = \"\xED\xA0\x80\"\n", "line 1, column 6"},  // a surrogate
+      {"a = \"\xC0\xAF\"\n", "line 1, column 6"},      // overlong
   };
   for (const auto& [text, where] : refused) {
     try {

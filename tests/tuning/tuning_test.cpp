@@ -23,7 +23,9 @@ struct Tuning : fftmux::test::FixtureTest {
   }
 };
 
-fftmux_desc problem(int64_t n) { return fftmux::make_desc({n}, FFTMUX_C2C, FFTMUX_F64, 4); }
+fftmux_desc problem(int64_t n) {
+  return fftmux::make_desc({n}, FFTMUX_C2C, FFTMUX_F64, 4);
+}
 
 TEST_F(Tuning, TheCacheRoutesToTheFasterAndFollowsARetune) {
   {
@@ -67,9 +69,11 @@ TEST_F(Tuning, OtherHardwareIsIgnoredButKept) {
   ASSERT_NE(at, std::string::npos) << text;
   text.replace(at, 25, "hardware = \"another GPU\"");
   std::ofstream(cache) << text;
-  fftmux::context ctx = open("delay_us = 0", "delay_us = 3000", "preference = [\"slow\", \"fast\"]");
+  fftmux::context ctx =
+      open("delay_us = 0", "delay_us = 3000", "preference = [\"slow\", \"fast\"]");
   fftmux::plan p = ctx.make_plan(problem(16));
-  EXPECT_EQ(p.backend(), "slow") << "only slow's measurement matches this hardware\n" << p.explain();
+  EXPECT_EQ(p.backend(), "slow") << "only slow's measurement matches this hardware\n"
+                                 << p.explain();
   ASSERT_EQ(tune(ctx, {problem(16)}), FFTMUX_OK);
   EXPECT_TRUE(has(slurp(cache), "hardware = \"another GPU\"")) << "entries of other hardware stay";
 }
@@ -95,8 +99,9 @@ TEST_F(Tuning, AForeignSchemaIsReportedAndLeftByteIdentical) {
 }
 
 TEST_F(Tuning, TruncatedAndGarbageCachesAreSurvived) {
-  for (const std::string& bad : {std::string("[meta]\nschema = 1\n[[measurement]]\nproblem = \"c2c"),
-                                 std::string("\x7f\x45\x4c\x46\x02\x01 binary junk \x00\xff", 20)}) {
+  for (const std::string& bad :
+       {std::string("[meta]\nschema = 1\n[[measurement]]\nproblem = \"c2c"),
+        std::string("\x7f\x45\x4c\x46\x02\x01 binary junk \x00\xff", 20)}) {
     std::ofstream(cache, std::ios::binary) << bad;
     fftmux::context ctx = open("delay_us = 0", "delay_us = 0");
     EXPECT_NO_THROW(ctx.make_plan(problem(16)).explain());
@@ -113,11 +118,13 @@ TEST_F(Tuning, ABackendFailingAtPlanCreationFallsBack) {
   fftmux::plan p = ctx.make_plan(problem(16));
   EXPECT_EQ(p.backend(), "slow");
   EXPECT_TRUE(has(p.explain(), "fast/naive")) << p.explain();
-  EXPECT_TRUE(has(p.explain(), "accepted, then failed: fast: fixture fast fails at plan")) << p.explain();
+  EXPECT_TRUE(has(p.explain(), "accepted, then failed: fast: fixture fast fails at plan"))
+      << p.explain();
 }
 
 TEST_F(Tuning, FailuresAndWrongResultsAreNegativeEntries) {
-  for (const char* fault : {"fail_at = \"execute\"", "wrong = true", "status = 1234\nfail_at = \"execute\""}) {
+  for (const char* fault :
+       {"fail_at = \"execute\"", "wrong = true", "status = 1234\nfail_at = \"execute\""}) {
     fftmux::context ctx = open(fault, "delay_us = 2000", "preference = [\"fast\", \"slow\"]");
     std::vector<fftmux_tune_record> records;
     ASSERT_EQ(tune(ctx, {problem(16)}, &records), FFTMUX_OK);
@@ -131,10 +138,12 @@ TEST_F(Tuning, FailuresAndWrongResultsAreNegativeEntries) {
 }
 
 TEST_F(Tuning, ConcurrentWritersLoseNoEntry) {
-  std::string cli = std::string(FFTMUX_CLI) + " autotune --backends fast --repeat 2 --warmup 0 --batch 2 --shape ";
+  std::string cli = std::string(FFTMUX_CLI) +
+                    " autotune --backends fast --repeat 2 --warmup 0 --batch 2 --shape ";
   std::string script = "export FFTMUX_PLUGIN_PATH=" + routing + "; ";
   for (const char* sizes : {"2 3 4 5 6 7 8 9 10 11", "12 13 14 15 16 17 18 19 20 21"})
-    script += "(for n in " + std::string(sizes) + "; do " + cli + "$n >/dev/null || exit 1; done) & ";
+    script +=
+        "(for n in " + std::string(sizes) + "; do " + cli + "$n >/dev/null || exit 1; done) & ";
   script += "wait";
   ASSERT_EQ(std::system(("bash -c '" + script + "'").c_str()), 0);
   std::string text = slurp(cache);

@@ -32,8 +32,7 @@ const Type& type(Dtype t) {
 }
 
 // The text after 'key': in the header dictionary.
-std::string value_of(const std::string& header, const std::string& key,
-                     const std::string& origin) {
+std::string value_of(const std::string& header, const std::string& key, const std::string& origin) {
   size_t k = header.find("'" + key + "'");
   if (k == std::string::npos)
     bad(origin, "the header has no '" + key + "'");
@@ -62,7 +61,8 @@ std::vector<int64_t> parse_shape(const std::string& v, const std::string& origin
       n = std::stoll(item, &used);
     } catch (const std::exception&) {
     }
-    if (n < 0 || item.find_first_not_of(' ', item.find_first_not_of(' ') + used) != std::string::npos)
+    if (n < 0 ||
+        item.find_first_not_of(' ', item.find_first_not_of(' ') + used) != std::string::npos)
       bad(origin, "shape entry '" + item + "' is not a non-negative integer");
     shape.push_back(n);
   }
@@ -71,8 +71,12 @@ std::vector<int64_t> parse_shape(const std::string& v, const std::string& origin
 
 } // namespace
 
-size_t item_size(Dtype t) { return type(t).size; }
-const char* dtype_name(Dtype t) { return type(t).name; }
+size_t item_size(Dtype t) {
+  return type(t).size;
+}
+const char* dtype_name(Dtype t) {
+  return type(t).name;
+}
 
 Array parse(const std::string& bytes, const std::string& origin) {
   if (bytes.size() < 10 || std::memcmp(bytes.data(), "\x93NUMPY", 6) != 0)
@@ -130,7 +134,9 @@ Array read(const std::string& path) {
 std::string serialize(const Array& a) {
   std::string shape = "(";
   for (size_t i = 0; i < a.shape.size(); ++i)
-    shape += std::to_string(a.shape[i]) + (a.shape.size() == 1 ? "," : i + 1 < a.shape.size() ? ", " : "");
+    shape += std::to_string(a.shape[i]) + (a.shape.size() == 1      ? ","
+                                           : i + 1 < a.shape.size() ? ", "
+                                                                    : "");
   shape += ")";
   std::string header = std::string("{'descr': '") + type(a.dtype).descr +
                        "', 'fortran_order': False, 'shape': " + shape + ", }";
