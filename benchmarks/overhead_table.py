@@ -22,7 +22,16 @@ def main(path):
         report = json.load(f)
     print("| precision | shape | direct FFTW (us) | fftmux (us) | ratio | added (us) |")
     print("|---|---|---:|---:|---:|---:|")
-    for (precision, shape), t in medians(report).items():
+    def order(key):  # precision, then size
+        precision, shape = key
+        points = 1
+        for n in shape.split("x"):
+            points *= int(n)
+        return precision, points
+
+    times = medians(report)
+    for (precision, shape) in sorted(times, key=order):
+        t = times[(precision, shape)]
         if "direct" in t and "fftmux" in t:
             d, m = t["direct"], t["fftmux"]
             print(f"| {precision} | {shape} | {d:.3f} | {m:.3f} | {m / d:.3f} | {m - d:+.3f} |")
