@@ -41,7 +41,7 @@ struct Settings {
   std::string cache_dir; // program binaries; empty: none on disk
   // Atomic file replacement (the host's write_file); nullptr: no disk cache.
   std::function<void(const std::string&, const std::vector<char>&)> write_file;
-  std::string storage = "dynamic";
+  std::string storage = "mappable"; // H200: 2050 GB/s at 1 GiB, dynamic 945
   HostIo host_io = HostIo::automatic;
   bool program_binaries = true;
   bool f64 = true; // offer F64 where the driver has GL_ARB_gpu_shader_fp64
