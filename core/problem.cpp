@@ -125,7 +125,9 @@ uint64_t span_bytes(const Side& s, uint32_t rank, int64_t batch, const char* sid
     if (__builtin_add_overflow(last, reach, &last))
       invalid(what + " overflows 64 bits");
   }
-  return uint64_t(checked_mul(last + 1, int64_t(s.element_bytes), what));
+  if (__builtin_add_overflow(last, 1, &last)) // elements: the last offset + 1
+    invalid(what + " overflows 64 bits");
+  return uint64_t(checked_mul(last, int64_t(s.element_bytes), what));
 }
 
 std::string list(const int64_t* v, uint32_t rank) {

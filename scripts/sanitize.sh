@@ -5,7 +5,8 @@
 #         unit test
 #   fuzz  build-asan: each libFuzzer harness, first on its seeds and
 #         regression inputs, then fuzzing for FFTMUX_FUZZ_SECONDS (default
-#         20), two at a time on two cores
+#         20) from seed FFTMUX_FUZZ_SEED (default 1; 0: random), two at a
+#         time on two cores
 #   tsan  build-tsan: ThreadSanitizer, the unit tests that run threads (all
 #         but the single-threaded correctness matrices, the GPU backends' and
 #         the kernel generator's own suites and the examples, which the asan
@@ -19,6 +20,7 @@ cd "$(dirname "$0")/.."
 
 jobs=$(nproc)
 fuzz_seconds=${FFTMUX_FUZZ_SECONDS:-20}
+fuzz_seed=${FFTMUX_FUZZ_SEED:-1} # 0: a new seed each run
 
 # configure_and_build <dir> <sanitizers> [cmake options...]
 configure_and_build() {
@@ -50,13 +52,13 @@ timed() {
 
 asan() {
   configure_and_build build-asan address,undefined -DFFTMUX_FUZZ=ON \
-    -DFFTMUX_FUZZ_SECONDS="$fuzz_seconds"
+    -DFFTMUX_FUZZ_SECONDS="$fuzz_seconds" -DFFTMUX_FUZZ_SEED="$fuzz_seed"
   unit_tests build-asan -LE fuzz
 }
 
 fuzz() {
   configure_and_build build-asan address,undefined -DFFTMUX_FUZZ=ON \
-    -DFFTMUX_FUZZ_SECONDS="$fuzz_seconds"
+    -DFFTMUX_FUZZ_SECONDS="$fuzz_seconds" -DFFTMUX_FUZZ_SEED="$fuzz_seed"
   unit_tests build-asan -L fuzz
 }
 
