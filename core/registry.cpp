@@ -303,12 +303,12 @@ void Registry::add_entry(const std::string& entry) {
 
 Manifest parse_manifest(const std::string& text, const std::string& path) {
   toml::table t = parse_toml(text, path);
-  auto version = t["file_format_version"].value<int64_t>();
+  auto version = t["file_format_version"].value_exact<int64_t>();
   if (version.value_or(0) != 1)
     invalid(path + ": file_format_version must be 1");
   auto name = t["backend"]["name"].value<std::string>();
   auto lib = t["backend"]["library"].value<std::string>();
-  auto abi = t["backend"]["abi_version"].value<int64_t>();
+  auto abi = t["backend"]["abi_version"].value_exact<int64_t>();
   if (!name || name->empty() || !lib || lib->empty() || !abi)
     invalid(path + ": [backend] needs name, library and abi_version");
   fs::path library =

@@ -5,6 +5,7 @@
 #include "error.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -152,14 +153,42 @@ toml::table parse_toml(const std::string& text, const std::string& origin) {
   return std::move(r).table();
 }
 
+namespace {
+
+// TOML text of a node. Arrays and tables are written here, not by toml++'s
+// formatter: toml++ 3.3 converts log10 of every float of an array to an
+// integer to lay it out, undefined for nan and inf (found by fuzz_config).
+std::string toml_text(const toml::node& node) {
+  std::string s;
+  if (const toml::array* a = node.as_array()) {
+    for (const toml::node& e : *a)
+      s += (s.empty() ? "" : ", ") + toml_text(e);
+    return "[" + s + "]";
+  }
+  if (const toml::table* t = node.as_table()) {
+    for (const auto& [key, value] : *t) {
+      std::string k(key.str());
+      bool bare = !k.empty() && std::all_of(k.begin(), k.end(), [](unsigned char c) {
+        return std::isalnum(c) || c == '_' || c == '-';
+      });
+      s += (s.empty() ? "" : ", ") + (bare ? k : toml_text(toml::value<std::string>(k))) + " = " +
+           toml_text(value);
+    }
+    return "{" + s + "}";
+  }
+  std::ostringstream out;
+  node.visit([&](auto&& v) { out << v; });
+  return out.str();
+}
+
+} // namespace
+
 std::string scalar_text(const toml::node& node) {
   if (auto s = node.value_exact<std::string>())
     return *s;
   if (auto b = node.value_exact<bool>())
     return *b ? "true" : "false";
-  std::ostringstream out;
-  node.visit([&](auto&& v) { out << v; });
-  return out.str();
+  return toml_text(node);
 }
 
 } // namespace fftmux

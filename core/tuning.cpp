@@ -18,7 +18,9 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
+#include <type_traits>
 
 namespace fftmux {
 
@@ -92,8 +94,15 @@ struct Reader {
   const toml::table& t;
   const std::string& where;
 
+  // Integers exactly: toml++ 3.3 converts a float to an integer without a
+  // range check, undefined for 1e30 (found by fuzz_tuning). A double may be
+  // written as an integer.
   template <class T> T get(const char* key) const {
-    auto v = t[key].value<T>();
+    std::optional<T> v;
+    if constexpr (std::is_same_v<T, double>)
+      v = t[key].value<T>();
+    else
+      v = t[key].value_exact<T>();
     if (!v)
       invalid(where + ": measurement lacks " + key + " of the right type");
     return *v;
@@ -281,7 +290,7 @@ std::string family_key(const fftmux_desc& d) {
 
 std::vector<Measurement> parse_cache(const std::string& text, const std::string& path) {
   toml::table t = parse_toml(text, path);
-  auto schema = t["meta"]["schema"].value<int64_t>();
+  auto schema = t["meta"]["schema"].value_exact<int64_t>();
   if (!schema)
     invalid(path + ": no [meta] schema: not an fftmux tuning cache");
   if (*schema != tuning_schema)

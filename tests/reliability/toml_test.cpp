@@ -59,4 +59,13 @@ TEST(Toml, MalformedTextWithNonAsciiFailsCleanly) {
   }
 }
 
+// Settings reach plugins as text; arrays and tables of any floats too
+// (toml++'s own formatter is undefined on nan and inf in arrays).
+TEST(Toml, ArraysAndTablesBecomeText) {
+  toml::table t =
+      parse_toml("a = [1, 5.5, nan, -inf, \"x\"]\nb = { c = [true], \"d e\" = 2 }\n", "t");
+  EXPECT_EQ(fftmux::scalar_text(*t.get("a")), "[1, 5.5, nan, -inf, 'x']");
+  EXPECT_EQ(fftmux::scalar_text(*t.get("b")), "{c = [true], 'd e' = 2}");
+}
+
 } // namespace
