@@ -135,26 +135,6 @@ std::string position(const std::string& text, size_t at) {
   return "line " + std::to_string(line) + ", column " + std::to_string(column);
 }
 
-} // namespace
-
-toml::table parse_toml(const std::string& text, const std::string& origin) {
-  Ascii ascii(text);
-  const std::string& safe = ascii.text();
-  if (size_t at = ascii.bad(); at != std::string::npos)
-    invalid(origin + " " + position(text, at) +
-            ": a non-ASCII character is read only as valid UTF-8 inside a double-quoted "
-            "string, and not right after a backslash");
-  toml::parse_result r = toml::parse(safe, origin);
-  if (!r) {
-    const toml::parse_error& e = r.error();
-    invalid(origin + " line " + std::to_string(e.source().begin.line) + ", column " +
-            std::to_string(e.source().begin.column) + ": " + std::string(e.description()));
-  }
-  return std::move(r).table();
-}
-
-namespace {
-
 // TOML text of a node. Arrays and tables are written here, not by toml++'s
 // formatter: toml++ 3.3 converts log10 of every float of an array to an
 // integer to lay it out, undefined for nan and inf (found by fuzz_config).
@@ -182,6 +162,22 @@ std::string toml_text(const toml::node& node) {
 }
 
 } // namespace
+
+toml::table parse_toml(const std::string& text, const std::string& origin) {
+  Ascii ascii(text);
+  const std::string& safe = ascii.text();
+  if (size_t at = ascii.bad(); at != std::string::npos)
+    invalid(origin + " " + position(text, at) +
+            ": a non-ASCII character is read only as valid UTF-8 inside a double-quoted "
+            "string, and not right after a backslash");
+  toml::parse_result r = toml::parse(safe, origin);
+  if (!r) {
+    const toml::parse_error& e = r.error();
+    invalid(origin + " line " + std::to_string(e.source().begin.line) + ", column " +
+            std::to_string(e.source().begin.column) + ": " + std::string(e.description()));
+  }
+  return std::move(r).table();
+}
 
 std::string scalar_text(const toml::node& node) {
   if (auto s = node.value_exact<std::string>())
