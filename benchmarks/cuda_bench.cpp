@@ -450,8 +450,9 @@ struct Bench {
     print(r);
   }
 
-  static constexpr const char* kMoreNative[] = {"native-radix8", "native-radix4", "native-wide",
-                                                "native-narrow", "native-small-groups"};
+  static constexpr const char* kMoreNative[] = {
+      "native-radix8",       "native-radix4",   "native-wide",         "native-narrow",
+      "native-small-groups", "native-two-pass", "native-wide-strides", "native-two-groups"};
 
   // The generator's other launch shapes: on the 1D sizes of the quick set.
   bool more_variants(const Problem& p) const {

@@ -23,6 +23,17 @@ const std::vector<Variant>& variants() {
          with([](Options& o) { o.values_per_thread = 32; })}, // fewer threads, more registers
         {"narrow", with([](Options& o) { o.values_per_thread = 4; })},
         {"small-groups", with([](Options& o) { o.group_threads = 64; })},
+        // Lines above 4096 points as several passes: a one-pass kernel that
+        // needs a whole multiprocessor's shared memory runs one group at a time.
+        {"two-pass", with([](Options& o) { o.max_single = 4096; })},
+        // Strided passes read 32 lines at once: 256-byte runs in F32 where the
+        // default's 8 lines give 64 (shorter chain lines, so more passes on
+        // 48 KiB devices).
+        {"wide-strides", with([](Options& o) { o.coalesce_teams = 32; })},
+        // Registers capped so that two workgroups share a multiprocessor (64 a
+        // thread at 512 invocations): alone, a group's loads cannot overlap
+        // another's exchanges (CUDA only; elsewhere it is the default).
+        {"two-groups", with([](Options& o) { o.resident_groups = 2; })},
     };
   }();
   return table;

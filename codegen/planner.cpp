@@ -30,7 +30,7 @@ uint32_t Kernel::shared_scalars() const {
     stages += s.kind == Step::stage;
     post = post || s.kind == Step::r2c_post;
   }
-  bool exchanges = load_alt || store_alt || stages > 1 || post;
+  bool exchanges = load_alt || store_alt || load_flat || store_flat || stages > 1 || post;
   if (!exchanges)
     return 0;
   return uint32_t(component_scalars() * (split_exchange ? 1 : 2));
@@ -159,7 +159,7 @@ struct Planner {
       k.radix = r;
       k.span = span;
       k.sign = s;
-      k.twiddles = span > 1 ? tables.stage(n) : -1;
+      k.twiddles = span > 1 ? tables.stage_twiddles(span, r) : -1;
       st.push_back(k);
       span *= r;
     }
@@ -193,6 +193,26 @@ struct Planner {
     return e == 1 ? major : d0 == 1 ? minor : none;
   }
 
+  // Complex lines one after another in transform order: line g starts at
+  // base + g length, so a workgroup's lines are one contiguous run.
+  static bool contiguous(const Side& s, const Kernel& k) {
+    if (s.access != Access::complex || k.positions != k.length)
+      return false;
+    std::vector<int64_t> step(k.digits.size(), 0);
+    int64_t element = 0;
+    for (const Axis& a : s.axes) {
+      if (a.shift || a.limit != std::numeric_limits<int64_t>::max())
+        return false;
+      for (const Term& t : a.terms)
+        (t.coord == kElement ? element : step[size_t(t.coord)]) += t.coef * a.stride;
+    }
+    int64_t want = k.length;
+    for (size_t i = 0; i < step.size(); want *= k.digits[i], ++i)
+      if (step[i] != want)
+        return false;
+    return element == 1;
+  }
+
   uint32_t pick_threads(const Kernel& k) const {
     int64_t L = k.length;
     int maxr = 1;
@@ -222,6 +242,7 @@ struct Planner {
     if (!k.positions)
       k.positions = k.length;
     k.in_place = k.load.buffer == k.store.buffer;
+    k.resident_groups = opt.resident_groups;
     k.threads = pick_threads(k);
     Pref pl = preference(k.load), ps = preference(k.store);
     Pref want = pl != none ? pl : ps != none ? ps : major;
@@ -253,6 +274,10 @@ struct Planner {
     if (k.teams > 1) {
       k.load_alt = pl != none && pl != want;
       k.store_alt = ps != none && ps != want;
+      // A line's threads cover less than a 128-byte transaction.
+      bool short_rows = k.team_major && k.threads * scalar() * 2 < 128;
+      k.load_flat = short_rows && !k.load_alt && contiguous(k.load, k);
+      k.store_flat = short_rows && !k.store_alt && contiguous(k.store, k);
     }
     k.pad_shared = true; // where it still fits
     if (k.shared_scalars() > shared_scalars())

@@ -66,6 +66,11 @@ int64_t Tables::stage(int64_t length) {
   return add({0, length, 0, 0.0}, length, [&](int64_t m) { return unit_root(-1, m, length); });
 }
 
+int64_t Tables::stage_twiddles(int64_t span, int radix) {
+  return add({7, span, radix, 0.0}, (radix - 1) * span,
+             [&](int64_t m) { return unit_root(-1, (m / span + 1) * (m % span), span * radix); });
+}
+
 Table Tables::twiddle(int64_t n, int sign) {
   Table t;
   t.conj = sign > 0;

@@ -20,7 +20,11 @@ void host_fft(std::vector<cd>& x, int sign);
 class Tables {
 public:
   explicit Tables(std::vector<cd>& t) : t_(t) {}
-  int64_t stage(int64_t length);      // exp(-2 pi i m / length), m < length
+  int64_t stage(int64_t length); // exp(-2 pi i m / length), m < length
+  // A Stockham stage's twiddles w^(i k), w = exp(-2 pi i / (span radix)), at
+  // (i - 1) span + k for i = 1 .. radix - 1, k < span: a warp's threads hold
+  // consecutive k, so each of its reads is one contiguous run.
+  int64_t stage_twiddles(int64_t span, int radix);
   Table twiddle(int64_t n, int sign); // exp(sign 2 pi i m / n), m < n, split when long
   int64_t half(int64_t n);            // exp(-2 pi i k / n), k <= n / 2
   int64_t chirp(int64_t n, int sign); // exp(sign pi i k^2 / n), k < n

@@ -1,7 +1,8 @@
 // codegen_dump: prints the plan and the kernels the generator makes for a
 // problem, for reading generated code. Usage: codegen_dump n [batch] [kind]
-// [precision] [dialect] [shared_bytes].
+// [precision] [dialect] [shared_bytes] [variant].
 #include <fftmux/codegen.hpp>
+#include <fftmux/gpu_support.hpp>
 
 #include <cstdio>
 #include <cstdlib>
@@ -24,6 +25,10 @@ int main(int argc, char** argv) {
   Device dev;
   if (argc > 6)
     dev.shared_bytes = uint32_t(std::atoi(argv[6]));
+  Options opt;
+  for (const Variant& v : variants())
+    if (argc > 7 && !std::strcmp(argv[7], v.name))
+      opt = v.options;
   fftmux_layout l;
   l.struct_size = sizeof l;
   if (fftmux_desc_layout(&d, &l) != FFTMUX_OK) {
@@ -35,7 +40,7 @@ int main(int argc, char** argv) {
   d.in_distance = l.in_distance;
   d.out_distance = l.out_distance;
   try {
-    Plan p = plan(d, d.kind == FFTMUX_C2R ? FFTMUX_INVERSE : FFTMUX_FORWARD, dev);
+    Plan p = plan(d, d.kind == FFTMUX_C2R ? FFTMUX_INVERSE : FFTMUX_FORWARD, dev, opt);
     std::printf("// %s; scratch %llu; table %zu\n", p.summary.c_str(),
                 (unsigned long long)p.scratch_elements, p.table.size());
     for (const Pass& pass : p.passes) {

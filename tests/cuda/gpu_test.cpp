@@ -120,8 +120,9 @@ std::vector<Param> params() {
       v.push_back({variant, c});
   int i = 0;
   for (const char* variant :
-       {"native-radix8", "native-radix4", "native-wide", "native-narrow", "native-small-groups"})
-    for (size_t c = size_t(i++); c < cases.size(); c += 5)
+       {"native-radix8", "native-radix4", "native-wide", "native-narrow", "native-small-groups",
+        "native-two-pass", "native-wide-strides", "native-two-groups"})
+    for (size_t c = size_t(i++); c < cases.size(); c += 8)
       v.push_back({variant, cases[c]});
   // cuFFT with cufft_fusion = "callback", on every third case.
   for (size_t c = 0; c < cases.size(); c += 3)

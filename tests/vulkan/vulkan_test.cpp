@@ -300,7 +300,8 @@ TEST(Backend, ReportsDeviceAndVariants) {
 TEST(Backend, EveryVariantIsCorrect) {
   SKIP_WITHOUT_VULKAN();
   fftmux_desc d = desc({240}, 2);
-  for (const char* v : {"default", "radix8", "radix4", "wide", "narrow", "small-groups"}) {
+  for (const char* v : {"default", "radix8", "radix4", "wide", "narrow", "small-groups", "two-pass",
+                        "wide-strides", "two-groups"}) {
     plan p = shared().ctx->make_plan(d, "vulkan", v);
     EXPECT_EQ(p.variant(), v);
     std::vector<unsigned char> in = ref::random_input(d, 3), out(layout(d).out_bytes);

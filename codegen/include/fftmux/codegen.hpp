@@ -19,7 +19,7 @@
 namespace fftmux::codegen {
 
 // Bumped whenever emitted code changes: part of every compiled-code cache key.
-constexpr int generator_version = 3;
+constexpr int generator_version = 4;
 
 // What the device allows a kernel.
 struct Device {
@@ -37,6 +37,9 @@ struct Options {
   uint32_t group_threads = 0;     // target invocations per workgroup, 0 = 256
   uint32_t max_single = 0;        // longest one-pass transform, 0 = what shared memory holds
   uint32_t coalesce_teams = 0;    // transforms per workgroup that strided passes aim for, 0 = 8
+  // Workgroups the compiler must fit on one multiprocessor (CUDA's launch
+  // bounds; GLSL has no such hint), 0 = no demand.
+  uint32_t resident_groups = 0;
 };
 
 // A problem the generator declines; what() is the reason, for query answers.
@@ -117,7 +120,8 @@ struct Index {
 struct Step {
   enum Kind { stage, multiply, r2c_post } kind = stage;
   // stage: one Stockham radix pass over the line, span = product of the
-  // earlier radices; twiddles from the table exp(-2 pi i m / length).
+  // earlier radices; twiddles: the stage's table of w^(i k), w =
+  // exp(-2 pi i / (span radix)), input i >= 1 of butterfly k at (i - 1) span + k.
   int radix = 0;
   int64_t span = 1;
   int sign = -1;
@@ -142,13 +146,18 @@ struct Kernel {
   Side load, store;
   bool load_alt = false,
        store_alt = false; // side read/written with the other mapping, via shared memory
+  // Side read/written as the workgroup's one contiguous run (invocation i
+  // takes elements i, i + workgroup, ...), via shared memory: lines shorter
+  // than a memory transaction would otherwise leave most of each unused.
+  bool load_flat = false, store_flat = false;
   std::vector<Step> steps;
   double scale = 1.0; // applied when storing
   int64_t positions =
       0; // positions of the line after the last step (length, or length+1 after r2c_post)
-  bool split_exchange = false; // shared memory holds one component at a time
-  bool pad_shared = false;     // one spare word per 32: strided stage writes avoid bank conflicts
-  bool in_place = false;       // load and store address the same buffer
+  bool split_exchange = false;  // shared memory holds one component at a time
+  bool pad_shared = false;      // one spare word per 32: strided stage writes avoid bank conflicts
+  bool in_place = false;        // load and store address the same buffer
+  uint32_t resident_groups = 0; // Options::resident_groups
 
   int64_t transforms() const; // lines: the product of the digits
   uint32_t workgroup() const { return threads * teams; }
