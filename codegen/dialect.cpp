@@ -85,11 +85,10 @@ const Syntax cuda = {
     // Dynamic: the launch sizes it, so a kernel may use more than the 48 KiB
     // a static array allows (227 KiB per block on Hopper).
     "  extern __shared__ real_t sh[];\n",
-    // The table is never written: __restrict__ lets its reads take the
-    // read-only path. src and dst alias in place, so they stay plain.
-    "extern \"C\" __global__ void __launch_bounds__(%2$u%3$s) %1$s(const cplx_t* src, cplx_t* "
-    "dst, "
-    "const cplx_t* __restrict__ tab, uint group_offset) {\n",
+    // %4$s qualifies the table, which is never written (src and dst alias
+    // in place, so they stay plain).
+    "extern \"C\" __global__ void __launch_bounds__(%2$u%3$s) %1$s(const cplx_t* src, cplx_t* dst, "
+    "const cplx_t* %4$stab, uint group_offset) {\n",
     "}\n",
     "threadIdx.x",
     "(blockIdx.x + blockIdx.y * gridDim.x + group_offset)",

@@ -19,7 +19,9 @@ struct Syntax {
   // workgroup size where a dialect needs it (CUDA's launch bounds).
   const char* globals;
   const char* shared_decl; // %u: scalars
-  const char* entry_open;  // %1$s: entry name, %2$u: workgroup size, %3$s: ", groups" or ""
+  // %1$s: entry name, %2$u: workgroup size, %3$s: ", groups" or "",
+  // %4$s: the table pointer's qualifier ("__restrict__ " or "")
+  const char* entry_open;
   const char* entry_close;
   const char* local_id; // expression of the invocation's index in the workgroup
   const char* group_id; // the linear workgroup index, group_offset included
