@@ -139,10 +139,13 @@ struct Planner {
   int64_t shared_scalars() const { return dev.shared_bytes / scalar(); }
 
   // Longest line one kernel transforms: one component of it fits shared
-  // memory and each thread holds at most 4x the target registers.
-  int64_t single_limit() const {
-    int64_t l =
-        std::min<int64_t>(shared_scalars(), int64_t(dev.max_threads) * 4 * opt.values_per_thread);
+  // memory and each thread holds at most the target registers (twice that
+  // for a Bluestein convolution, whose alternative is three passes). H200,
+  // F32: 32768 points in one kernel spilled and ran at 0.38x cuFFT, in two
+  // at 0.71x; 10007's 20160-point convolution ran 1.35x faster in one.
+  int64_t single_limit(int64_t registers = 1) const {
+    int64_t l = std::min<int64_t>(shared_scalars(),
+                                  int64_t(dev.max_threads) * registers * opt.values_per_thread);
     return opt.max_single ? std::min<int64_t>(l, opt.max_single) : l;
   }
   // Longest line of a multi-pass kernel: coalesce_teams lines share a workgroup.
@@ -393,7 +396,7 @@ struct Planner {
   // m >= 2n - 1 that splits into a column chain kernel and a row kernel.
   std::pair<int64_t, int64_t> bluestein_shape(int64_t n) const {
     int64_t m = bluestein_length(n);
-    if (m <= single_limit())
+    if (m <= single_limit(2))
       return {m, 0};
     for (int64_t c = m; c <= 2 * m; ++c) {
       int64_t x = c;
@@ -404,7 +407,7 @@ struct Planner {
         continue;
       int64_t m1 = 0;
       for (int64_t d = 2; d <= chain_limit(); ++d)
-        if (c % d == 0 && c / d <= single_limit() &&
+        if (c % d == 0 && c / d <= single_limit(2) &&
             (!m1 || std::abs(std::log(double(d) / 64)) < std::abs(std::log(double(m1) / 64))))
           m1 = d;
       if (m1)
@@ -641,8 +644,8 @@ struct Planner {
     int64_t fits = smooth(h) ? h : bluestein_length(h);
     // The fused r2c post-processing reads whole complex values from shared
     // memory: the line must fit it in both components.
-    bool fused =
-        fits <= single_limit() && (!r2c || 2 * (std::max(fits, h + 1) + 1) <= shared_scalars());
+    bool fused = fits <= single_limit(smooth(h) ? 1 : 2) &&
+                 (!r2c || 2 * (std::max(fits, h + 1) + 1) <= shared_scalars());
     if (fused) { // one kernel, pre/post-processing fused
       if (r2c) {
         l.load = rs;
