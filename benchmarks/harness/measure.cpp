@@ -189,6 +189,12 @@ bool sample(Contender& c, const Settings& o, bool warmup) {
     for (Series& s : c.series) {
       if (!warmup && !wants_more(s, o))
         continue;
+      // One untimed run first: other engines ran since this one's last
+      // sample, and a worker thread that went to sleep or a GPU context
+      // switched out would otherwise be timed too (H200: OpenGL 1024^2 took
+      // 317 us a call in one-run samples, 44 us back to back).
+      if (!warmup)
+        s.run(1);
       double t = s.run(s.runs);
       took = true;
       if (warmup) {

@@ -26,6 +26,12 @@ Device h200() { // Vulkan on the H200: 48 KiB shared memory, 1024 invocations
   return d;
 }
 
+Device h200_cuda() { // CUDA on the H200: 227 KiB of shared memory a block
+  Device d = h200();
+  d.shared_bytes = 232448;
+  return d;
+}
+
 Device lavapipe() {
   Device d;
   d.shared_bytes = 32768;
@@ -122,6 +128,50 @@ TEST(Plan, SmallLinesShareWorkgroups) {
   Plan p = plan(problem({16}, FFTMUX_C2C, FFTMUX_F32, 1 << 20), FFTMUX_FORWARD, h200());
   EXPECT_GT(p.passes[0].kernel.teams, 1u);
   EXPECT_GE(p.passes[0].kernel.workgroup(), 64u);
+}
+
+TEST(Plan, ShortContiguousLinesMoveAsOneRun) {
+  const Kernel k =
+      plan(problem({16}, FFTMUX_C2C, FFTMUX_F32, 1 << 20), FFTMUX_FORWARD, h200()).passes[0].kernel;
+  EXPECT_TRUE(k.load_flat && k.store_flat) << "16 points: one thread a line";
+  std::string src = emit(k, Dialect::cuda);
+  EXPECT_NE(src.find("src[group * " + std::to_string(16 * k.teams) + "u + lid + 0u]"),
+            std::string::npos)
+      << "invocation i reads element i of the workgroup's run";
+  // Long lines already coalesce; strided lines are not one run.
+  EXPECT_FALSE(plan(problem({1024}, FFTMUX_C2C, FFTMUX_F32, 64), FFTMUX_FORWARD, h200())
+                   .passes[0]
+                   .kernel.load_flat);
+  fftmux_desc strided = problem({16}, FFTMUX_C2C, FFTMUX_F32, 1024);
+  strided.in_strides[0] = 2;
+  strided.in_distance = 32;
+  const Kernel s = plan(strided, FFTMUX_FORWARD, h200()).passes[0].kernel;
+  EXPECT_FALSE(s.load_flat) << "every other element: not one run";
+  EXPECT_TRUE(s.store_flat);
+}
+
+TEST(Plan, OneKernelHoldsAtMostTheTargetRegisters) {
+  // 16 values a thread at 1024 threads: 16384 points in one kernel, 32768 in two.
+  EXPECT_EQ(plan(problem({16384}), FFTMUX_FORWARD, h200_cuda()).passes.size(), 1u);
+  EXPECT_EQ(plan(problem({32768}), FFTMUX_FORWARD, h200_cuda()).passes.size(), 2u);
+  // A Bluestein convolution may hold twice that: 10007 convolves 20160 points in one.
+  EXPECT_EQ(plan(problem({10007}), FFTMUX_FORWARD, h200_cuda()).passes.size(), 1u);
+}
+
+TEST(Emit, CudaQualifiersFollowTheKernel) {
+  const Kernel k = plan(problem({1024}), FFTMUX_FORWARD, h200_cuda()).passes[0].kernel;
+  std::string one = emit(k, Dialect::cuda);
+  EXPECT_NE(one.find("__launch_bounds__(" + std::to_string(k.workgroup()) + ")"), std::string::npos)
+      << "no group count unasked";
+  EXPECT_NE(one.find("const cplx_t* __restrict__ tab"), std::string::npos);
+  std::string blue =
+      emit(plan(problem({4097}), FFTMUX_FORWARD, h200_cuda()).passes[0].kernel, Dialect::cuda);
+  EXPECT_EQ(blue.find("__restrict__"), std::string::npos) << "a Bluestein kernel spills with it";
+  Options two;
+  two.resident_groups = 2;
+  std::string bound =
+      emit(plan(problem({8192}), FFTMUX_FORWARD, h200_cuda(), two).passes[0].kernel, Dialect::cuda);
+  EXPECT_NE(bound.find("__launch_bounds__(512, 2)"), std::string::npos);
 }
 
 TEST(Plan, LongLinesTakeAtMostThreePasses) {
