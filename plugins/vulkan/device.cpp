@@ -197,6 +197,7 @@ void Device::pick(const Settings& s) {
 }
 
 Device::~Device() {
+  pipelines_.clear(); // plans are gone: these are the last references
   if (device) {
     api.vkDeviceWaitIdle(device);
     save_pipeline_cache();
@@ -208,6 +209,49 @@ Device::~Device() {
   }
   if (instance)
     api.vkDestroyInstance(instance, nullptr);
+}
+
+Pipeline::Pipeline(Device& dev, std::string src, const std::vector<uint32_t>& spirv)
+    : d(dev), source(std::move(src)) {
+  VkShaderModuleCreateInfo si{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  si.codeSize = spirv.size() * 4;
+  si.pCode = spirv.data();
+  VkShaderModule module;
+  vk::check(d.api.vkCreateShaderModule(d.device, &si, nullptr, &module), "vkCreateShaderModule");
+  VkComputePipelineCreateInfo ci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  ci.stage.module = module;
+  ci.stage.pName = "main";
+  ci.layout = d.layout;
+  VkResult r = d.api.vkCreateComputePipelines(d.device, d.pipeline_cache, 1, &ci, nullptr, &handle);
+  d.api.vkDestroyShaderModule(d.device, module, nullptr);
+  vk::check(r, "vkCreateComputePipelines");
+}
+
+Pipeline::~Pipeline() {
+  d.api.vkDestroyPipeline(d.device, handle, nullptr);
+}
+
+std::shared_ptr<const Pipeline> Device::find_pipeline(const std::string& source) {
+  std::lock_guard<std::mutex> lock(pipelines_mutex_);
+  auto it = pipelines_.find(codegen::hash_hex(source));
+  return it != pipelines_.end() && it->second->source == source ? it->second : nullptr;
+}
+
+std::shared_ptr<const Pipeline> Device::add_pipeline(const std::string& source,
+                                                     const std::vector<uint32_t>& spirv) {
+  auto made = std::make_shared<const Pipeline>(*this, source, spirv);
+  std::lock_guard<std::mutex> lock(pipelines_mutex_);
+  std::string key = codegen::hash_hex(source);
+  if (pipelines_.count(key) == 0)
+    pipeline_order_.push_back(key);
+  pipelines_[key] = made;
+  if (pipeline_order_.size() > kKeptPipelines) { // plans still hold theirs
+    pipelines_.erase(pipeline_order_.front());
+    pipeline_order_.erase(pipeline_order_.begin());
+  }
+  return made;
 }
 
 void Device::save_pipeline_cache() {

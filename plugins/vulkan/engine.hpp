@@ -29,6 +29,19 @@ struct Settings {
   std::function<void(const std::string&, const std::vector<char>&)> write_file;
 };
 
+class Device;
+
+// A compute pipeline of one kernel source, shared by the plans that run it.
+struct Pipeline {
+  Pipeline(Device& d, std::string source, const std::vector<uint32_t>& spirv);
+  ~Pipeline();
+  Pipeline(const Pipeline&) = delete;
+  Pipeline& operator=(const Pipeline&) = delete;
+  Device& d;
+  const std::string source;
+  VkPipeline handle = VK_NULL_HANDLE;
+};
+
 // The device and everything shared by its plans.
 class Device {
 public:
@@ -70,8 +83,21 @@ public:
   void save_pipeline_cache();
   void idle(); // waits until the queue has no work left
 
+  // The pipeline of a kernel source made earlier in this process, or null.
+  // A plan made again then creates none (drivers that keep no pipeline
+  // cache, as lavapipe, compile every pipeline again: 13-60 ms a plan).
+  std::shared_ptr<const Pipeline> find_pipeline(const std::string& source);
+  // Creates the pipeline of source from its SPIR-V and keeps it for later
+  // plans (the most recent kKeptPipelines stay after their plans are gone).
+  std::shared_ptr<const Pipeline> add_pipeline(const std::string& source,
+                                               const std::vector<uint32_t>& spirv);
+  static constexpr size_t kKeptPipelines = 128;
+
 private:
   void pick(const Settings& s);
+  std::mutex pipelines_mutex_;
+  std::map<std::string, std::shared_ptr<const Pipeline>> pipelines_; // by source hash
+  std::vector<std::string> pipeline_order_;                          // oldest first
 };
 
 // A storage buffer on the device (owned, or a caller's VkBuffer wrapped).
@@ -126,7 +152,7 @@ private:
   struct Pass {
     codegen::Kernel kernel;
     codegen::Binding src, dst;
-    VkPipeline pipeline = VK_NULL_HANDLE;
+    std::shared_ptr<const Pipeline> pipeline;
   };
   struct Direction {
     std::vector<Pass> passes;
@@ -147,7 +173,6 @@ private:
   void bind(Recording& r, Direction& d, Buffer& in, Buffer& out);
   void wait(Recording& r);
   void release(Recording& r);
-  void destroy_pipelines();
   uint64_t dense_out_bytes() const; // the output's elements alone
 
   Device& d_;

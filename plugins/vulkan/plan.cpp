@@ -39,21 +39,26 @@ Plan::Plan(Device& d, const fftmux_desc& desc, const codegen::Options& options)
   std::vector<codegen::Plan>& plans = planned.plans;
   uint64_t scratch = planned.scratch_bytes;
   summary_ = plans.back().summary;
-  // Compile every kernel of both directions at once.
-  std::vector<std::future<std::vector<uint32_t>>> spirv;
-  std::vector<char> hits;
+  // Kernels made earlier in this process are reused; the others are
+  // compiled (or read from the disk cache) all at once.
   std::vector<std::string> sources;
   for (auto& p : plans)
     for (auto& pass : p.passes)
       sources.push_back(codegen::emit(pass.kernel, codegen::Dialect::vulkan));
-  hits.resize(sources.size());
-  for (size_t i = 0; i < sources.size(); ++i)
-    spirv.push_back(std::async(std::launch::async, [&, i] {
-      bool hit = false;
-      auto words = compile(d, sources[i], "fftmux_pass" + std::to_string(i) + ".comp", &hit);
-      hits[i] = hit;
-      return words;
-    }));
+  std::vector<std::shared_ptr<const Pipeline>> made(sources.size());
+  std::vector<std::future<std::vector<uint32_t>>> spirv(sources.size());
+  std::vector<char> hits(sources.size());
+  for (size_t i = 0; i < sources.size(); ++i) {
+    made[i] = d.find_pipeline(sources[i]);
+    hits[i] = made[i] != nullptr;
+    if (!made[i])
+      spirv[i] = std::async(std::launch::async, [&, i] {
+        bool hit = false;
+        auto words = compile(d, sources[i], "fftmux_pass" + std::to_string(i) + ".comp", &hit);
+        hits[i] = hit;
+        return words;
+      });
+  }
   size_t at = 0;
   try {
     for (size_t pi = 0; pi < plans.size(); ++pi) {
@@ -64,36 +69,20 @@ Plan::Plan(Device& d, const fftmux_desc& desc, const codegen::Options& options)
       dd.table = std::make_unique<Buffer>(d, std::max<size_t>(table.size(), 16));
       dd.table->write(0, table.data(), table.size());
       for (const codegen::Pass& pass : p.passes) {
-        std::vector<uint32_t> words = spirv[at].get();
+        if (!made[at])
+          made[at] = d.add_pipeline(sources[at], spirv[at].get());
         (hits[at] ? cached : compiled) += 1;
+        dd.passes.push_back({pass.kernel, pass.src, pass.dst, made[at]});
         ++at;
-        VkShaderModuleCreateInfo si{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-        si.codeSize = words.size() * 4;
-        si.pCode = words.data();
-        VkShaderModule module;
-        vk::check(d.api.vkCreateShaderModule(d.device, &si, nullptr, &module),
-                  "vkCreateShaderModule");
-        VkComputePipelineCreateInfo ci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-        ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-        ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-        ci.stage.module = module;
-        ci.stage.pName = "main";
-        ci.layout = d.layout;
-        VkPipeline pipe = VK_NULL_HANDLE;
-        VkResult r =
-            d.api.vkCreateComputePipelines(d.device, d.pipeline_cache, 1, &ci, nullptr, &pipe);
-        d.api.vkDestroyShaderModule(d.device, module, nullptr);
-        vk::check(r, "vkCreateComputePipelines");
-        dd.passes.push_back({pass.kernel, pass.src, pass.dst, pipe});
       }
     }
     if (scratch)
       scratch_ = std::make_unique<Buffer>(d, scratch);
   } catch (...) {
-    for (; at < spirv.size(); ++at)
-      if (spirv[at].valid())
-        spirv[at].wait();
-    destroy_pipelines();
+    for (auto& f : spirv)
+      if (f.valid())
+        f.wait();
+    dirs_.clear();
     throw;
   }
   build_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -104,15 +93,6 @@ Plan::~Plan() {
   for (auto& r : recordings_)
     release(*r);
   recordings_.clear();
-  destroy_pipelines();
-}
-
-void Plan::destroy_pipelines() {
-  for (auto& [dir, dd] : dirs_)
-    for (Pass& p : dd.passes)
-      if (p.pipeline)
-        d_.api.vkDestroyPipeline(d_.device, p.pipeline, nullptr);
-  dirs_.clear();
 }
 
 uint64_t Plan::dense_out_bytes() const {
@@ -156,7 +136,7 @@ void Plan::record(VkCommandBuffer cmd, int direction, Buffer& in, Buffer& out) {
   const uint32_t* count = d_.props.limits.maxComputeWorkGroupCount;
   for (size_t i = 0; i < dd.passes.size(); ++i) {
     const Pass& p = dd.passes[i];
-    api.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
+    api.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline->handle);
     api.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, d_.layout, 0, 1, &r.sets[i], 0,
                                 nullptr);
     for (const codegen::Dispatch& g : codegen::dispatches(p.kernel.groups(), count[0], count[1])) {

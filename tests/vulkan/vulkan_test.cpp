@@ -381,5 +381,24 @@ TEST(Backend, SpirvIsCachedOnDisk) {
   std::printf("plan 4096 x3: cold %.1f ms, warm %.1f ms\n", cold * 1e3, warm * 1e3);
 }
 
+// A plan made again in the process takes the pipelines of the first: it
+// neither compiles nor reads the disk cache, whose files are gone here.
+TEST(Backend, PlansShareTheirPipelines) {
+  SKIP_WITHOUT_VULKAN();
+  fftmux_desc d = desc({1 << 11}, 5);
+  d.norm = FFTMUX_NORM_FORWARD;
+  std::filesystem::path dir = std::filesystem::path(shared().cache) / "fftmux" / "vulkan" / "spirv";
+  { plan first = shared().ctx->make_plan(d, "vulkan"); }
+  std::filesystem::remove_all(dir);
+  plan again = shared().ctx->make_plan(d, "vulkan");
+  EXPECT_FALSE(std::filesystem::exists(dir) && !std::filesystem::is_empty(dir))
+      << "the second plan compiled its kernels again";
+  std::vector<unsigned char> in = ref::random_input(d, 4), out(layout(d).out_bytes);
+  again.execute(FFTMUX_FORWARD, in.data(), out.data());
+  EXPECT_LE(ref::relative_error(ref::read_side(d, false, out.data()),
+                                ref::expected(d, FFTMUX_FORWARD, in.data())),
+            ref::error_bound(d));
+}
+
 } // namespace
 } // namespace fftmux
