@@ -142,6 +142,7 @@ Device::Device(const Settings& s) : settings_(s), storage_(&storage(s.storage)) 
 
 Device::~Device() {
   worker_.call([&] {
+    kept_.clear();
     programs_.clear();
     context_.reset();
   });
@@ -268,7 +269,7 @@ std::vector<std::shared_ptr<Program>> Device::programs(const std::vector<std::st
     std::string path = settings_.cache_dir + "/programs/" + keys[i] + ".bin";
     if (disk && (out[i] = load_binary(path))) {
       ++counts.disk;
-      programs_[keys[i]] = out[i];
+      keep(keys[i], out[i]);
       continue;
     }
     const char* text = sources[i].c_str();
@@ -298,13 +299,20 @@ std::vector<std::shared_ptr<Program>> Device::programs(const std::vector<std::st
     if (disk)
       save_binary(p.program, settings_.cache_dir + "/programs/" + keys[p.index] + ".bin");
     out[p.index] = program;
-    programs_[keys[p.index]] = program;
+    keep(keys[p.index], program);
     ++counts.compiled;
   }
   if (!failure.empty())
     fail(FFTMUX_ERROR_INTERNAL, failure);
   check("compiling kernels");
   return out;
+}
+
+void Device::keep(const std::string& key, const std::shared_ptr<Program>& program) {
+  programs_[key] = program;
+  kept_.push_back(program);
+  if (kept_.size() > kKeptPrograms) // plans still hold theirs
+    kept_.erase(kept_.begin());
 }
 
 std::shared_ptr<Program> Device::load_binary(const std::string& path) {

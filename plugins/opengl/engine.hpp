@@ -100,7 +100,9 @@ public:
   std::string binaries_missing() const { return binaries_missing_; } // "" when cached on disk
 
   // Programs for sources, compiled together (drivers compile in parallel),
-  // shared with other plans, cached on disk as program binaries.
+  // shared with other plans, cached on disk as program binaries. The most
+  // recent kKeptPrograms stay after their plans are gone, so a plan made
+  // again in the process neither compiles nor loads a binary.
   std::vector<std::shared_ptr<Program>> programs(const std::vector<std::string>& sources,
                                                  ProgramCounts& counts);
   // Throws plugin::Failure when GL reports an error, naming what was done.
@@ -120,7 +122,10 @@ private:
   uint32_t max_groups_[2] = {65535, 65535};
   bool software_ = false;
   std::string renderer_, version_, vendor_, glsl_, uuids_, binaries_missing_;
+  static constexpr size_t kKeptPrograms = 128;
+  void keep(const std::string& key, const std::shared_ptr<Program>& program);
   std::map<std::string, std::weak_ptr<Program>> programs_;
+  std::vector<std::shared_ptr<Program>> kept_; // oldest first
   Worker worker_; // last: stops first, before the members its jobs use go
 };
 
