@@ -209,22 +209,7 @@ Stat copy_time(vulkan::Device& d, vulkan::Buffer& a, vulkan::Buffer& b, uint64_t
   std::string src = copy_glsl;
   uint64_t vec4s = bytes / 16;
   src.replace(src.find("COUNT"), 5, std::to_string(vec4s) + "u");
-  std::vector<uint32_t> spv = vulkan::compile(d, src, "copy.comp");
-  VkShaderModuleCreateInfo si{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-  si.codeSize = spv.size() * 4;
-  si.pCode = spv.data();
-  VkShaderModule mod;
-  vk::check(d.api.vkCreateShaderModule(d.device, &si, nullptr, &mod), "vkCreateShaderModule");
-  VkComputePipelineCreateInfo ci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-  ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-  ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-  ci.stage.module = mod;
-  ci.stage.pName = "main";
-  ci.layout = d.layout;
-  VkPipeline pipe;
-  vk::check(d.api.vkCreateComputePipelines(d.device, d.pipeline_cache, 1, &ci, nullptr, &pipe),
-            "vkCreateComputePipelines");
-  d.api.vkDestroyShaderModule(d.device, mod, nullptr);
+  vulkan::Pipeline pipe(d, src, vulkan::compile(d, src, "copy.comp"));
   VkDescriptorPoolSize ps{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3};
   VkDescriptorPoolCreateInfo pi{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
   pi.maxSets = 1;
@@ -249,11 +234,11 @@ Stat copy_time(vulkan::Device& d, vulkan::Buffer& a, vulkan::Buffer& b, uint64_t
   d.api.vkUpdateDescriptorSets(d.device, 1, &w, 0, nullptr);
   Timer t(d, uint32_t(reps + 1));
   uint64_t groups = (vec4s + 255) / 256;
-  t.run(2, [&](VkCommandBuffer cmd) { dispatch_copy(d, cmd, pipe, set, groups); }); // warm-up
-  Stat s =
-      stat(t.run(reps, [&](VkCommandBuffer cmd) { dispatch_copy(d, cmd, pipe, set, groups); }));
+  t.run(2,
+        [&](VkCommandBuffer cmd) { dispatch_copy(d, cmd, pipe.handle, set, groups); }); // warm-up
+  Stat s = stat(
+      t.run(reps, [&](VkCommandBuffer cmd) { dispatch_copy(d, cmd, pipe.handle, set, groups); }));
   d.api.vkDestroyDescriptorPool(d.device, pool, nullptr);
-  d.api.vkDestroyPipeline(d.device, pipe, nullptr);
   return s;
 }
 

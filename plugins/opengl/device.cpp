@@ -142,7 +142,6 @@ Device::Device(const Settings& s) : settings_(s), storage_(&storage(s.storage)) 
 
 Device::~Device() {
   worker_.call([&] {
-    kept_.clear();
     programs_.clear();
     context_.reset();
   });
@@ -261,15 +260,14 @@ std::vector<std::shared_ptr<Program>> Device::programs(const std::vector<std::st
   for (size_t i = 0; i < sources.size(); ++i) {
     keys[i] = codegen::hash_hex(hardware_key() + "\n" + std::to_string(codegen::generator_version) +
                                 "\n" + sources[i]);
-    auto known = programs_.find(keys[i]);
-    if (known != programs_.end() && (out[i] = known->second.lock())) {
+    if ((out[i] = programs_.find(keys[i]))) {
       ++counts.memory;
       continue;
     }
     std::string path = settings_.cache_dir + "/programs/" + keys[i] + ".bin";
     if (disk && (out[i] = load_binary(path))) {
       ++counts.disk;
-      keep(keys[i], out[i]);
+      programs_.add(keys[i], out[i]);
       continue;
     }
     const char* text = sources[i].c_str();
@@ -299,20 +297,13 @@ std::vector<std::shared_ptr<Program>> Device::programs(const std::vector<std::st
     if (disk)
       save_binary(p.program, settings_.cache_dir + "/programs/" + keys[p.index] + ".bin");
     out[p.index] = program;
-    keep(keys[p.index], program);
+    programs_.add(keys[p.index], program);
     ++counts.compiled;
   }
   if (!failure.empty())
     fail(FFTMUX_ERROR_INTERNAL, failure);
   check("compiling kernels");
   return out;
-}
-
-void Device::keep(const std::string& key, const std::shared_ptr<Program>& program) {
-  programs_[key] = program;
-  kept_.push_back(program);
-  if (kept_.size() > kKeptPrograms) // plans still hold theirs
-    kept_.erase(kept_.begin());
 }
 
 std::shared_ptr<Program> Device::load_binary(const std::string& path) {

@@ -123,9 +123,7 @@ private:
   bool software_ = false;
   std::string renderer_, version_, vendor_, glsl_, uuids_, binaries_missing_;
   static constexpr size_t kKeptPrograms = 128;
-  void keep(const std::string& key, const std::shared_ptr<Program>& program);
-  std::map<std::string, std::weak_ptr<Program>> programs_;
-  std::vector<std::shared_ptr<Program>> kept_; // oldest first
+  codegen::KernelCache<Program> programs_{kKeptPrograms};
   Worker worker_; // last: stops first, before the members its jobs use go
 };
 

@@ -235,22 +235,15 @@ Pipeline::~Pipeline() {
 
 std::shared_ptr<const Pipeline> Device::find_pipeline(const std::string& source) {
   std::lock_guard<std::mutex> lock(pipelines_mutex_);
-  auto it = pipelines_.find(codegen::hash_hex(source));
-  return it != pipelines_.end() && it->second->source == source ? it->second : nullptr;
+  auto known = pipelines_.find(codegen::hash_hex(source));
+  return known && known->source == source ? known : nullptr;
 }
 
 std::shared_ptr<const Pipeline> Device::add_pipeline(const std::string& source,
                                                      const std::vector<uint32_t>& spirv) {
   auto made = std::make_shared<const Pipeline>(*this, source, spirv);
   std::lock_guard<std::mutex> lock(pipelines_mutex_);
-  std::string key = codegen::hash_hex(source);
-  if (pipelines_.count(key) == 0)
-    pipeline_order_.push_back(key);
-  pipelines_[key] = made;
-  if (pipeline_order_.size() > kKeptPipelines) { // plans still hold theirs
-    pipelines_.erase(pipeline_order_.front());
-    pipeline_order_.erase(pipeline_order_.begin());
-  }
+  pipelines_.add(codegen::hash_hex(source), made);
   return made;
 }
 

@@ -83,12 +83,13 @@ public:
   void save_pipeline_cache();
   void idle(); // waits until the queue has no work left
 
-  // The pipeline of a kernel source made earlier in this process, or null.
-  // A plan made again then creates none (drivers that keep no pipeline
-  // cache, as lavapipe, compile every pipeline again: 13-60 ms a plan).
+  // The pipeline of a kernel source that a plan holds or that is among the
+  // kKeptPipelines most recent, or null. A plan made again then creates none
+  // (drivers that keep no pipeline cache, as lavapipe, compile every
+  // pipeline again: 13-60 ms a plan).
   std::shared_ptr<const Pipeline> find_pipeline(const std::string& source);
   // Creates the pipeline of source from its SPIR-V and keeps it for later
-  // plans (the most recent kKeptPipelines stay after their plans are gone).
+  // plans.
   std::shared_ptr<const Pipeline> add_pipeline(const std::string& source,
                                                const std::vector<uint32_t>& spirv);
   static constexpr size_t kKeptPipelines = 128;
@@ -96,8 +97,7 @@ public:
 private:
   void pick(const Settings& s);
   std::mutex pipelines_mutex_;
-  std::map<std::string, std::shared_ptr<const Pipeline>> pipelines_; // by source hash
-  std::vector<std::string> pipeline_order_;                          // oldest first
+  codegen::KernelCache<const Pipeline> pipelines_{kKeptPipelines}; // by source hash
 };
 
 // A storage buffer on the device (owned, or a caller's VkBuffer wrapped).

@@ -8,6 +8,8 @@
 #include <fftmux/codegen.hpp>
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -69,5 +71,33 @@ std::string bytes_hex(const unsigned char* bytes, size_t n);
 // pass, plus the transfers of a HOST plan at host_bandwidth.
 double estimate_seconds(const fftmux_desc& desc, size_t passes, double bandwidth, double launch,
                         double host_bandwidth);
+
+// A device's compiled kernels (pipelines, programs) by key: found while any
+// plan holds them, and the most recent `keep` of them held after their plans
+// are gone, so a plan made again in the process compiles and loads nothing.
+// Not synchronized: its owner serializes the calls.
+template <class T> class KernelCache {
+public:
+  explicit KernelCache(size_t keep) : keep_(keep) {}
+  std::shared_ptr<T> find(const std::string& key) const {
+    auto it = live_.find(key);
+    return it == live_.end() ? nullptr : it->second.lock();
+  }
+  void add(const std::string& key, std::shared_ptr<T> kernel) {
+    live_[key] = kernel;
+    kept_.push_back(std::move(kernel));
+    if (kept_.size() > keep_) // plans still hold theirs
+      kept_.erase(kept_.begin());
+  }
+  void clear() { // the kernels die here, where the caller's API context is current
+    kept_.clear();
+    live_.clear();
+  }
+
+private:
+  size_t keep_;
+  std::map<std::string, std::weak_ptr<T>> live_;
+  std::vector<std::shared_ptr<T>> kept_; // oldest first
+};
 
 } // namespace fftmux::codegen
