@@ -27,7 +27,10 @@ const Syntax vulkan = {
     "}\n",
     "gl_LocalInvocationID.x",
     "(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x + pc.group_offset)",
-    "memoryBarrierShared();\n  barrier();",
+    // barrier() alone orders shared memory in a compute shader (glslang gives
+    // it workgroup-memory semantics); memoryBarrierShared() added a memory
+    // barrier of device scope to every exchange.
+    "barrier();",
     "src.d[%s]",
     "dst.d[%s]",
     "tab.d[%s]",
@@ -59,7 +62,7 @@ const Syntax opengl = {
     "}\n",
     "gl_LocalInvocationID.x",
     "(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x + group_offset)",
-    "memoryBarrierShared();\n  barrier();",
+    "barrier();", // as in Vulkan: it makes shared writes visible to the group
     "src.d[%s]",
     "dst.d[%s]",
     "tab.d[%s]",
@@ -115,7 +118,7 @@ const char* dialect_name(Dialect d) {
 }
 
 // y_k = a0 + sum_j (a_j + a_{p-j}) cos(2 pi jk/p) + S i sum_j (a_j - a_{p-j}) sin(2 pi jk/p)
-std::string prime_butterfly(int p, int sign, const char* suffix) {
+std::string odd_butterfly(int p, int sign, const char* suffix) {
   std::string sfx = suffix, s = "FN void bf" + std::to_string(p) + sfx + "(";
   for (int i = 0; i < p; ++i)
     s += (i ? ", " : "") + std::string("INOUT(cplx_t) a") + std::to_string(i);

@@ -38,7 +38,8 @@ extern const char* const shader_complex;
 extern const char* const shader_butterflies;
 extern const char* const shader_real;
 
-// An odd prime butterfly (3, 5, 7, 11, 13) named bf<p><suffix>.
-std::string prime_butterfly(int p, int sign, const char* suffix);
+// An odd butterfly (3, 5, 7, 9, 11, 13) named bf<p><suffix>: the DFT of p
+// points through its symmetric pairs, valid for any odd p.
+std::string odd_butterfly(int p, int sign, const char* suffix);
 
 } // namespace fftmux::codegen

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <numeric>
 #include <sstream>
+#include <tuple>
 
 namespace fftmux::codegen {
 
@@ -36,13 +37,20 @@ uint32_t Kernel::shared_scalars() const {
   return uint32_t(component_scalars() * (split_exchange ? 1 : 2));
 }
 
+bool Kernel::swizzled() const {
+  return teams > 1 && team_major && threads > 1 && threads < 32;
+}
+
 int64_t Kernel::line_scalars() const {
-  return std::max(length, positions) + (teams > 1 && team_major ? 1 : 0);
+  int64_t l = std::max(length, positions);
+  if (swizzled()) // whole rows of 32 banks, the padding inside
+    return (l + (pad_shared ? l / 32 : 0) + 31) / 32 * 32;
+  return l + (teams > 1 && team_major ? 1 : 0);
 }
 
 int64_t Kernel::component_scalars() const {
   int64_t s = line_scalars() * teams;
-  return pad_shared ? s + s / 32 + 1 : s;
+  return pad_shared && !swizzled() ? s + s / 32 + 1 : s;
 }
 
 namespace {
@@ -235,9 +243,33 @@ struct Planner {
           (!best ||
            std::abs(std::log(double(L) / p / E)) < std::abs(std::log(double(L) / best / E))))
         best = p;
-    if (!best)
-      best = std::clamp<int64_t>(L / E, 1, std::min<int64_t>(L / maxr, dev.max_threads));
-    return uint32_t(best);
+    return uint32_t(best ? best : fewest_idle(k, 2 * E));
+  }
+
+  // No thread count divides every stage: the one that issues the fewest
+  // butterfly slots (idle threads of a round and of a partial warp
+  // included) holding at most `registers` values, or failing that, the one
+  // holding the fewest. H200: 8232 points on 514 threads left a third of
+  // them idle in the radix-8 stage and spilled.
+  uint32_t fewest_idle(const Kernel& k, int64_t registers) const {
+    std::tuple<int64_t, int64_t, int64_t> best{std::numeric_limits<int64_t>::max(), 0, 0};
+    int64_t pick = 1;
+    for (int64_t p = 1; p <= int64_t(dev.max_threads) && p <= k.length; ++p) {
+      int64_t held = 0, slots = 0;
+      for (const Step& s : k.steps)
+        if (s.kind == Step::stage) {
+          int64_t r = s.radix * ((k.length / s.radix + p - 1) / p);
+          held = std::max(held, r);
+          slots += r;
+        }
+      std::tuple<int64_t, int64_t, int64_t> key{held > registers ? held : 0,
+                                                (p < 32 ? p : (p + 31) / 32 * 32) * slots, held};
+      if (key < best) {
+        best = key;
+        pick = p;
+      }
+    }
+    return uint32_t(pick);
   }
 
   Kernel shape(Kernel k) {
@@ -252,6 +284,8 @@ struct Planner {
     k.team_major = want != minor;
     int64_t lines = k.transforms();
     int64_t per_line = std::max(k.length, k.positions) + 1;
+    if (k.team_major && k.threads > 1 && k.threads < 32) // Kernel::swizzled: whole rows
+      per_line = (per_line + per_line / 32 + 31) / 32 * 32;
     int64_t cap_threads = dev.max_threads / k.threads;
     bool alt = (pl != none && pl != want) || (ps != none && ps != want);
     bool coalesce = !k.team_major || alt; // lines adjacent in memory: want enough of them

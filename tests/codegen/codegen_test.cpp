@@ -74,8 +74,8 @@ TEST(Factorize, ProductIsTheLengthAndRadicesAreAllowed) {
       std::vector<int> r = factorize(n, maxr);
       EXPECT_EQ(product(r), n) << n;
       for (int x : r) {
-        EXPECT_TRUE(x == 2 || x == 3 || x == 4 || x == 5 || x == 7 || x == 8 || x == 11 ||
-                    x == 13 || x == 16)
+        EXPECT_TRUE(x == 2 || x == 3 || x == 4 || x == 5 || x == 7 || x == 8 || x == 9 ||
+                    x == 11 || x == 13 || x == 16)
             << x;
         if ((x & (x - 1)) == 0) {
           EXPECT_LE(uint32_t(x), maxr) << n;
@@ -90,6 +90,7 @@ TEST(Factorize, PrefersFewStages) {
   EXPECT_EQ(factorize(4096), (std::vector<int>{16, 16, 16}));
   EXPECT_EQ(factorize(1024).size(), 3u);
   EXPECT_EQ(factorize(8, 4), (std::vector<int>{4, 2}));
+  EXPECT_EQ(factorize(2187), (std::vector<int>{9, 9, 9, 3}));
 }
 
 TEST(Factorize, DeclinesLargePrimes) {
@@ -156,6 +157,25 @@ TEST(Plan, OneKernelHoldsAtMostTheTargetRegisters) {
   EXPECT_EQ(plan(problem({32768}), FFTMUX_FORWARD, h200_cuda()).passes.size(), 2u);
   // A Bluestein convolution may hold twice that: 10007 convolves 20160 points in one.
   EXPECT_EQ(plan(problem({10007}), FFTMUX_FORWARD, h200_cuda()).passes.size(), 1u);
+}
+
+// Where no thread count divides every stage (mixed radices, Bluestein
+// lengths), each stage still keeps at least 3/4 of the threads busy, and a
+// small register target never leaves one thread with the whole line.
+TEST(Plan, ThreadsStayBusyInEveryStage) {
+  for (int64_t n : {1000, 2401, 6000, 4097, 10007}) {
+    const Kernel k = plan(problem({n}), FFTMUX_FORWARD, h200_cuda()).passes[0].kernel;
+    for (const Step& s : k.steps)
+      if (s.kind == Step::stage) {
+        int64_t q = k.length / s.radix, rounds = (q + k.threads - 1) / k.threads;
+        EXPECT_GE(double(q) / double(rounds * k.threads), 0.75)
+            << n << ": radix " << s.radix << " on " << k.threads << " threads";
+      }
+  }
+  Options narrow; // lavapipe's target: 4 values a thread, below one radix-16 butterfly
+  narrow.values_per_thread = 4;
+  EXPECT_EQ(plan(problem({4096}), FFTMUX_FORWARD, lavapipe(), narrow).passes[0].kernel.threads,
+            256u);
 }
 
 TEST(Emit, CudaQualifiersFollowTheKernel) {

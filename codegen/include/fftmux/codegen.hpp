@@ -19,7 +19,7 @@
 namespace fftmux::codegen {
 
 // Bumped whenever emitted code changes: part of every compiled-code cache key.
-constexpr int generator_version = 4;
+constexpr int generator_version = 5;
 
 // What the device allows a kernel.
 struct Device {
@@ -164,6 +164,9 @@ struct Kernel {
   uint64_t groups() const;           // workgroups to dispatch
   uint32_t shared_scalars() const;   // the kernel's shared memory, 0 when it needs none
   int64_t line_scalars() const;      // shared words of one component of one line
+  // Several lines share a warp: each line's words are XOR-swizzled by its
+  // team, so that the warp's lines fall on different banks.
+  bool swizzled() const;
   int64_t component_scalars() const; // shared words of one component of the workgroup
 };
 
