@@ -258,13 +258,15 @@ private:
   std::string shared_var(const char* v, bool alt, const std::string& pos,
                          const std::string& slot_team = "") const {
     std::string team = !slot_team.empty() ? slot_team : alt ? "teamA" : "teamS", i = pos;
-    if (k_.swizzled()) {
-      // Counted on the generated F32 kernels (warp 0, every exchange): 1.0-1.45
-      // wavefronts an access at 32-256 points, 1.7-2.0 unswizzled.
+    if (k_.staggered()) {
+      // Counted on the generated F32 kernels (warp 0, every exchange): 1.2-1.6
+      // wavefronts an access at 32-256 points, 1.7-2.0 with a pitch of
+      // length + 1 padded as a whole. Rows aligned to 32 words and
+      // XOR-swizzled did as well but took up to twice the shared memory,
+      // which halved the H200's speed at 32-128 points.
       std::string p = k_.pad_shared ? "(" + pos + " + (" + pos + " >> 5u))" : "(" + pos + ")";
-      std::string x = "(" + team + " * " + u(k_.threads) + ")";
-      return "uint " + std::string(v) + " = " + team + " * " + u(k_.line_scalars()) + " + (" + p +
-             " ^ ((" + x + " ^ (" + x + " >> 1u)) & 31u)); ";
+      return "uint " + std::string(v) + " = " + team + " * " + u(k_.line_scalars()) + " + " + p +
+             "; ";
     }
     if (k_.teams > 1 && k_.team_major)
       i = team + " * " + u(k_.line_scalars()) + " + " + pos;

@@ -37,20 +37,22 @@ uint32_t Kernel::shared_scalars() const {
   return uint32_t(component_scalars() * (split_exchange ? 1 : 2));
 }
 
-bool Kernel::swizzled() const {
+bool Kernel::staggered() const {
   return teams > 1 && team_major && threads > 1 && threads < 32;
 }
 
 int64_t Kernel::line_scalars() const {
   int64_t l = std::max(length, positions);
-  if (swizzled()) // whole rows of 32 banks, the padding inside
-    return (l + (pad_shared ? l / 32 : 0) + 31) / 32 * 32;
+  if (staggered()) { // the padded line, then up to the next word = threads (mod 32)
+    int64_t q = l + (pad_shared ? l / 32 : 0);
+    return q + ((int64_t(threads) - q) % 32 + 32) % 32;
+  }
   return l + (teams > 1 && team_major ? 1 : 0);
 }
 
 int64_t Kernel::component_scalars() const {
   int64_t s = line_scalars() * teams;
-  return pad_shared && !swizzled() ? s + s / 32 + 1 : s;
+  return pad_shared && !staggered() ? s + s / 32 + 1 : s;
 }
 
 namespace {
@@ -249,21 +251,28 @@ struct Planner {
   // No thread count divides every stage: the one that issues the fewest
   // butterfly slots (idle threads of a round and of a partial warp
   // included) holding at most `registers` values, or failing that, the one
-  // holding the fewest. H200: 8232 points on 514 threads left a third of
-  // them idle in the radix-8 stage and spilled.
+  // holding the fewest. A line that takes most of the shared memory runs
+  // alone on its multiprocessor, where the rounds a thread makes count
+  // rather than the slots. H200: 8232 points on 514 threads left a third of
+  // them idle in the radix-8 stage and spilled (588: 1.35x faster); 20160
+  // points, alone, ran 1.36x slower on 840 threads than on 1024.
   uint32_t fewest_idle(const Kernel& k, int64_t registers) const {
-    std::tuple<int64_t, int64_t, int64_t> best{std::numeric_limits<int64_t>::max(), 0, 0};
+    bool alone = 4 * k.length * scalar() > int64_t(dev.shared_bytes);
+    std::tuple<int64_t, int64_t, int64_t, int64_t> best{std::numeric_limits<int64_t>::max(), 0,
+                                                        0, 0};
     int64_t pick = 1;
     for (int64_t p = 1; p <= int64_t(dev.max_threads) && p <= k.length; ++p) {
-      int64_t held = 0, slots = 0;
+      int64_t held = 0, slots = 0, rounds = 0;
       for (const Step& s : k.steps)
         if (s.kind == Step::stage) {
-          int64_t r = s.radix * ((k.length / s.radix + p - 1) / p);
-          held = std::max(held, r);
-          slots += r;
+          int64_t n = (k.length / s.radix + p - 1) / p;
+          held = std::max(held, s.radix * n);
+          slots += s.radix * n;
+          rounds += n;
         }
-      std::tuple<int64_t, int64_t, int64_t> key{held > registers ? held : 0,
-                                                (p < 32 ? p : (p + 31) / 32 * 32) * slots, held};
+      std::tuple<int64_t, int64_t, int64_t, int64_t> key{
+          held > registers ? held : 0, alone ? rounds : 0,
+          (p < 32 ? p : (p + 31) / 32 * 32) * slots, held};
       if (key < best) {
         best = key;
         pick = p;
@@ -284,8 +293,8 @@ struct Planner {
     k.team_major = want != minor;
     int64_t lines = k.transforms();
     int64_t per_line = std::max(k.length, k.positions) + 1;
-    if (k.team_major && k.threads > 1 && k.threads < 32) // Kernel::swizzled: whole rows
-      per_line = (per_line + per_line / 32 + 31) / 32 * 32;
+    if (k.team_major && k.threads > 1 && k.threads < 32) // Kernel::staggered
+      per_line += per_line / 32 + 31;
     int64_t cap_threads = dev.max_threads / k.threads;
     bool alt = (pl != none && pl != want) || (ps != none && ps != want);
     bool coalesce = !k.team_major || alt; // lines adjacent in memory: want enough of them

@@ -164,9 +164,10 @@ struct Kernel {
   uint64_t groups() const;           // workgroups to dispatch
   uint32_t shared_scalars() const;   // the kernel's shared memory, 0 when it needs none
   int64_t line_scalars() const;      // shared words of one component of one line
-  // Several lines share a warp: each line's words are XOR-swizzled by its
-  // team, so that the warp's lines fall on different banks.
-  bool swizzled() const;
+  // Several lines share a warp: each line's padded words start `threads`
+  // banks (mod 32) after the previous line's, so the warp's lines fall on
+  // different banks.
+  bool staggered() const;
   int64_t component_scalars() const; // shared words of one component of the workgroup
 };
 
