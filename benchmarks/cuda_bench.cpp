@@ -7,7 +7,9 @@
 // cuFFT's over every element (outputs poisoned with NaN first), and cuFFT's
 // own output against exact DFT bins computed in double on the CPU.
 //
-//   cuda_bench [--quick] [--all-variants] [--shifts-only] [--repeats N] [--json FILE]
+//   cuda_bench [--quick] [--all-variants] [--shifts-only] [--match TEXT] [--repeats N]
+//              [--json FILE]
+// --match keeps the problems whose name contains TEXT (e.g. "10007 x").
 #include <elementwise.hpp>
 #include <nvrtc.hpp>
 
@@ -52,6 +54,7 @@ struct Options {
   bool quick = false;
   bool all_variants = false; // every native variant on every problem
   bool shifts_only = false;  // the fused-shift rows alone
+  std::string match;         // problems whose name contains this, "" = all
   int repeats = 25;
   std::string json;
 };
@@ -561,9 +564,11 @@ int main(int argc, char** argv) {
       b.opt.all_variants = true;
     else if (a == "--json" && i + 1 < argc)
       b.opt.json = argv[++i];
+    else if (a == "--match" && i + 1 < argc)
+      b.opt.match = argv[++i];
     else {
       std::fprintf(stderr, "usage: cuda_bench [--quick] [--all-variants] [--shifts-only] "
-                           "[--repeats N] [--json FILE]\n");
+                           "[--match TEXT] [--repeats N] [--json FILE]\n");
       return 2;
     }
   }
@@ -576,6 +581,11 @@ int main(int argc, char** argv) {
     b.copy_line();
     const int64_t shift_sizes[] = {1024, 16384, 4093};
     std::vector<Problem> all = problems(b.opt.quick);
+    all.erase(std::remove_if(all.begin(), all.end(),
+                             [&](const Problem& p) {
+                               return p.name.find(b.opt.match) == std::string::npos;
+                             }),
+              all.end());
     auto has_shifts = [&](const Problem& p) {
       bool shifts = p.desc.rank > 1 && p.group == "2d";
       for (int64_t n : shift_sizes)

@@ -24,16 +24,16 @@ struct Best {
   std::vector<int> radices;
 };
 
-const Best& best(int64_t n, uint32_t max_radix, std::map<int64_t, Best>& memo) {
+const Best& best(int64_t n, uint32_t max_radix, bool nine, std::map<int64_t, Best>& memo) {
   auto it = memo.find(n);
   if (it != memo.end())
     return it->second;
   Best b{n == 1 ? 0.0 : 1e300, {}};
   for (const Radix& r : radices) {
     bool pow2 = (r.r & (r.r - 1)) == 0;
-    if ((pow2 && uint32_t(r.r) > max_radix) || n % r.r != 0)
+    if ((pow2 && uint32_t(r.r) > max_radix) || (r.r == 9 && !nine) || n % r.r != 0)
       continue;
-    const Best& rest = best(n / r.r, max_radix, memo);
+    const Best& rest = best(n / r.r, max_radix, nine, memo);
     double c = rest.cost + r.cost;
     if (c < b.cost) {
       b.cost = c;
@@ -53,12 +53,12 @@ bool smooth(int64_t n) {
   return n == 1;
 }
 
-std::vector<int> factorize(int64_t n, uint32_t max_radix) {
+std::vector<int> factorize(int64_t n, uint32_t max_radix, bool nine) {
   if (n < 1 || !smooth(n))
     return {};
   // max_radix bounds the power-of-two radices only.
   std::map<int64_t, Best> memo;
-  std::vector<int> r = best(n, std::max<uint32_t>(max_radix, 2), memo).radices;
+  std::vector<int> r = best(n, std::max<uint32_t>(max_radix, 2), nine, memo).radices;
   std::sort(r.rbegin(), r.rend());
   return r;
 }

@@ -91,6 +91,7 @@ TEST(Factorize, PrefersFewStages) {
   EXPECT_EQ(factorize(1024).size(), 3u);
   EXPECT_EQ(factorize(8, 4), (std::vector<int>{4, 2}));
   EXPECT_EQ(factorize(2187), (std::vector<int>{9, 9, 9, 3}));
+  EXPECT_EQ(factorize(2187, 16, false), (std::vector<int>(7, 3)));
 }
 
 TEST(Factorize, DeclinesLargePrimes) {

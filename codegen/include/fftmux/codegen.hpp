@@ -52,8 +52,8 @@ struct Unsupported : std::runtime_error {
 // Radices for an n whose prime factors are all <= 13, chosen by a cost model
 // (fewest shared-memory exchanges first), largest first; empty when n has a
 // larger prime factor. factorize(1) is empty too. max_radix bounds the
-// power-of-two radices only.
-std::vector<int> factorize(int64_t n, uint32_t max_radix = 16);
+// power-of-two radices only; nine = false leaves out the composite radix 9.
+std::vector<int> factorize(int64_t n, uint32_t max_radix = 16, bool nine = true);
 bool smooth(int64_t n); // every prime factor <= 13
 // The padded length of a Bluestein convolution for n: 2,3,5,7-smooth, >= 2n-1.
 int64_t bluestein_length(int64_t n);
