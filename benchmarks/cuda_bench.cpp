@@ -581,10 +581,9 @@ int main(int argc, char** argv) {
     b.copy_line();
     const int64_t shift_sizes[] = {1024, 16384, 4093};
     std::vector<Problem> all = problems(b.opt.quick);
-    all.erase(std::remove_if(all.begin(), all.end(),
-                             [&](const Problem& p) {
-                               return p.name.find(b.opt.match) == std::string::npos;
-                             }),
+    all.erase(std::remove_if(
+                  all.begin(), all.end(),
+                  [&](const Problem& p) { return p.name.find(b.opt.match) == std::string::npos; }),
               all.end());
     auto has_shifts = [&](const Problem& p) {
       bool shifts = p.desc.rank > 1 && p.group == "2d";

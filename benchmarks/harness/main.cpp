@@ -34,7 +34,8 @@ struct Options {
   std::string engines = "*";
   std::string device = "all";
   std::string precision = "all";
-  std::string variants; // "": all, or default with --quick
+  std::vector<std::string> shapes; // e.g. 64, 1024x1024; empty = every shape of the sets
+  std::string variants;            // "": all, or default with --quick
   std::string out = "bench-results";
   std::string cpu_elements, gpu_elements; // "" keeps the set's own
   std::string fftw_planner = "measure";
@@ -76,6 +77,9 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("-s,--set", o.sets, "problem sets (--list names them; 'all' the big ones)")
       ->delimiter(',');
   app.add_flag("--quick", o.quick, "the quick set: a few minutes at most on a small CPU");
+  app.add_option("--shapes", o.shapes,
+                 "problems of these transform shapes only (e.g. 64 1024x1024)")
+      ->delimiter(',');
   app.add_option("--precision", o.precision, "problems of this precision only: all, f32, f64")
       ->check(CLI::IsMember({"all", "f32", "f64"}))
       ->capture_default_str();
@@ -223,8 +227,9 @@ Meta header(const Options& o, const std::vector<const EngineInfo*>& engines, int
   const Settings& s = o.settings;
   meta.insert(
       meta.end(),
-      {{"sets",
-        CLI::detail::join(o.sets, ",") + ", precision " + o.precision + ", variants " + o.variants},
+      {{"sets", CLI::detail::join(o.sets, ",") +
+                    (o.shapes.empty() ? "" : ", shapes " + CLI::detail::join(o.shapes, ",")) +
+                    ", precision " + o.precision + ", variants " + o.variants},
        {"settings", "repeats " + std::to_string(s.repeats) + ", min-repeats " +
                         std::to_string(s.min_repeats) + ", warmup " + std::to_string(s.warmup) +
                         ", min-sample-time " + std::to_string(s.min_sample) + " s, phase-budget " +
@@ -238,9 +243,15 @@ Meta header(const Options& o, const std::vector<const EngineInfo*>& engines, int
 
 std::vector<Problem> selected_problems(const Options& o) {
   std::vector<Problem> out; // problems() fails early on an unknown set
-  for (const Problem& p : problems(o.sets))
-    if (o.precision == "all" || o.precision == precision_name(p.spec.precision))
+  for (const Problem& p : problems(o.sets)) {
+    std::string shape;
+    for (int64_t n : p.spec.shape)
+      shape += (shape.empty() ? "" : "x") + std::to_string(n);
+    bool shaped =
+        o.shapes.empty() || std::find(o.shapes.begin(), o.shapes.end(), shape) != o.shapes.end();
+    if (shaped && (o.precision == "all" || o.precision == precision_name(p.spec.precision)))
       out.push_back(p);
+  }
   return out;
 }
 

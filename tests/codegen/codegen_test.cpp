@@ -74,8 +74,8 @@ TEST(Factorize, ProductIsTheLengthAndRadicesAreAllowed) {
       std::vector<int> r = factorize(n, maxr);
       EXPECT_EQ(product(r), n) << n;
       for (int x : r) {
-        EXPECT_TRUE(x == 2 || x == 3 || x == 4 || x == 5 || x == 7 || x == 8 || x == 9 ||
-                    x == 11 || x == 13 || x == 16)
+        EXPECT_TRUE(x == 2 || x == 3 || x == 4 || x == 5 || x == 7 || x == 8 || x == 9 || x == 11 ||
+                    x == 13 || x == 16)
             << x;
         if ((x & (x - 1)) == 0) {
           EXPECT_LE(uint32_t(x), maxr) << n;

@@ -161,9 +161,9 @@ struct Kernel {
 
   int64_t transforms() const; // lines: the product of the digits
   uint32_t workgroup() const { return threads * teams; }
-  uint64_t groups() const;           // workgroups to dispatch
-  uint32_t shared_scalars() const;   // the kernel's shared memory, 0 when it needs none
-  int64_t line_scalars() const;      // shared words of one component of one line
+  uint64_t groups() const;         // workgroups to dispatch
+  uint32_t shared_scalars() const; // the kernel's shared memory, 0 when it needs none
+  int64_t line_scalars() const;    // shared words of one component of one line
   // Several lines share a warp: each line's padded words start `threads`
   // banks (mod 32) after the previous line's, so the warp's lines fall on
   // different banks.
