@@ -49,17 +49,15 @@ Buffer* buffer_of(void* p) {
 // (the GPU backends share them), named native-<name>.
 constexpr uint32_t kCufft = 0;
 
-// Workgroups of about 64 invocations unless a variant says otherwise: on the
-// H200 they were as fast as 256 or faster on 39 of 44 benchmark problems
-// (1.05-1.26x at 16, 32, 512, 1024, 1000, 1536, 3125, F64 1024 and R2C 1024;
-// 0.92-0.94x at 65536 and 256^3), benchmarks/results/h200-2026-11-30.
+// A GPU's defaults (codegen::device_defaults): workgroups of about 64
+// invocations unless a variant says otherwise; on the H200 they were as fast
+// as 256 or faster on 39 of 44 benchmark problems (1.05-1.26x at 16, 32, 512,
+// 1024, 1000, 1536, 3125, F64 1024 and R2C 1024; 0.92-0.94x at 65536 and
+// 256^3), benchmarks/results/h200-2026-11-30.
 codegen::Options native_options(uint32_t variant) {
   if (variant == kCufft)
     fail(FFTMUX_ERROR_INVALID_ARGUMENT, "cuda: variant 0 is cuFFT, not a generated one");
-  codegen::Options o = codegen::variant_options(variant - 1, "cuda");
-  if (!o.group_threads)
-    o.group_threads = 64;
-  return o;
+  return codegen::device_defaults(codegen::variant_options(variant - 1, "cuda"), false);
 }
 
 fftmux_status init(const fftmux_host_v1* h, void** out) {

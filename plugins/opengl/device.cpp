@@ -197,10 +197,8 @@ void Device::open(const Share& share) {
 
 codegen::Options Device::options(codegen::Options o) const {
   if (!o.values_per_thread)
-    o.values_per_thread = settings_.values_per_thread ? settings_.values_per_thread
-                          : software_                 ? 4
-                                                      : 0;
-  return o;
+    o.values_per_thread = settings_.values_per_thread;
+  return codegen::device_defaults(o, software_);
 }
 
 bool Device::buffer_storage_api() const {

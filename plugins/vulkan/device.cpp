@@ -273,8 +273,7 @@ codegen::Device Device::limits() const {
 }
 
 codegen::Options Device::tuned(codegen::Options o) const {
-  if (props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU && !o.values_per_thread)
-    o.values_per_thread = 4;
+  o = codegen::device_defaults(o, props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU);
   if (!o.max_single)
     o.max_single = settings.single_pass_limit;
   return o;

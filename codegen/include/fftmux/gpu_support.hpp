@@ -26,6 +26,10 @@ const std::vector<Variant>& variants();
 const Options& variant_options(uint32_t i, const char* backend);
 // The variant names as a C array that lives as long as the program.
 const char* const* variant_names();
+// What a variant leaves open, filled in for the kind of device: a CPU
+// (lavapipe, llvmpipe) holds 4 values a thread in 256-invocation groups, a
+// GPU ~64-invocation groups.
+Options device_defaults(Options o, bool cpu);
 
 // FFTMUX_FORWARD and/or FFTMUX_INVERSE: what a plan of desc runs.
 std::vector<int> directions(const fftmux_desc& desc);
