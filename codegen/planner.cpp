@@ -294,7 +294,9 @@ struct Planner {
     k.team_major = want != minor;
     int64_t lines = k.transforms();
     int64_t per_line = std::max(k.length, k.positions) + 1;
-    if (k.team_major && k.threads > 1 && k.threads < 32) // Kernel::staggered
+    Kernel shared = k; // with company: are its lines staggered?
+    shared.teams = 2;
+    if (shared.staggered()) // padded, then up to 31 words more
       per_line += per_line / 32 + 31;
     int64_t cap_threads = dev.max_threads / k.threads;
     bool alt = (pl != none && pl != want) || (ps != none && ps != want);

@@ -244,11 +244,8 @@ Meta header(const Options& o, const std::vector<const EngineInfo*>& engines, int
 std::vector<Problem> selected_problems(const Options& o) {
   std::vector<Problem> out; // problems() fails early on an unknown set
   for (const Problem& p : problems(o.sets)) {
-    std::string shape;
-    for (int64_t n : p.spec.shape)
-      shape += (shape.empty() ? "" : "x") + std::to_string(n);
-    bool shaped =
-        o.shapes.empty() || std::find(o.shapes.begin(), o.shapes.end(), shape) != o.shapes.end();
+    bool shaped = o.shapes.empty() || std::find(o.shapes.begin(), o.shapes.end(),
+                                                shape_text(p.spec.shape)) != o.shapes.end();
     if (shaped && (o.precision == "all" || o.precision == precision_name(p.spec.precision)))
       out.push_back(p);
   }

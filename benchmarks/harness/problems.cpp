@@ -171,11 +171,15 @@ const char* placement_name(uint32_t p) {
   return p == FFTMUX_DEVICE ? "device" : "host";
 }
 
-std::string shape_text(const fftmux_desc& d) {
+std::string shape_text(const std::vector<int64_t>& shape) {
   std::string s;
-  for (uint32_t i = 0; i < d.rank; ++i)
-    s += (i ? "x" : "") + std::to_string(d.n[i]);
+  for (int64_t n : shape)
+    s += (s.empty() ? "" : "x") + std::to_string(n);
   return s;
+}
+
+std::string shape_text(const fftmux_desc& d) {
+  return shape_text(std::vector<int64_t>(d.n, d.n + d.rank));
 }
 
 std::string describe(const fftmux_desc& d) {

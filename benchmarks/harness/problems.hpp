@@ -52,6 +52,7 @@ Instance instantiate(const Spec& spec, int64_t elements);
 // "c2c f32 1024x1024 b64 device": how reports name a problem.
 std::string describe(const fftmux_desc& desc);
 std::string shape_text(const fftmux_desc& desc);
+std::string shape_text(const std::vector<int64_t>& shape); // "1024x1024"
 const char* kind_name(uint32_t kind);
 const char* precision_name(uint32_t precision);
 const char* placement_name(uint32_t placement);
