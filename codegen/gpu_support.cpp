@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
+#include <mutex>
 
 namespace fftmux::codegen {
 
@@ -98,10 +100,63 @@ Planned plan_all(const fftmux_desc& desc, const Device& device, const Options& o
     const Plan& last = p.plans.back();
     p.scratch_bytes = std::max<uint64_t>(p.scratch_bytes, last.scratch_elements * elem);
     p.passes = std::max(p.passes, last.passes.size());
-    check(last.table.size() * elem, "twiddle table");
+    check(uint64_t(last.table_size) * elem, "twiddle table");
   }
   check(p.scratch_bytes, "scratch");
   return p;
+}
+
+namespace {
+
+std::string generated_key(const fftmux_desc& desc, const Device& d, const Options& o,
+                          uint64_t max_buffer_bytes, Dialect dialect) {
+  static_assert(sizeof(fftmux_desc) == 56 + 24 * FFTMUX_MAX_RANK, "fftmux_desc has no padding");
+  std::string k(reinterpret_cast<const char*>(&desc), sizeof desc);
+  k.append(reinterpret_cast<const char*>(&o), sizeof o); // uint32_t only
+  for (uint64_t v : {uint64_t(d.shared_bytes), uint64_t(d.max_threads), uint64_t(d.subgroup),
+                     d.max_binding_bytes, uint64_t(d.f64), max_buffer_bytes, uint64_t(dialect)})
+    k.append(reinterpret_cast<const char*>(&v), sizeof v);
+  return k;
+}
+
+} // namespace
+
+std::shared_ptr<const Generated> generate(const fftmux_desc& desc, const Device& device,
+                                          const Options& options, uint64_t max_buffer_bytes,
+                                          Dialect dialect) {
+  static std::mutex mutex;
+  static std::map<std::string, std::shared_ptr<const Generated>> kept;
+  static std::vector<std::string> order; // oldest first
+  std::string key = generated_key(desc, device, options, max_buffer_bytes, dialect);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = kept.find(key);
+    if (it != kept.end())
+      return it->second;
+  }
+  auto g = std::make_shared<Generated>();
+  g->planned = plan_all(desc, device, options, max_buffer_bytes);
+  g->precision = desc.precision == FFTMUX_F64 ? Precision::f64 : Precision::f32;
+  for (const Plan& p : g->planned.plans)
+    for (const Pass& pass : p.passes)
+      g->sources.push_back(emit(pass.kernel, dialect));
+  std::lock_guard<std::mutex> lock(mutex);
+  if (kept.emplace(key, g).second) {
+    order.push_back(key);
+    if (order.size() > 64) {
+      kept.erase(order.front());
+      order.erase(order.begin());
+    }
+  }
+  return kept.at(key);
+}
+
+const std::vector<unsigned char>& Generated::table(size_t i) const {
+  std::call_once(tables_once_, [this] {
+    for (const Plan& p : planned.plans)
+      tables_.push_back(table_bytes(p, precision));
+  });
+  return tables_.at(i);
 }
 
 std::vector<Dispatch> dispatches(uint64_t groups, uint32_t max_x, uint32_t max_y) {
@@ -116,7 +171,7 @@ std::vector<Dispatch> dispatches(uint64_t groups, uint32_t max_x, uint32_t max_y
 }
 
 std::vector<unsigned char> table_bytes(const Plan& plan, Precision p) {
-  const auto& t = plan.table;
+  std::vector<std::complex<double>> t = table_values(plan);
   std::vector<unsigned char> bytes;
   if (p == Precision::f64) {
     bytes.resize(t.size() * sizeof t[0]);

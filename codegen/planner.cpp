@@ -135,8 +135,7 @@ struct Planner {
 
   Planner(const fftmux_desc& desc, int direction, const Device& device, const Options& o, Plan& p)
       : d(desc), sign(direction), dev(device), opt(o),
-        prec(desc.precision == FFTMUX_F64 ? Precision::f64 : Precision::f32), out(p),
-        tables(p.table) {
+        prec(desc.precision == FFTMUX_F64 ? Precision::f64 : Precision::f32), out(p), tables(p) {
     if (!opt.group_threads)
       opt.group_threads = 256;
     if (!opt.values_per_thread)

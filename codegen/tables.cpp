@@ -1,6 +1,7 @@
 #include "tables.hpp"
 
 #include <cmath>
+#include <utility>
 
 namespace fftmux::codegen {
 
@@ -8,13 +9,22 @@ cd unit_root(int sign, int64_t a, int64_t b) {
   a %= b;
   if (a < 0)
     a += b;
-  // Reduce to the first octant so the angle handed to sin/cos is small.
-  const long double pi = 3.141592653589793238462643383279502884L;
-  bool neg = 2 * a > b; // use the conjugate of b - a
+  // Reduce to an angle of at most pi / 4 in the integers: sinl and cosl take
+  // their multi-precision argument reduction beyond it, which made twiddle
+  // tables most of a warm plan's creation time.
+  const long double half_pi = 1.570796326794896619231321691639751442L;
+  bool neg = 2 * a > b; // the conjugate of b - a
   if (neg)
     a = b - a;
-  long double ang = 2 * pi * (long double)a / (long double)b;
-  cd w(double(std::cos(ang)), double(std::sin(ang)));
+  int64_t quarter = 4 * a / b, r = 4 * a - quarter * b; // angle = pi/2 (quarter + r / b)
+  bool flip = 2 * r > b;                                // pi/2 r / b = pi/2 - pi/2 (b - r) / b
+  long double ang = half_pi * (long double)(flip ? b - r : r) / (long double)b;
+  double c = double(cosl(ang)), s = double(sinl(ang));
+  if (flip)
+    std::swap(c, s);
+  cd w = quarter ? cd(-s, c) : cd(c, s);
+  if (quarter == 2)
+    w = cd(-c, -s);
   if (neg)
     w = std::conj(w);
   return sign < 0 ? std::conj(w) : w;
@@ -50,25 +60,23 @@ void host_fft(std::vector<cd>& x, int sign) {
     throw std::logic_error("host_fft: length is not 7-smooth");
 }
 
-template <class F>
-int64_t Tables::add(std::tuple<int, int64_t, int64_t, double> key, int64_t count, F f) {
-  auto it = at_.find(key);
-  if (it != at_.end())
-    return it->second;
-  int64_t at = int64_t(t_.size());
-  for (int64_t i = 0; i < count; ++i)
-    t_.push_back(f(i));
-  at_[key] = at;
-  return at;
+int64_t Tables::add(TableRun run) {
+  for (const TableRun& r : p_.table)
+    if (r.kind == run.kind && r.n == run.n && r.b == run.b && r.sign == run.sign &&
+        r.scale == run.scale && r.count == run.count)
+      return r.at;
+  run.at = p_.table_size;
+  p_.table_size += run.count;
+  p_.table.push_back(run);
+  return run.at;
 }
 
 int64_t Tables::stage(int64_t length) {
-  return add({0, length, 0, 0.0}, length, [&](int64_t m) { return unit_root(-1, m, length); });
+  return add({TableRun::roots, length, 1, 0, 0.0, 0, length});
 }
 
 int64_t Tables::stage_twiddles(int64_t span, int radix) {
-  return add({7, span, radix, 0.0}, (radix - 1) * span,
-             [&](int64_t m) { return unit_root(-1, (m / span + 1) * (m % span), span * radix); });
+  return add({TableRun::stage_twiddles, span, radix, 0, 0.0, 0, (radix - 1) * span});
 }
 
 Table Tables::twiddle(int64_t n, int sign) {
@@ -83,34 +91,60 @@ Table Tables::twiddle(int64_t n, int sign) {
     ++bits;
   int64_t lo = int64_t(1) << bits, hi = (n + lo - 1) / lo;
   t.split_bits = bits;
-  t.offset = add({1, n, 0, 0.0}, lo, [&](int64_t m) { return unit_root(-1, m, n); });
-  t.hi_offset = add({2, n, 0, 0.0}, hi, [&](int64_t a) { return unit_root(-1, a * lo, n); });
+  t.offset = add({TableRun::roots, n, 1, 0, 0.0, 0, lo});
+  t.hi_offset = add({TableRun::roots, n, lo, 0, 0.0, 0, hi});
   return t;
 }
 
 int64_t Tables::half(int64_t n) {
-  return add({3, n, 0, 0.0}, n / 2 + 1, [&](int64_t k) { return unit_root(-1, k, n); });
+  return add({TableRun::roots, n, 1, 0, 0.0, 0, n / 2 + 1});
 }
 
 int64_t Tables::chirp(int64_t n, int sign) {
-  return add({4, n, sign, 0.0}, n,
-             [&](int64_t k) { return unit_root(sign, k * k % (2 * n), 2 * n); });
+  return add({TableRun::chirp, n, 0, sign, 0.0, 0, n});
 }
 
 int64_t Tables::bluestein(int64_t n, int64_t m, int sign, double scale) {
-  auto key = std::make_tuple(5 + (sign > 0), n, m, scale);
-  auto it = at_.find(key);
-  if (it != at_.end())
-    return it->second;
+  return add({TableRun::bluestein, n, m, sign, scale, 0, m});
+}
+
+namespace {
+
+// FFT_m of exp(-sign pi i k^2 / n) wrapped circularly, times scale / m.
+void bluestein_kernel(const TableRun& r, cd* out) {
+  int64_t n = r.n, m = r.b;
   std::vector<cd> b(static_cast<size_t>(m));
   for (int64_t k = 0; k < n; ++k) {
-    cd w = unit_root(-sign, k * k % (2 * n), 2 * n);
+    cd w = unit_root(-r.sign, k * k % (2 * n), 2 * n);
     b[size_t(k)] = w;
     if (k)
       b[size_t(m - k)] = w;
   }
   host_fft(b, -1);
-  return add(key, m, [&](int64_t k) { return b[size_t(k)] * (scale / double(m)); });
+  for (int64_t k = 0; k < m; ++k)
+    out[k] = b[size_t(k)] * (r.scale / double(m));
+}
+
+void fill(const TableRun& r, cd* out) {
+  int64_t n = r.n;
+  if (r.kind == TableRun::bluestein)
+    return bluestein_kernel(r, out);
+  for (int64_t m = 0; m < r.count; ++m)
+    switch (r.kind) {
+    case TableRun::roots: out[m] = unit_root(-1, m * r.b, n); break;
+    case TableRun::stage_twiddles: out[m] = unit_root(-1, (m / n + 1) * (m % n), n * r.b); break;
+    case TableRun::chirp: out[m] = unit_root(r.sign, m * m % (2 * n), 2 * n); break;
+    case TableRun::bluestein: break;
+    }
+}
+
+} // namespace
+
+std::vector<cd> table_values(const Plan& plan) {
+  std::vector<cd> t(size_t(plan.table_size));
+  for (const TableRun& r : plan.table)
+    fill(r, t.data() + r.at);
+  return t;
 }
 
 } // namespace fftmux::codegen

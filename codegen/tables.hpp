@@ -1,11 +1,9 @@
-// The tables kernels read (twiddles, chirps, Bluestein's kernel), computed
-// in double precision on the host and appended to Plan::table once each.
+// The tables kernels read (twiddles, chirps, Bluestein's kernel): runs of
+// Plan::table laid out while planning, each once, their values computed in
+// double precision by table_values.
 #pragma once
 
 #include <fftmux/codegen.hpp>
-
-#include <map>
-#include <tuple>
 
 namespace fftmux::codegen {
 
@@ -17,9 +15,10 @@ cd unit_root(int sign, int64_t a, int64_t b);
 // An in-place complex FFT in double precision of a 2,3,5,7-smooth length.
 void host_fft(std::vector<cd>& x, int sign);
 
+// Each function returns the offset of its run in the plan's table.
 class Tables {
 public:
-  explicit Tables(std::vector<cd>& t) : t_(t) {}
+  explicit Tables(Plan& p) : p_(p) {}
   int64_t stage(int64_t length); // exp(-2 pi i m / length), m < length
   // A Stockham stage's twiddles w^(i k), w = exp(-2 pi i / (span radix)), at
   // (i - 1) span + k for i = 1 .. radix - 1, k < span: a warp's threads hold
@@ -32,9 +31,8 @@ public:
   int64_t bluestein(int64_t n, int64_t m, int sign, double scale);
 
 private:
-  template <class F> int64_t add(std::tuple<int, int64_t, int64_t, double> key, int64_t count, F f);
-  std::vector<cd>& t_;
-  std::map<std::tuple<int, int64_t, int64_t, double>, int64_t> at_;
+  int64_t add(TableRun run);
+  Plan& p_;
 };
 
 } // namespace fftmux::codegen

@@ -3,9 +3,9 @@
 #include "check.hpp"
 #include "route.hpp"
 
+#include <fftmux/gpu_support.hpp>
+
 #include <algorithm>
-#include <complex>
-#include <cstring>
 #include <future>
 #include <map>
 #include <mutex>
@@ -18,56 +18,17 @@ using plugin::fail;
 
 constexpr uint64_t kMaxIndex = uint64_t(1) << 32; // generated kernels index with uint
 
-// One direction of a problem as the generator planned it, with its sources.
-struct Generated {
-  codegen::Plan plan;
-  std::vector<std::string> sources; // one per pass
-};
-
-Generated generate(const fftmux_desc& d, int dir, const codegen::Device& limits,
-                   const codegen::Options& options) {
-  Generated g{codegen::plan(d, dir, limits, options), {}};
-  for (const auto& pass : g.plan.passes)
-    g.sources.push_back(codegen::emit(pass.kernel, codegen::Dialect::cuda));
-  return g;
+// Both directions as the generator plans them for this device.
+std::shared_ptr<const codegen::Generated>
+generated(const fftmux_desc& d, const codegen::Device& limits, const codegen::Options& options) {
+  return codegen::generate(d, limits, options, kMaxIndex * codegen::complex_bytes(d),
+                           codegen::Dialect::cuda);
 }
 
-// The bytes that identify a problem and variant to the generator.
-std::string plan_key(const fftmux_desc& d, int dir, const codegen::Options& o) {
-  std::string k(reinterpret_cast<const char*>(&d), sizeof d);
-  k.append(reinterpret_cast<const char*>(&dir), sizeof dir);
-  k.append(reinterpret_cast<const char*>(&o), sizeof o);
-  return k;
-}
-
-// A table of the plan's precision.
-std::string table_bytes(const std::vector<std::complex<double>>& table, bool f64) {
-  if (f64)
-    return std::string(reinterpret_cast<const char*>(table.data()), table.size() * 16);
-  std::vector<std::complex<float>> f(table.begin(), table.end());
-  return std::string(reinterpret_cast<const char*>(f.data()), f.size() * 8);
-}
-
-// Within a process, generated plans and loaded modules are kept, a bounded
-// number of each: a plan made again costs no generation, compilation or load.
+// Within a process, loaded modules are kept, a bounded number: a plan made
+// again compiles and loads nothing.
 class NativeCache {
 public:
-  std::shared_ptr<const Generated> generated(const fftmux_desc& d, int dir,
-                                             const codegen::Device& limits,
-                                             const codegen::Options& o) {
-    std::string key = plan_key(d, dir, o);
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      auto it = plans_.find(key);
-      if (it != plans_.end())
-        return it->second;
-    }
-    auto g = std::make_shared<const Generated>(generate(d, dir, limits, o));
-    std::lock_guard<std::mutex> lock(mutex_);
-    bound(plans_);
-    return plans_.emplace(key, g).first->second;
-  }
-
   std::shared_ptr<Module> module(const Compiler& compiler, const std::string& source) {
     std::string key = compiler.arch() + "\n" + source;
     {
@@ -89,7 +50,6 @@ private:
   }
 
   std::mutex mutex_;
-  std::map<std::string, std::shared_ptr<const Generated>> plans_;
   std::map<std::string, std::shared_ptr<Module>> modules_;
 };
 
@@ -103,28 +63,25 @@ NativeCache& cache() {
 class NativePlan final : public Plan {
 public:
   NativePlan(Backend& b, const fftmux_desc& d, const codegen::Options& options) : Plan(b, d) {
-    bool f64 = d.precision == FFTMUX_F64;
-    codegen::Device limits = native_limits(b.device.shared_optin);
-    uint64_t scratch = 0;
-    for (int s = 0; s < 2; ++s) {
-      int dir = s == 0 ? FFTMUX_FORWARD : FFTMUX_INVERSE;
-      if (!runs(d, dir))
-        continue;
-      std::shared_ptr<const Generated> g;
-      try {
-        g = cache().generated(d, dir, limits, options);
-      } catch (const codegen::Unsupported& e) {
-        fail(FFTMUX_ERROR_UNSUPPORTED, std::string("cuda/native: ") + e.what());
-      }
-      load(s, *g);
-      std::string table = table_bytes(g->plan.table, f64);
-      dirs_[s].table = DeviceMemory(table.size());
-      check(cudaMemcpy(dirs_[s].table.get(), table.data(), table.size(), cudaMemcpyHostToDevice),
-            "cudaMemcpy of the twiddle table");
-      scratch = std::max<uint64_t>(scratch, g->plan.scratch_elements * (f64 ? 16 : 8));
+    std::shared_ptr<const codegen::Generated> g;
+    try {
+      g = generated(d, native_limits(b.device.shared_optin), options);
+    } catch (const codegen::Unsupported& e) {
+      fail(FFTMUX_ERROR_UNSUPPORTED, std::string("cuda/native: ") + e.what());
     }
-    if (scratch)
-      scratch_ = DeviceMemory(scratch);
+    size_t first = 0;
+    for (size_t i = 0; i < g->planned.plans.size(); ++i) {
+      const codegen::Plan& p = g->planned.plans[i];
+      Direction& dir = dirs_[Route::slot(g->planned.directions[i])];
+      load(dir, p, &g->sources[first]);
+      first += p.passes.size();
+      const std::vector<unsigned char>& table = g->table(i);
+      dir.table = DeviceMemory(table.size());
+      check(cudaMemcpy(dir.table.get(), table.data(), table.size(), cudaMemcpyHostToDevice),
+            "cudaMemcpy of the twiddle table");
+    }
+    if (g->planned.scratch_bytes)
+      scratch_ = DeviceMemory(g->planned.scratch_bytes);
   }
 
   void enqueue(int direction, const void* in, void* out) override {
@@ -170,15 +127,16 @@ private:
   }
 
   // The passes' modules, compiled concurrently where the caches miss.
-  void load(int s, const Generated& g) {
+  void load(Direction& dir, const codegen::Plan& plan, const std::string* sources) {
     const Compiler& compiler = *backend().compiler;
     std::vector<std::future<std::shared_ptr<Module>>> modules;
-    for (const std::string& source : g.sources)
-      modules.push_back(std::async(
-          std::launch::async, [&compiler, &source] { return cache().module(compiler, source); }));
+    for (size_t i = 0; i < plan.passes.size(); ++i)
+      modules.push_back(std::async(std::launch::async, [&compiler, source = sources + i] {
+        return cache().module(compiler, *source);
+      }));
     size_t real = desc().precision == FFTMUX_F64 ? 8 : 4;
-    for (size_t i = 0; i < g.plan.passes.size(); ++i) {
-      const codegen::Pass& p = g.plan.passes[i];
+    for (size_t i = 0; i < plan.passes.size(); ++i) {
+      const codegen::Pass& p = plan.passes[i];
       Pass pass{modules[i].get(),
                 nullptr,
                 p.src,
@@ -192,7 +150,7 @@ private:
                                               cudaFuncAttributeMaxDynamicSharedMemorySize,
                                               int(pass.shared), backend().device.index),
               "cudaKernelSetAttributeForDevice(MaxDynamicSharedMemorySize)");
-      dirs_[s].passes.push_back(std::move(pass));
+      dir.passes.push_back(std::move(pass));
     }
   }
 
@@ -221,12 +179,7 @@ codegen::Device native_limits(size_t shared_optin) {
 
 std::vector<std::string> native_sources(const fftmux_desc& d, const codegen::Device& limits,
                                         const codegen::Options& options) {
-  std::vector<std::string> sources;
-  for (int dir : {FFTMUX_FORWARD, FFTMUX_INVERSE})
-    if (runs(d, dir))
-      for (auto& s : generate(d, dir, limits, options).sources)
-        sources.push_back(std::move(s));
-  return sources;
+  return generated(d, limits, options)->sources;
 }
 
 std::string native_declines(const fftmux_desc& d, const codegen::Device& limits,
@@ -235,9 +188,7 @@ std::string native_declines(const fftmux_desc& d, const codegen::Device& limits,
   if (!why.empty())
     return why;
   try {
-    for (int dir : {FFTMUX_FORWARD, FFTMUX_INVERSE})
-      if (runs(d, dir))
-        cache().generated(d, dir, limits, options);
+    generated(d, limits, options);
   } catch (const codegen::Unsupported& e) {
     return std::string("native: ") + e.what();
   }

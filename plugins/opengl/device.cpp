@@ -201,6 +201,14 @@ codegen::Options Device::options(codegen::Options o) const {
   return codegen::device_defaults(o, software_);
 }
 
+std::shared_ptr<const codegen::Generated> Device::generated(const fftmux_desc& desc,
+                                                            const codegen::Options& variant) const {
+  if (desc.precision == FFTMUX_F64 && !f64_missing().empty())
+    throw codegen::Unsupported(f64_missing());
+  return codegen::generate(desc, limits_, options(variant), limits_.max_binding_bytes,
+                           codegen::Dialect::opengl);
+}
+
 bool Device::buffer_storage_api() const {
   return context_->gl_version >= GLAD_MAKE_VERSION(4, 4) || context_->has("GL_ARB_buffer_storage");
 }

@@ -95,6 +95,10 @@ public:
   uint32_t max_groups(int axis) const { return max_groups_[axis]; }
   bool buffer_storage_api() const; // glBufferStorage exists
   std::string f64_missing() const; // why F64 is declined, "" when offered
+  // The problem planned for this device with a variant's options, its
+  // kernels in GLSL 4.30; throws codegen::Unsupported with the reason.
+  std::shared_ptr<const codegen::Generated> generated(const fftmux_desc& desc,
+                                                      const codegen::Options& variant) const;
   std::string description() const;
   std::string hardware_key() const;
   std::string binaries_missing() const { return binaries_missing_; } // "" when cached on disk

@@ -76,14 +76,9 @@ fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answ
     Device& dev = *b->device;
     a->supported = 0;
     a->estimate_seconds = -1;
-    codegen::Options options = dev.options(codegen::variant_options(variant, "opengl"));
-    if (d->precision == FFTMUX_F64 && !dev.f64_missing().empty()) {
-      std::snprintf(a->reason, sizeof a->reason, "opengl: %s", dev.f64_missing().c_str());
-      return;
-    }
-    codegen::Planned planned;
+    size_t passes = 0;
     try {
-      planned = codegen::plan_all(*d, dev.limits(), options, dev.limits().max_binding_bytes);
+      passes = dev.generated(*d, codegen::variant_options(variant, "opengl"))->planned.passes;
     } catch (const codegen::Unsupported& e) {
       std::snprintf(a->reason, sizeof a->reason, "opengl: %s", e.what());
       return;
@@ -91,9 +86,8 @@ fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answ
     a->supported = 1;
     // llvmpipe (measured): about 1 GB/s and 0.1 ms per dispatch; GPUs about
     // a TB/s, with GL's dispatch and fence costs per pass.
-    a->estimate_seconds = dev.software()
-                              ? codegen::estimate_seconds(*d, planned.passes, 1e9, 1e-4, 1e10)
-                              : codegen::estimate_seconds(*d, planned.passes, 1e12, 2e-5, 2e10);
+    a->estimate_seconds = dev.software() ? codegen::estimate_seconds(*d, passes, 1e9, 1e-4, 1e10)
+                                         : codegen::estimate_seconds(*d, passes, 1e12, 2e-5, 2e10);
   });
 }
 
@@ -102,8 +96,7 @@ fftmux_status plan_create(void* p, const fftmux_desc* d, uint32_t variant, void*
   return on_worker(b, [&] {
     auto h = std::make_unique<PlanHandle>();
     h->backend = b;
-    h->plan = std::make_unique<Plan>(
-        *b->device, *d, b->device->options(codegen::variant_options(variant, "opengl")));
+    h->plan = std::make_unique<Plan>(*b->device, *d, codegen::variant_options(variant, "opengl"));
     *out = h.release();
   });
 }

@@ -24,36 +24,26 @@ bool has_gaps(const fftmux_desc& desc, uint64_t out_bytes) {
   return elements * (out.complex ? 2 : 1) * scalar != out_bytes;
 }
 
-codegen::Planned plan_or_decline(Device& d, const fftmux_desc& desc,
-                                 const codegen::Options& options) {
-  if (desc.precision == FFTMUX_F64 && !d.f64_missing().empty())
-    fail(FFTMUX_ERROR_UNSUPPORTED, "opengl: " + d.f64_missing());
-  try {
-    return codegen::plan_all(desc, d.limits(), options, d.limits().max_binding_bytes);
-  } catch (const codegen::Unsupported& e) {
-    fail(FFTMUX_ERROR_UNSUPPORTED, std::string("opengl: ") + e.what());
-  }
-}
-
 } // namespace
 
 Plan::Plan(Device& d, const fftmux_desc& desc, const codegen::Options& options)
     : d_(d), desc_(desc) {
-  codegen::Planned planned = plan_or_decline(d, desc, options);
+  std::shared_ptr<const codegen::Generated> g;
+  try {
+    g = d.generated(desc, options);
+  } catch (const codegen::Unsupported& e) {
+    fail(FFTMUX_ERROR_UNSUPPORTED, std::string("opengl: ") + e.what());
+  }
+  const codegen::Planned& planned = g->planned;
   in_bytes_ = planned.in_bytes;
   out_bytes_ = planned.out_bytes;
   out_gaps_ = has_gaps(desc, out_bytes_);
-  std::vector<std::string> sources;
-  for (const codegen::Plan& p : planned.plans)
-    for (const codegen::Pass& pass : p.passes)
-      sources.push_back(codegen::emit(pass.kernel, codegen::Dialect::opengl));
-  std::vector<std::shared_ptr<Program>> programs = d.programs(sources, counts_);
-  auto precision = desc.precision == FFTMUX_F64 ? codegen::Precision::f64 : codegen::Precision::f32;
+  std::vector<std::shared_ptr<Program>> programs = d.programs(g->sources, counts_);
   size_t at = 0;
   for (size_t i = 0; i < planned.plans.size(); ++i) {
     const codegen::Plan& p = planned.plans[i];
     Direction& dd = dirs_[planned.directions[i]];
-    std::vector<unsigned char> table = codegen::table_bytes(p, precision);
+    const std::vector<unsigned char>& table = g->table(i);
     dd.table = std::make_unique<Buffer>(d, table.size());
     dd.table->write(0, table.data(), table.size());
     for (const codegen::Pass& pass : p.passes)

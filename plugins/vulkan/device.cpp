@@ -279,6 +279,12 @@ codegen::Options Device::tuned(codegen::Options o) const {
   return o;
 }
 
+std::shared_ptr<const codegen::Generated> Device::generated(const fftmux_desc& desc,
+                                                            const codegen::Options& o) const {
+  return codegen::generate(desc, limits(), tuned(o), props.limits.maxStorageBufferRange,
+                           codegen::Dialect::vulkan);
+}
+
 std::string Device::description() const {
   return std::string(props.deviceName) + " (" + type_name(props.deviceType) + ", Vulkan " +
          version(props.apiVersion) + ", " + driver_name + ")";

@@ -72,6 +72,9 @@ public:
   // Options with the device's defaults filled in: CPU devices (lavapipe)
   // run long straight-line kernels slowly, so they get few values per thread.
   codegen::Options tuned(codegen::Options o) const;
+  // The problem planned for this device, its kernels in GLSL.
+  std::shared_ptr<const codegen::Generated> generated(const fftmux_desc& desc,
+                                                      const codegen::Options& o) const;
   std::string description() const;  // one line for the device listing
   std::string hardware_key() const; // the tuning cache's identity of engine, device and driver
   std::string cache_key() const;    // device and driver, for the SPIR-V cache

@@ -28,23 +28,19 @@ Plan::Plan(Device& d, const fftmux_desc& desc, const codegen::Options& options)
   auto start = std::chrono::steady_clock::now();
   in_bytes_ = codegen::side_bytes(desc, true);
   out_bytes_ = codegen::side_bytes(desc, false);
-  codegen::Planned planned;
+  std::shared_ptr<const codegen::Generated> g;
   try {
-    planned =
-        codegen::plan_all(desc, d.limits(), d.tuned(options), d.props.limits.maxStorageBufferRange);
+    g = d.generated(desc, options);
   } catch (const codegen::Unsupported& e) {
     fail(FFTMUX_ERROR_UNSUPPORTED, std::string("vulkan: ") + e.what());
   }
-  const std::vector<int>& directions = planned.directions;
-  std::vector<codegen::Plan>& plans = planned.plans;
-  uint64_t scratch = planned.scratch_bytes;
+  const std::vector<int>& directions = g->planned.directions;
+  const std::vector<codegen::Plan>& plans = g->planned.plans;
+  uint64_t scratch = g->planned.scratch_bytes;
   summary_ = plans.back().summary;
   // Kernels made earlier in this process are reused; the others are
   // compiled (or read from the disk cache) all at once.
-  std::vector<std::string> sources;
-  for (auto& p : plans)
-    for (auto& pass : p.passes)
-      sources.push_back(codegen::emit(pass.kernel, codegen::Dialect::vulkan));
+  const std::vector<std::string>& sources = g->sources;
   std::vector<std::shared_ptr<const Pipeline>> made(sources.size());
   std::vector<std::future<std::vector<uint32_t>>> spirv(sources.size());
   std::vector<char> hits(sources.size());
@@ -64,8 +60,7 @@ Plan::Plan(Device& d, const fftmux_desc& desc, const codegen::Options& options)
     for (size_t pi = 0; pi < plans.size(); ++pi) {
       Direction& dd = dirs_[directions[pi]];
       const codegen::Plan& p = plans[pi];
-      std::vector<unsigned char> table = codegen::table_bytes(
-          p, desc.precision == FFTMUX_F64 ? codegen::Precision::f64 : codegen::Precision::f32);
+      const std::vector<unsigned char>& table = g->table(pi);
       dd.table = std::make_unique<Buffer>(d, std::max<size_t>(table.size(), 16));
       dd.table->write(0, table.data(), table.size());
       for (const codegen::Pass& pass : p.passes) {

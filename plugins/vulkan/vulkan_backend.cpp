@@ -99,10 +99,9 @@ fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answ
     const Device& dev = *static_cast<Backend*>(p)->device;
     a->supported = 0;
     a->estimate_seconds = -1;
-    codegen::Planned planned;
+    size_t passes = 0;
     try {
-      planned = codegen::plan_all(*d, dev.limits(), dev.tuned(options_of(variant)),
-                                  dev.props.limits.maxStorageBufferRange);
+      passes = dev.generated(*d, options_of(variant))->planned.passes;
     } catch (const codegen::Unsupported& e) {
       std::snprintf(a->reason, sizeof a->reason, "vulkan: %s", e.what());
       return;
@@ -113,8 +112,8 @@ fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answ
     VkPhysicalDeviceType type = dev.props.deviceType;
     a->estimate_seconds =
         type == VK_PHYSICAL_DEVICE_TYPE_CPU
-            ? codegen::estimate_seconds(*d, planned.passes, 1e9, 1e-4, 1e10)
-            : codegen::estimate_seconds(*d, planned.passes,
+            ? codegen::estimate_seconds(*d, passes, 1e9, 1e-4, 1e10)
+            : codegen::estimate_seconds(*d, passes,
                                         type == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU ? 1e12 : 1e11,
                                         2e-5, 1e10);
   });

@@ -213,7 +213,7 @@ TEST(Plan, LongLinesTakeAtMostThreePasses) {
 TEST(Plan, TwoToTheThirtyInThreePasses) {
   Plan p = plan(problem({int64_t(1) << 30}), FFTMUX_FORWARD, h200());
   EXPECT_EQ(p.passes.size(), 3u) << p.summary;
-  EXPECT_LT(p.table.size(), size_t(1) << 20) << "twiddles of long lines are split";
+  EXPECT_LT(p.table_size, int64_t(1) << 20) << "twiddles of long lines are split";
 }
 
 TEST(Plan, BluesteinForLargePrimes) {
@@ -295,8 +295,62 @@ TEST(Plan, DeclinesWhatTheDeviceCannot) {
   EXPECT_THROW(plan(problem({64}, FFTMUX_R2C), FFTMUX_INVERSE, h200()), Unsupported);
 }
 
+// exp(sign 2 pi i num / den) from the whole angle (num < den) in long
+// double: the reference for values the tables reduce to the first octant.
+std::complex<double> root(int sign, long double num, long double den) {
+  const long double pi = 3.141592653589793238462643383279502884L;
+  long double a = 2 * pi * num / den;
+  return {double(cosl(a)), double(sign * sinl(a))};
+}
+
+// Every run of the tables of a split-twiddle, a Bluestein and a real plan
+// against its formula; the runs tile the table.
+TEST(Tables, EveryRunHoldsItsFormula) {
+  for (const fftmux_desc& d : {problem({1 << 20}), problem({10007}), problem({1000}, FFTMUX_R2C)}) {
+    Plan p = plan(d, FFTMUX_FORWARD, h200());
+    std::vector<std::complex<double>> t = table_values(p);
+    ASSERT_EQ(int64_t(t.size()), p.table_size);
+    int64_t covered = 0;
+    for (const TableRun& r : p.table) {
+      covered += r.count;
+      for (int64_t m = 0; m < r.count; ++m) {
+        std::complex<double> want;
+        switch (r.kind) {
+        case TableRun::roots: want = root(-1, (long double)(m * r.b), r.n); break;
+        case TableRun::stage_twiddles:
+          want = root(-1, (long double)((m / r.n + 1) * (m % r.n)), r.n * r.b);
+          break;
+        case TableRun::chirp: want = root(r.sign, (long double)(m * m % (2 * r.n)), 2 * r.n); break;
+        case TableRun::bluestein: {
+          if (m % 997) // a naive DFT of the wrapped chirp at every 997th entry
+            continue;
+          long double re = 0, im = 0;
+          for (int64_t k = 0; k < r.b; ++k) {
+            int64_t j = k < r.n ? k : r.b - k < r.n ? r.b - k : -1;
+            if (j < 0)
+              continue;
+            std::complex<double> c = root(-r.sign, (long double)(j * j % (2 * r.n)), 2 * r.n);
+            std::complex<double> w = root(-1, (long double)(k * m % r.b), r.b);
+            re += (long double)c.real() * w.real() - (long double)c.imag() * w.imag();
+            im += (long double)c.real() * w.imag() + (long double)c.imag() * w.real();
+          }
+          want = std::complex<double>(double(re), double(im)) * (r.scale / double(r.b));
+          ASSERT_LT(std::abs(t[size_t(r.at + m)] - want), 1e-15)
+              << "bluestein " << r.n << " at " << m;
+          continue;
+        }
+        }
+        ASSERT_LT(std::abs(t[size_t(r.at + m)] - want), 3e-16)
+            << "kind " << r.kind << " n " << r.n << " b " << r.b << " at " << m;
+      }
+    }
+    EXPECT_EQ(covered, p.table_size) << "runs overlap or leave gaps";
+  }
+}
+
 TEST(Tables, TwiddlesAreAccurateInDouble) {
   Plan p = plan(problem({4096}, FFTMUX_C2C, FFTMUX_F64), FFTMUX_FORWARD, h200());
+  std::vector<std::complex<double>> t = table_values(p);
   const double pi = 3.14159265358979323846;
   int checked = 0;
   for (const Step& s : p.passes.at(0).kernel.steps) {
@@ -307,7 +361,7 @@ TEST(Tables, TwiddlesAreAccurateInDouble) {
       for (int64_t k = 0; k < s.span; ++k, ++checked) {
         std::complex<double> want =
             std::polar(1.0, -2 * pi * double(i * k) / double(s.span * s.radix));
-        ASSERT_LT(std::abs(p.table.at(size_t(s.twiddles + (i - 1) * s.span + k)) - want), 1e-15)
+        ASSERT_LT(std::abs(t.at(size_t(s.twiddles + (i - 1) * s.span + k)) - want), 1e-15)
             << "span " << s.span << " i " << i << " k " << k;
       }
   }

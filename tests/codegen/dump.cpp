@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
   try {
     Plan p = plan(d, d.kind == FFTMUX_C2R ? FFTMUX_INVERSE : FFTMUX_FORWARD, dev, opt);
     std::printf("// %s; scratch %llu; table %zu\n", p.summary.c_str(),
-                (unsigned long long)p.scratch_elements, p.table.size());
+                (unsigned long long)p.scratch_elements, (size_t)p.table_size);
     for (const Pass& pass : p.passes) {
       const Kernel& k = pass.kernel;
       std::printf("// ---- %s: length %lld threads %u teams %u %s groups %llu\n", k.name.c_str(),

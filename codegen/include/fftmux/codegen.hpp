@@ -176,17 +176,38 @@ struct Pass {
   Binding src, dst;
 };
 
+// A run of a plan's table: which values and where (tables.hpp).
+struct TableRun {
+  enum Kind {
+    roots,          // exp(-2 pi i m b / n), m < count
+    stage_twiddles, // a Stockham stage's: span n, radix b
+    chirp,          // exp(sign pi i m^2 / n)
+    bluestein       // the convolution kernel of n points, length b
+  } kind;
+  int64_t n = 0, b = 0;
+  int sign = 0;
+  double scale = 0;
+  int64_t at = 0, count = 0;
+};
+
 struct Plan {
   std::vector<Pass> passes;
-  std::vector<std::complex<double>> table; // all twiddles and chirps, double precision
-  uint64_t scratch_elements = 0;           // complex elements of the scratch buffer
-  std::string summary;                     // one line: algorithm and passes, for explain()
+  // The twiddles and chirps the kernels read, as runs: their values cost
+  // more than planning (Bluestein's kernel is an FFT), so table_values
+  // computes them for a plan that runs, never for a query.
+  std::vector<TableRun> table;
+  int64_t table_size = 0;        // complex elements
+  uint64_t scratch_elements = 0; // complex elements of the scratch buffer
+  std::string summary;           // one line: algorithm and passes, for explain()
 };
 
 // Plans desc (valid, strides and distances resolved) in direction
 // (FFTMUX_FORWARD or FFTMUX_INVERSE). Throws Unsupported with the reason.
 Plan plan(const fftmux_desc& desc, int direction, const Device& device,
           const Options& options = {});
+
+// The plan's table in double precision: table_size values.
+std::vector<std::complex<double>> table_values(const Plan& plan);
 
 // Bytes from the first to one past the last element of one side of a
 // resolved descriptor (what fftmux_desc_layout reports, without libfftmux).
