@@ -226,6 +226,18 @@ struct Planner {
   }
 
   uint32_t pick_threads(const Kernel& k) const {
+    int64_t E = opt.values_per_thread;
+    if (shares_with_one_or_two(k)) {
+      uint32_t p = threads_for(k, 2 * E);
+      if (k.length / p <= 32) // 64 registers of values: two groups of 256 fit
+        return p;
+    }
+    return threads_for(k, E);
+  }
+
+  // The thread count dividing every stage's butterflies with closest to E
+  // values a thread, else fewest_idle's.
+  uint32_t threads_for(const Kernel& k, int64_t E) const {
     int64_t L = k.length;
     int maxr = 1;
     int64_t lcm = 1;
@@ -236,7 +248,7 @@ struct Planner {
       }
     if (maxr == 1) // no butterflies: a pointwise kernel
       return uint32_t(std::min<int64_t>(std::max<int64_t>(1, k.positions / 4), 256));
-    int64_t E = opt.values_per_thread, best = 0;
+    int64_t best = 0;
     int64_t g = L / lcm; // thread counts dividing g leave no thread idle
     for (int64_t p = 1; p <= g; ++p)
       if (g % p == 0 && L / p >= E / 2 && L / p <= 2 * E && L / p >= maxr &&
@@ -245,6 +257,21 @@ struct Planner {
            std::abs(std::log(double(L) / p / E)) < std::abs(std::log(double(L) / best / E))))
         best = p;
     return uint32_t(best ? best : fewest_idle(k, 2 * E));
+  }
+
+  // A long plain line (no Bluestein convolution, no four-step twiddles)
+  // whose group leaves shared memory for one or two more: at the default
+  // values a thread, registers held its multiprocessor to one group (H200,
+  // 8192 points: 512 threads x 84 registers, 2870 GB/s); at twice the
+  // values, two fit (256 x 127, 3630 GB/s; the half-length line of a 16384
+  // r2c: 2220 -> 2700). Shorter lines' groups fit as they are; longer ones
+  // run alone whatever the registers.
+  bool shares_with_one_or_two(const Kernel& k) const {
+    for (const Step& s : k.steps)
+      if (s.kind == Step::multiply)
+        return false;
+    bool alone = 4 * k.length * scalar() > int64_t(dev.shared_bytes);
+    return k.length >= 8192 && !alone && 8 * k.length * scalar() > int64_t(dev.shared_bytes);
   }
 
   // No thread count divides every stage: the one that issues the fewest

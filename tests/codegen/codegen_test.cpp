@@ -193,9 +193,26 @@ TEST(Emit, CudaQualifiersFollowTheKernel) {
   EXPECT_EQ(blue.find("__restrict__"), std::string::npos) << "a Bluestein kernel spills with it";
   Options two;
   two.resident_groups = 2;
-  std::string bound =
-      emit(plan(problem({8192}), FFTMUX_FORWARD, h200_cuda(), two).passes[0].kernel, Dialect::cuda);
-  EXPECT_NE(bound.find("__launch_bounds__(512, 2)"), std::string::npos);
+  const Kernel b = plan(problem({8192}), FFTMUX_FORWARD, h200_cuda(), two).passes[0].kernel;
+  EXPECT_NE(emit(b, Dialect::cuda).find("__launch_bounds__(" + std::to_string(b.workgroup()) + ", 2)"),
+            std::string::npos);
+}
+
+// Lines whose groups leave shared memory for one or two more hold twice the
+// values a thread, so that registers let two groups run; lines alone on a
+// multiprocessor, and Bluestein convolutions, keep the default.
+TEST(Plan, RegistersLeaveRoomForASecondGroup) {
+  auto first = [](const fftmux_desc& d) {
+    return plan(d, FFTMUX_FORWARD, h200_cuda()).passes.at(0).kernel;
+  };
+  Kernel k = first(problem({8192}));
+  EXPECT_EQ(k.threads, 256u);
+  EXPECT_EQ(first(problem({16384}, FFTMUX_R2C)).threads, 256u) << "its half-length line";
+  EXPECT_EQ(first(problem({16384})).threads, 1024u) << "alone: the most threads";
+  EXPECT_EQ(first(problem({4096})).threads, 256u) << "16 values: three groups fit";
+  EXPECT_EQ(first(problem({4093})).threads, 512u) << "a Bluestein convolution of 8192";
+  EXPECT_EQ(plan(problem({8192}), FFTMUX_FORWARD, h200()).passes.at(0).kernel.threads, 512u)
+      << "alone in 48 KiB";
 }
 
 TEST(Plan, LongLinesTakeAtMostThreePasses) {
