@@ -279,6 +279,16 @@ codegen::Options Device::tuned(codegen::Options o) const {
   return o;
 }
 
+std::shared_ptr<Buffer> Device::scratch(uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(scratch_mutex_);
+  std::shared_ptr<Buffer> s = scratch_.lock();
+  if (s && s->size() >= bytes)
+    return s;
+  s = std::make_shared<Buffer>(*this, bytes);
+  scratch_ = s;
+  return s;
+}
+
 std::shared_ptr<const codegen::Generated> Device::generated(const fftmux_desc& desc,
                                                             const codegen::Options& o) const {
   return codegen::generate(desc, limits(), tuned(o), props.limits.maxStorageBufferRange,

@@ -30,6 +30,7 @@ struct Settings {
 };
 
 class Device;
+class Buffer;
 
 // A compute pipeline of one kernel source, shared by the plans that run it.
 struct Pipeline {
@@ -96,11 +97,17 @@ public:
   std::shared_ptr<const Pipeline> add_pipeline(const std::string& source,
                                                const std::vector<uint32_t>& spirv);
   static constexpr size_t kKeptPipelines = 128;
+  // A scratch buffer of at least `bytes`, shared with the live plans: one
+  // queue runs their passes one after another, each behind a barrier. A new
+  // allocation of a GiB took the H200 40-80 ms, most of a warm plan's time.
+  std::shared_ptr<Buffer> scratch(uint64_t bytes);
 
 private:
   void pick(const Settings& s);
   std::mutex pipelines_mutex_;
   codegen::KernelCache<const Pipeline> pipelines_{kKeptPipelines}; // by source hash
+  std::mutex scratch_mutex_;
+  std::weak_ptr<Buffer> scratch_; // the largest scratch a live plan holds
 };
 
 // A storage buffer on the device (owned, or a caller's VkBuffer wrapped).
@@ -181,7 +188,8 @@ private:
   Device& d_;
   fftmux_desc desc_;
   std::map<int, Direction> dirs_;
-  std::unique_ptr<Buffer> scratch_, host_in_, host_out_;
+  std::shared_ptr<Buffer> scratch_;
+  std::unique_ptr<Buffer> host_in_, host_out_;
   std::vector<std::unique_ptr<Recording>> recordings_;
   std::string summary_;
   double build_seconds_ = 0;

@@ -39,20 +39,21 @@ Plan::Plan(Device& d, const fftmux_desc& desc, const codegen::Options& options)
   uint64_t scratch = g->planned.scratch_bytes;
   summary_ = plans.back().summary;
   // Kernels made earlier in this process are reused; the others are
-  // compiled (or read from the disk cache) all at once.
+  // compiled (or read from the disk cache) and made pipelines all at once:
+  // the driver's compiler is most of a cold plan's time.
   const std::vector<std::string>& sources = g->sources;
   std::vector<std::shared_ptr<const Pipeline>> made(sources.size());
-  std::vector<std::future<std::vector<uint32_t>>> spirv(sources.size());
+  std::vector<std::future<std::shared_ptr<const Pipeline>>> pending(sources.size());
   std::vector<char> hits(sources.size());
   for (size_t i = 0; i < sources.size(); ++i) {
     made[i] = d.find_pipeline(sources[i]);
     hits[i] = made[i] != nullptr;
     if (!made[i])
-      spirv[i] = std::async(std::launch::async, [&, i] {
+      pending[i] = std::async(std::launch::async, [&, i] {
         bool hit = false;
         auto words = compile(d, sources[i], "fftmux_pass" + std::to_string(i) + ".comp", &hit);
         hits[i] = hit;
-        return words;
+        return d.add_pipeline(sources[i], words);
       });
   }
   size_t at = 0;
@@ -65,16 +66,16 @@ Plan::Plan(Device& d, const fftmux_desc& desc, const codegen::Options& options)
       dd.table->write(0, table.data(), table.size());
       for (const codegen::Pass& pass : p.passes) {
         if (!made[at])
-          made[at] = d.add_pipeline(sources[at], spirv[at].get());
+          made[at] = pending[at].get();
         (hits[at] ? cached : compiled) += 1;
         dd.passes.push_back({pass.kernel, pass.src, pass.dst, made[at]});
         ++at;
       }
     }
     if (scratch)
-      scratch_ = std::make_unique<Buffer>(d, scratch);
+      scratch_ = d.scratch(scratch);
   } catch (...) {
-    for (auto& f : spirv)
+    for (auto& f : pending)
       if (f.valid())
         f.wait();
     dirs_.clear();

@@ -400,5 +400,41 @@ TEST(Backend, PlansShareTheirPipelines) {
             ref::error_bound(d));
 }
 
+// Multi-pass plans alive at once share one scratch buffer: their passes,
+// queued back to back without waiting, must not mix.
+TEST(Backend, LivePlansShareScratch) {
+  SKIP_WITHOUT_VULKAN();
+  context& ctx = *shared().chained;
+  struct Run {
+    fftmux_desc d;
+    std::vector<unsigned char> in, out;
+  };
+  std::vector<Run> runs;
+  for (auto [n, batch] : {std::pair{4096, 3}, std::pair{1000, 7}}) {
+    fftmux_desc d = desc({n}, batch);
+    d.placement = FFTMUX_DEVICE;
+    runs.push_back(
+        {d, ref::random_input(d, uint32_t(n)), std::vector<unsigned char>(layout(d).out_bytes)});
+  }
+  std::vector<plan> plans;
+  std::vector<buffer> ins, outs;
+  for (Run& r : runs) {
+    plans.push_back(ctx.make_plan(r.d, "vulkan"));
+    ins.push_back(plans.back().make_buffer(layout(r.d).in_bytes));
+    outs.push_back(plans.back().make_buffer(layout(r.d).out_bytes));
+    ins.back().write(r.in.data(), r.in.size());
+  }
+  for (size_t i = 0; i < runs.size(); ++i)
+    plans[i].execute(FFTMUX_FORWARD, ins[i], outs[i]);
+  for (size_t i = 0; i < runs.size(); ++i) {
+    plans[i].synchronize();
+    outs[i].read(runs[i].out.data(), runs[i].out.size());
+    EXPECT_LE(ref::relative_error(ref::read_side(runs[i].d, false, runs[i].out.data()),
+                                  ref::expected(runs[i].d, FFTMUX_FORWARD, runs[i].in.data())),
+              ref::error_bound(runs[i].d))
+        << plans[i].explain();
+  }
+}
+
 } // namespace
 } // namespace fftmux
