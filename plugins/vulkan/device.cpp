@@ -198,6 +198,7 @@ void Device::pick(const Settings& s) {
 
 Device::~Device() {
   pipelines_.clear(); // plans are gone: these are the last references
+  scratch_.reset();
   if (device) {
     api.vkDeviceWaitIdle(device);
     save_pipeline_cache();
@@ -281,12 +282,11 @@ codegen::Options Device::tuned(codegen::Options o) const {
 
 std::shared_ptr<Buffer> Device::scratch(uint64_t bytes) {
   std::lock_guard<std::mutex> lock(scratch_mutex_);
-  std::shared_ptr<Buffer> s = scratch_.lock();
-  if (s && s->size() >= bytes)
-    return s;
-  s = std::make_shared<Buffer>(*this, bytes);
-  scratch_ = s;
-  return s;
+  if (scratch_ && scratch_->size() >= bytes)
+    return scratch_;
+  scratch_.reset(); // freed now unless a plan holds it
+  scratch_ = std::make_shared<Buffer>(*this, bytes);
+  return scratch_;
 }
 
 std::shared_ptr<const codegen::Generated> Device::generated(const fftmux_desc& desc,

@@ -97,9 +97,11 @@ public:
   std::shared_ptr<const Pipeline> add_pipeline(const std::string& source,
                                                const std::vector<uint32_t>& spirv);
   static constexpr size_t kKeptPipelines = 128;
-  // A scratch buffer of at least `bytes`, shared with the live plans: one
-  // queue runs their passes one after another, each behind a barrier. A new
-  // allocation of a GiB took the H200 40-80 ms, most of a warm plan's time.
+  // A scratch buffer of at least `bytes`, shared with the live plans (one
+  // queue runs their passes one after another, each behind a barrier) and
+  // kept after them until a larger one is needed or the device closes:
+  // allocating and freeing a GiB took the H200 45-105 ms, nearly all of a
+  // warm multi-pass plan's time.
   std::shared_ptr<Buffer> scratch(uint64_t bytes);
 
 private:
@@ -107,7 +109,7 @@ private:
   std::mutex pipelines_mutex_;
   codegen::KernelCache<const Pipeline> pipelines_{kKeptPipelines}; // by source hash
   std::mutex scratch_mutex_;
-  std::weak_ptr<Buffer> scratch_; // the largest scratch a live plan holds
+  std::shared_ptr<Buffer> scratch_; // the latest, plans may hold older ones
 };
 
 // A storage buffer on the device (owned, or a caller's VkBuffer wrapped).
