@@ -347,12 +347,23 @@ void Device::run_once(const std::function<void(VkCommandBuffer)>& record) {
     si.commandBufferCount = 1;
     si.pCommandBuffers = &cmd;
     vk::check(api.vkQueueSubmit(queue, 1, &si, fence), "vkQueueSubmit");
-    vk::check(api.vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+    wait(fence, "waiting for a transfer's fence");
   } catch (...) {
     cleanup();
     throw;
   }
   cleanup();
+}
+
+void Device::wait(VkFence fence, const char* what) {
+  VkResult state = VK_NOT_READY;
+  auto block = [&] { state = api.vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX); };
+  if (props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU) // polling takes a core from lavapipe
+    block();
+  else
+    codegen::wait_fence(
+        [&] { return (state = api.vkGetFenceStatus(device, fence)) != VK_NOT_READY; }, block);
+  vk::check(state, what);
 }
 
 void Device::idle() {

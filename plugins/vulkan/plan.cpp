@@ -225,15 +225,7 @@ void Plan::release(Recording& r) {
 void Plan::wait(Recording& r) {
   if (!r.pending)
     return;
-  VkResult state = VK_NOT_READY;
-  auto& api = d_.api;
-  auto block = [&] { state = api.vkWaitForFences(d_.device, 1, &r.fence, VK_TRUE, UINT64_MAX); };
-  if (d_.props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU) // polling takes a core from lavapipe
-    block();
-  else
-    codegen::wait_fence(
-        [&] { return (state = api.vkGetFenceStatus(d_.device, r.fence)) != VK_NOT_READY; }, block);
-  vk::check(state, "waiting for the transform's fence");
+  d_.wait(r.fence, "waiting for the transform's fence");
   r.pending = false;
 }
 
