@@ -176,6 +176,7 @@ private:
   struct Recording {
     int direction;
     VkBuffer in, out;
+    bool host = false; // through the staging buffers: copies, passes, copies
     VkDescriptorPool pool = VK_NULL_HANDLE;
     std::vector<VkDescriptorSet> sets; // one per pass
     VkCommandBuffer cmd = VK_NULL_HANDLE;
@@ -187,6 +188,10 @@ private:
   Recording& recording(int direction, Buffer& in, Buffer& out, bool host);
   void bind(Recording& r, Direction& d, Buffer& in, Buffer& out);
   void wait(Recording& r);
+  void encode(VkCommandBuffer cmd, const Recording& r); // the passes, with r's bindings
+  // Submits r's command buffer, recorded by body the first time.
+  void submit(Recording& r, const std::function<void(VkCommandBuffer)>& body);
+  void host_buffers();
   void release(Recording& r);
   uint64_t dense_out_bytes() const; // the output's elements alone
 
@@ -194,7 +199,9 @@ private:
   fftmux_desc desc_;
   std::map<int, Direction> dirs_;
   std::shared_ptr<Buffer> scratch_;
-  std::unique_ptr<Buffer> host_in_, host_out_;
+  // HOST placement: device buffers, and host-visible ones the data is
+  // staged in (one for both sides in place), made at the first execute.
+  std::unique_ptr<Buffer> host_in_, host_out_, stage_in_, stage_out_;
   std::vector<std::unique_ptr<Recording>> recordings_;
   std::string summary_;
   double build_seconds_ = 0;
