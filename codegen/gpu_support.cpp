@@ -137,18 +137,25 @@ std::shared_ptr<const Generated> generate(const fftmux_desc& desc, const Device&
   auto g = std::make_shared<Generated>();
   g->planned = plan_all(desc, device, options, max_buffer_bytes);
   g->precision = desc.precision == FFTMUX_F64 ? Precision::f64 : Precision::f32;
-  for (const Plan& p : g->planned.plans)
-    for (const Pass& pass : p.passes)
-      g->sources.push_back(emit(pass.kernel, dialect));
+  g->dialect = dialect;
   std::lock_guard<std::mutex> lock(mutex);
   if (kept.emplace(key, g).second) {
     order.push_back(key);
-    if (order.size() > 64) {
+    if (order.size() > 256) {
       kept.erase(order.front());
       order.erase(order.begin());
     }
   }
   return kept.at(key);
+}
+
+const std::vector<std::string>& Generated::sources() const {
+  std::call_once(sources_once_, [this] {
+    for (const Plan& p : planned.plans)
+      for (const Pass& pass : p.passes)
+        sources_.push_back(emit(pass.kernel, dialect));
+  });
+  return sources_;
 }
 
 const std::vector<unsigned char>& Generated::table(size_t i) const {

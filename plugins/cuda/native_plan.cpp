@@ -73,7 +73,7 @@ public:
     for (size_t i = 0; i < g->planned.plans.size(); ++i) {
       const codegen::Plan& p = g->planned.plans[i];
       Direction& dir = dirs_[Route::slot(g->planned.directions[i])];
-      load(dir, p, &g->sources[first]);
+      load(dir, p, &g->sources()[first]);
       first += p.passes.size();
       const std::vector<unsigned char>& table = g->table(i);
       dir.table = DeviceMemory(table.size());
@@ -179,7 +179,7 @@ codegen::Device native_limits(size_t shared_optin) {
 
 std::vector<std::string> native_sources(const fftmux_desc& d, const codegen::Device& limits,
                                         const codegen::Options& options) {
-  return generated(d, limits, options)->sources;
+  return generated(d, limits, options)->sources();
 }
 
 std::string native_declines(const fftmux_desc& d, const codegen::Device& limits,

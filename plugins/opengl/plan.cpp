@@ -38,7 +38,7 @@ Plan::Plan(Device& d, const fftmux_desc& desc, const codegen::Options& options)
   in_bytes_ = planned.in_bytes;
   out_bytes_ = planned.out_bytes;
   out_gaps_ = has_gaps(desc, out_bytes_);
-  std::vector<std::shared_ptr<Program>> programs = d.programs(g->sources, counts_);
+  std::vector<std::shared_ptr<Program>> programs = d.programs(g->sources(), counts_);
   size_t at = 0;
   for (size_t i = 0; i < planned.plans.size(); ++i) {
     const codegen::Plan& p = planned.plans[i];

@@ -198,6 +198,7 @@ void Device::pick(const Settings& s) {
 
 Device::~Device() {
   pipelines_.clear(); // plans are gone: these are the last references
+  tables_.clear();
   scratch_.reset();
   if (device) {
     api.vkDeviceWaitIdle(device);
@@ -287,6 +288,17 @@ std::shared_ptr<Buffer> Device::scratch(uint64_t bytes) {
   scratch_.reset(); // freed now unless a plan holds it
   scratch_ = std::make_shared<Buffer>(*this, bytes);
   return scratch_;
+}
+
+std::shared_ptr<const Buffer> Device::table(const std::vector<unsigned char>& bytes) {
+  std::string key(bytes.begin(), bytes.end()); // the bytes themselves: no collision
+  std::lock_guard<std::mutex> lock(tables_mutex_);
+  if (std::shared_ptr<const Buffer> known = tables_.find(key))
+    return known;
+  auto made = std::make_shared<Buffer>(*this, std::max<size_t>(bytes.size(), 16));
+  made->write(0, bytes.data(), bytes.size());
+  tables_.add(key, made);
+  return made;
 }
 
 std::shared_ptr<const codegen::Generated> Device::generated(const fftmux_desc& desc,

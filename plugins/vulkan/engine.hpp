@@ -106,11 +106,17 @@ public:
   // allocating and freeing a GiB took the H200 45-105 ms, nearly all of a
   // warm multi-pass plan's time.
   std::shared_ptr<Buffer> scratch(uint64_t bytes);
+  // A device buffer holding these table bytes, shared by the plans that need
+  // the same table and kept, like pipelines, for the most recent after them:
+  // its allocation and upload were most of a warm plan's 4-5 ms on the H200.
+  std::shared_ptr<const Buffer> table(const std::vector<unsigned char>& bytes);
 
 private:
   void pick(const Settings& s);
   std::mutex pipelines_mutex_;
   codegen::KernelCache<const Pipeline> pipelines_{kKeptPipelines}; // by source hash
+  std::mutex tables_mutex_;
+  codegen::KernelCache<const Buffer> tables_{kKeptPipelines}; // by content
   std::mutex scratch_mutex_;
   std::shared_ptr<Buffer> scratch_; // the latest, plans may hold older ones
 };
@@ -171,7 +177,7 @@ private:
   };
   struct Direction {
     std::vector<Pass> passes;
-    std::unique_ptr<Buffer> table;
+    std::shared_ptr<const Buffer> table;
   };
   struct Recording {
     int direction;

@@ -43,7 +43,7 @@ Plan::Plan(Device& d, const fftmux_desc& desc, const codegen::Options& options)
   // Kernels made earlier in this process are reused; the others are
   // compiled (or read from the disk cache) and made pipelines all at once:
   // the driver's compiler is most of a cold plan's time.
-  const std::vector<std::string>& sources = g->sources;
+  const std::vector<std::string>& sources = g->sources();
   std::vector<std::shared_ptr<const Pipeline>> made(sources.size());
   std::vector<std::future<std::shared_ptr<const Pipeline>>> pending(sources.size());
   std::vector<char> hits(sources.size());
@@ -64,8 +64,7 @@ Plan::Plan(Device& d, const fftmux_desc& desc, const codegen::Options& options)
       Direction& dd = dirs_[directions[pi]];
       const codegen::Plan& p = plans[pi];
       const std::vector<unsigned char>& table = g->table(pi);
-      dd.table = std::make_unique<Buffer>(d, std::max<size_t>(table.size(), 16));
-      dd.table->write(0, table.data(), table.size());
+      dd.table = d.table(table);
       for (const codegen::Pass& pass : p.passes) {
         if (!made[at])
           made[at] = pending[at].get();

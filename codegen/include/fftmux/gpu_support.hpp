@@ -55,24 +55,27 @@ struct Planned {
 Planned plan_all(const fftmux_desc& desc, const Device& device, const Options& options,
                  uint64_t max_buffer_bytes);
 
-// Both directions planned, with the source of each pass in one dialect.
+// Both directions planned for one dialect; the sources and tables are made
+// by their first caller (a router's query needs the plan alone).
 class Generated {
 public:
   Planned planned;
-  std::vector<std::string> sources; // the passes of planned.plans, in order
   Precision precision = Precision::f32;
-  // Plan i's table in the kernels' precision, computed by the first caller.
-  const std::vector<unsigned char>& table(size_t i) const;
+  Dialect dialect = Dialect::vulkan;
+  const std::vector<std::string>& sources() const;         // the passes of planned.plans, in order
+  const std::vector<unsigned char>& table(size_t i) const; // plan i's, the kernels' precision
 
 private:
-  mutable std::once_flag tables_once_;
+  mutable std::once_flag sources_once_, tables_once_;
+  mutable std::vector<std::string> sources_;
   mutable std::vector<std::vector<unsigned char>> tables_;
 };
-// plan_all and emit, remembered: the process keeps the most recent 64, so a
+// plan_all, remembered: the process keeps the most recent 256, so a
 // router's queries (one per variant) and the plan made after them, or a plan
-// made again, generate once. Lavapipe, 4096 points: a warm plan spent 80 % of
-// its 11 ms planning again and computing tables. Thread-safe; throws what
-// plan_all throws (declined problems are not remembered).
+// made again, plan once and emit and compute tables at most once. Lavapipe,
+// 4096 points: a warm plan spent 80 % of its 11 ms planning again and
+// computing tables. Thread-safe; throws what plan_all throws (declined
+// problems are not remembered).
 std::shared_ptr<const Generated> generate(const fftmux_desc& desc, const Device& device,
                                           const Options& options, uint64_t max_buffer_bytes,
                                           Dialect dialect);
