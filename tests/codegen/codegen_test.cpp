@@ -2,6 +2,7 @@
 // (the H200 under Vulkan and lavapipe), tables, and emitted source that
 // compiles with shaderc for Vulkan and OpenGL.
 #include <fftmux/codegen.hpp>
+#include <fftmux/gpu_support.hpp>
 
 #include <gtest/gtest.h>
 #include <shaderc/shaderc.hpp>
@@ -194,8 +195,9 @@ TEST(Emit, CudaQualifiersFollowTheKernel) {
   Options two;
   two.resident_groups = 2;
   const Kernel b = plan(problem({8192}), FFTMUX_FORWARD, h200_cuda(), two).passes[0].kernel;
-  EXPECT_NE(emit(b, Dialect::cuda).find("__launch_bounds__(" + std::to_string(b.workgroup()) + ", 2)"),
-            std::string::npos);
+  EXPECT_NE(
+      emit(b, Dialect::cuda).find("__launch_bounds__(" + std::to_string(b.workgroup()) + ", 2)"),
+      std::string::npos);
 }
 
 // Lines whose groups leave shared memory for one or two more hold twice the
@@ -310,6 +312,24 @@ TEST(Plan, DeclinesWhatTheDeviceCannot) {
   no64.f64 = false;
   EXPECT_THROW(plan(problem({64}, FFTMUX_C2C, FFTMUX_F64), FFTMUX_FORWARD, no64), Unsupported);
   EXPECT_THROW(plan(problem({64}, FFTMUX_R2C), FFTMUX_INVERSE, h200()), Unsupported);
+}
+
+// Kernels are found while a plan holds them and while among the `keep` most
+// recent; the keys of the others go at the next add.
+TEST(KernelCache, KeepsTheHeldAndTheRecent) {
+  KernelCache<int> cache(2);
+  auto held = std::make_shared<int>(1);
+  cache.add("held", held);
+  for (int i = 0; i < 4; ++i)
+    cache.add("k" + std::to_string(i), std::make_shared<int>(i));
+  EXPECT_EQ(cache.find("held"), held);
+  EXPECT_EQ(cache.find("k0"), nullptr);
+  EXPECT_EQ(cache.find("k1"), nullptr);
+  EXPECT_NE(cache.find("k2"), nullptr);
+  EXPECT_NE(cache.find("k3"), nullptr);
+  for (int i = 4; i < 100; ++i)
+    cache.add("k" + std::to_string(i), std::make_shared<int>(i));
+  EXPECT_EQ(cache.keys(), 4u) << "held, two kept and the one dropped at the last add";
 }
 
 // exp(sign 2 pi i num / den) from the whole angle (num < den) in long
