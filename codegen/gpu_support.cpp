@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstring>
 #include <mutex>
 
 namespace fftmux::codegen {
@@ -125,28 +124,22 @@ std::shared_ptr<const Generated> generate(const fftmux_desc& desc, const Device&
                                           const Options& options, uint64_t max_buffer_bytes,
                                           Dialect dialect) {
   static std::mutex mutex;
-  static std::map<std::string, std::shared_ptr<const Generated>> kept;
-  static std::vector<std::string> order; // oldest first
+  static KernelCache<const Generated> kept(256);
   std::string key = generated_key(desc, device, options, max_buffer_bytes, dialect);
   {
     std::lock_guard<std::mutex> lock(mutex);
-    auto it = kept.find(key);
-    if (it != kept.end())
-      return it->second;
+    if (auto known = kept.find(key))
+      return known;
   }
   auto g = std::make_shared<Generated>();
   g->planned = plan_all(desc, device, options, max_buffer_bytes);
   g->precision = desc.precision == FFTMUX_F64 ? Precision::f64 : Precision::f32;
   g->dialect = dialect;
   std::lock_guard<std::mutex> lock(mutex);
-  if (kept.emplace(key, g).second) {
-    order.push_back(key);
-    if (order.size() > 256) {
-      kept.erase(order.front());
-      order.erase(order.begin());
-    }
-  }
-  return kept.at(key);
+  if (auto known = kept.find(key)) // another thread generated it meanwhile
+    return known;
+  kept.add(key, g);
+  return g;
 }
 
 const std::vector<std::string>& Generated::sources() const {

@@ -259,6 +259,10 @@ struct Planner {
     return uint32_t(best ? best : fewest_idle(k, 2 * E));
   }
 
+  // A line whose group takes most of the shared memory: it runs alone on
+  // its multiprocessor.
+  bool alone(const Kernel& k) const { return 4 * k.length * scalar() > int64_t(dev.shared_bytes); }
+
   // A long plain line (no Bluestein convolution, no four-step twiddles)
   // whose group leaves shared memory for one or two more: at the default
   // values a thread, registers held its multiprocessor to one group (H200,
@@ -270,8 +274,7 @@ struct Planner {
     for (const Step& s : k.steps)
       if (s.kind == Step::multiply)
         return false;
-    bool alone = 4 * k.length * scalar() > int64_t(dev.shared_bytes);
-    return k.length >= 8192 && !alone && 8 * k.length * scalar() > int64_t(dev.shared_bytes);
+    return k.length >= 8192 && !alone(k) && 8 * k.length * scalar() > int64_t(dev.shared_bytes);
   }
 
   // No thread count divides every stage: the one that issues the fewest
@@ -284,7 +287,7 @@ struct Planner {
   // 1.35x faster); 20160 points, alone, ran at 261 GB/s on 840 threads, 279
   // on 1008 and 355 on 1024.
   uint32_t fewest_idle(const Kernel& k, int64_t registers) const {
-    bool alone = 4 * k.length * scalar() > int64_t(dev.shared_bytes);
+    bool lone = alone(k);
     std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t> best{
         std::numeric_limits<int64_t>::max(), 0, 0, 0, 0};
     int64_t pick = 1;
@@ -298,8 +301,8 @@ struct Planner {
           rounds += n;
         }
       std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t> key{
-          held > registers ? held : 0, alone ? rounds : 0,
-          (p < 32 ? p : (p + 31) / 32 * 32) * slots, held, alone ? -p : p};
+          held > registers ? held : 0, lone ? rounds : 0, (p < 32 ? p : (p + 31) / 32 * 32) * slots,
+          held, lone ? -p : p};
       if (key < best) {
         best = key;
         pick = p;

@@ -124,16 +124,13 @@ void Plan::synchronize() {
     return;
   GladGLContext& g = d_.gl();
   GLenum r = GL_TIMEOUT_EXPIRED;
-  auto block = [&] {
-    while ((r = g.ClientWaitSync(fence_, GL_SYNC_FLUSH_COMMANDS_BIT, 1000000000ull)) ==
-           GL_TIMEOUT_EXPIRED) {
-    }
-  };
-  if (d_.software()) // polling would take a core from the rasterizer's threads
-    block();
-  else
-    codegen::wait_fence([&] { return (r = g.ClientWaitSync(fence_, 0, 0)) != GL_TIMEOUT_EXPIRED; },
-                        block);
+  codegen::wait_fence(
+      d_.software(), [&] { return (r = g.ClientWaitSync(fence_, 0, 0)) != GL_TIMEOUT_EXPIRED; },
+      [&] {
+        while ((r = g.ClientWaitSync(fence_, GL_SYNC_FLUSH_COMMANDS_BIT, 1000000000ull)) ==
+               GL_TIMEOUT_EXPIRED) {
+        }
+      });
   g.DeleteSync(fence_);
   fence_ = nullptr;
   if (r == GL_WAIT_FAILED)

@@ -369,12 +369,10 @@ void Device::run_once(const std::function<void(VkCommandBuffer)>& record) {
 
 void Device::wait(VkFence fence, const char* what) {
   VkResult state = VK_NOT_READY;
-  auto block = [&] { state = api.vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX); };
-  if (props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU) // polling takes a core from lavapipe
-    block();
-  else
-    codegen::wait_fence(
-        [&] { return (state = api.vkGetFenceStatus(device, fence)) != VK_NOT_READY; }, block);
+  codegen::wait_fence(
+      props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU,
+      [&] { return (state = api.vkGetFenceStatus(device, fence)) != VK_NOT_READY; },
+      [&] { state = api.vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX); });
   vk::check(state, what);
 }
 

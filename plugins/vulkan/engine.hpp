@@ -86,8 +86,8 @@ public:
   void run_once(const std::function<void(VkCommandBuffer)>& record);
   void save_pipeline_cache();
   void idle(); // waits until the queue has no work left
-  // Waits for a fence: polled first on GPUs, where the driver's sleeping
-  // wait woke late (H200: 44 -> 21 us a call at 128x128).
+  // Waits for a fence (codegen::wait_fence: polled first on GPUs, where the
+  // driver's sleeping wait woke late; H200: 44 -> 21 us a call at 128x128).
   void wait(VkFence fence, const char* what);
 
   // The pipeline of a kernel source that a plan holds or that is among the

@@ -92,13 +92,15 @@ std::vector<Dispatch> dispatches(uint64_t groups, uint32_t max_x, uint32_t max_y
 // The plan's table as the kernels read it: complex values of precision p.
 std::vector<unsigned char> table_bytes(const Plan& plan, Precision p);
 
-// Waits for a GPU fence: polls done() for up to 100 us, then calls block()
-// (the driver's sleeping wait) if it has still not signalled. A transform of
-// a few MiB takes the GPU about 10 us; a sleeping wait woke up to tens of us
-// after it (H200, NVIDIA's GL and Vulkan drivers).
-template <class Done, class Block> void wait_fence(Done&& done, Block&& block) {
+// Waits for a fence: on a GPU (cpu = false) polls done() for up to 100 us,
+// then calls block() (the driver's sleeping wait) if it has still not
+// signalled. A transform of a few MiB takes the GPU about 10 us; a sleeping
+// wait woke up to tens of us after it (H200, NVIDIA's GL and Vulkan
+// drivers). A CPU driver (lavapipe, llvmpipe) blocks at once: polling would
+// take a core from the threads that do the work.
+template <class Done, class Block> void wait_fence(bool cpu, Done&& done, Block&& block) {
   auto end = std::chrono::steady_clock::now() + std::chrono::microseconds(100);
-  while (std::chrono::steady_clock::now() < end)
+  while (!cpu && std::chrono::steady_clock::now() < end)
     if (done())
       return;
   block();
