@@ -468,7 +468,8 @@ struct Planner {
 
   // Bluestein's padded length for n, and when it needs passes over columns
   // and rows, its column length (0 for one kernel): the shortest 7-smooth
-  // m >= 2n - 1 that splits into a column chain kernel and a row kernel.
+  // m from bluestein_length on that splits into a column chain kernel and a
+  // row kernel.
   std::pair<int64_t, int64_t> bluestein_shape(int64_t n) const {
     int64_t m = bluestein_length(n);
     if (m <= single_limit(2))

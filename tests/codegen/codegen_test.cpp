@@ -106,14 +106,20 @@ TEST(Factorize, DeclinesLargePrimes) {
 TEST(Bluestein, LengthIsSmoothAndLongEnough) {
   for (int64_t n : {17, 97, 1009, 4093, 4097, 10007, 65537}) {
     int64_t m = bluestein_length(n);
-    EXPECT_GE(m, 2 * n - 1);
+    EXPECT_GE(m, 2 * n - 2);
     int64_t x = m;
     for (int p : {2, 3, 5, 7})
       while (x % p == 0)
         x /= p;
     EXPECT_EQ(x, 1) << m;
-    EXPECT_LT(m, 2 * (2 * n - 1)) << "not the smallest smooth length";
+    EXPECT_LT(m, 2 * (2 * n - 2)) << "longer than the next power of two";
   }
+}
+
+TEST(Bluestein, LengthPrefersFewCheapStages) {
+  EXPECT_EQ(bluestein_length(17), 32);     // 2n - 2 exactly: the shared slot
+  EXPECT_EQ(bluestein_length(4097), 8192); // not 8232 = 8 * 3 * 7^3
+  EXPECT_EQ(bluestein_length(1009), 2048); // not 2016 = 2^5 * 3^2 * 7
 }
 
 TEST(Plan, OnePassWhenTheLineFitsSharedMemory) {

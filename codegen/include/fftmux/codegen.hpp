@@ -55,7 +55,8 @@ struct Unsupported : std::runtime_error {
 // power-of-two radices only; nine = false leaves out the composite radix 9.
 std::vector<int> factorize(int64_t n, uint32_t max_radix = 16, bool nine = true);
 bool smooth(int64_t n); // every prime factor <= 13
-// The padded length of a Bluestein convolution for n: 2,3,5,7-smooth, >= 2n-1.
+// The padded length of a Bluestein convolution for n: 2,3,5,7-smooth,
+// >= 2n-2, the one of least arithmetic by the factorization's cost model.
 int64_t bluestein_length(int64_t n);
 
 // ---- The kernel IR ----
