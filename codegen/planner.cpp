@@ -162,10 +162,10 @@ struct Planner {
     return std::max<int64_t>(16, std::min(single_limit(), shared_scalars() / opt.coalesce_teams));
   }
 
-  std::vector<Step> stages(int64_t n, int s, bool nine = true) {
+  std::vector<Step> stages(int64_t n, int s, bool nine = true, uint32_t max_radix = 16) {
     std::vector<Step> st;
     int64_t span = 1;
-    for (int r : factorize(n, opt.max_radix, nine)) {
+    for (int r : factorize(n, std::min(opt.max_radix, max_radix), nine)) {
       Step k;
       k.kind = Step::stage;
       k.radix = r;
@@ -509,12 +509,16 @@ struct Planner {
       k.load = l.load;
       k.load.axes[0].limit = n;
       k.store = l.store;
-      // Up to 1024 threads at 64 registers hold this line: radix 9's
-      // butterfly spilled there (H200, 10007: 254 GB/s with it, 355 before).
+      // A line that needs more than the target values on every thread a
+      // group may have runs them at 64 registers (a multiprocessor's 64 K
+      // over 1024): radix 9's butterfly spilled there (H200, 10007: 254 GB/s
+      // with it, 355 before), and radix 16's (10007 as 20480 points: 330
+      // GB/s, 445 with radix 8).
+      uint32_t r = m > int64_t(dev.max_threads) * opt.values_per_thread ? 8 : 16;
       k.steps.push_back(multiply(ct, at, n));
-      append(k.steps, stages(m, -1, false));
+      append(k.steps, stages(m, -1, false, r));
       k.steps.push_back(multiply(kt, at));
-      append(k.steps, stages(m, +1, false));
+      append(k.steps, stages(m, +1, false, r));
       k.steps.push_back(multiply(ct, at, n));
       if (r2c_post) {
         k.steps.push_back(r2c_step(n));

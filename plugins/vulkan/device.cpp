@@ -475,7 +475,8 @@ std::vector<uint32_t> compile(Device& d, const std::string& source, const std::s
   // spirv-opt's inlining and scalar replacement of the register arrays gave
   // the H200 5-11 %; a CPU device's LLVM does that work itself, and there
   // spirv-opt only lengthens the compilation (lavapipe: +40 %).
-  bool optimize = d.props.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+  bool optimize = d.settings.spirv_opt >= 0 ? d.settings.spirv_opt == 1
+                                            : d.props.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
   std::string path;
   if (!d.settings.cache_dir.empty()) {
     std::string key = codegen::hash_hex(source + "\n" + std::to_string(codegen::generator_version) +

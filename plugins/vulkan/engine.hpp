@@ -24,6 +24,9 @@ struct Settings {
   // Longest line one kernel transforms (0: what shared memory holds); lower
   // values force multi-pass plans, for tests on slow drivers.
   uint32_t single_pass_limit = 0;
+  // spirv-opt on the compiled kernels: 1 always, 0 never, -1 on GPUs only
+  // (a CPU device's LLVM does that work itself).
+  int spirv_opt = -1;
   std::string cache_dir; // SPIR-V and pipeline cache; empty: no disk cache
   // Atomic file replacement (the host's write_file); nullptr: plain write.
   std::function<void(const std::string&, const std::vector<char>&)> write_file;

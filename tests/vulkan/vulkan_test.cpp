@@ -362,6 +362,27 @@ TEST(Backend, QueryAnswersWithReasons) {
   EXPECT_NE(std::string(big.reason).find("bytes"), std::string::npos) << big.reason;
 }
 
+// A setting out of its values leaves the backend unavailable, saying which.
+TEST(Backend, ABadSettingIsNamed) {
+  SKIP_WITHOUT_VULKAN();
+  std::string config = shared().cache + "/bad.toml";
+  std::ofstream(config) << "[backends.vulkan]\nspirv_opt = \"maybe\"\n";
+  fftmux_context_options o;
+  fftmux_context_options_init(&o);
+  o.config_path = config.c_str();
+  context ctx(o);
+  bool seen = false;
+  for (const fftmux_backend_info& b : ctx.backends(true))
+    if (std::string(b.name) == "vulkan") {
+      seen = true;
+      EXPECT_EQ(b.state, uint32_t(FFTMUX_BACKEND_UNAVAILABLE));
+      EXPECT_NE(std::string(b.reason).find("spirv_opt = \"maybe\": use true or false"),
+                std::string::npos)
+          << b.reason;
+    }
+  EXPECT_TRUE(seen);
+}
+
 // Plans compile SPIR-V once: a second plan of the same problem reads it
 // from the disk cache. Prints both times (the lavapipe driver's own
 // pipeline compilation is in both).
