@@ -306,22 +306,16 @@ CopyResult run_copy(opengl::Device& d, const CopyCase& c, int repeats) {
   // Buffers with the case's storage: a device of their own would cost a
   // context; the storage is applied directly.
   const opengl::Storage& st = opengl::storage(c.storage);
-  auto make = [&](uint64_t bytes) {
-    GLuint b = 0;
-    g.GenBuffers(1, &b);
-    g.BindBuffer(GL_COPY_WRITE_BUFFER, b);
-    if (st.immutable)
-      g.BufferStorage(GL_COPY_WRITE_BUFFER, GLsizeiptr(bytes), nullptr, st.flags);
-    else
-      g.BufferData(GL_COPY_WRITE_BUFFER, GLsizeiptr(bytes), nullptr, st.usage);
-    g.BindBuffer(GL_COPY_WRITE_BUFFER, 0);
-    return b;
-  };
-  GLuint src = make((c.one_buffer ? 2 * c.bytes : c.bytes) + c.slack);
-  GLuint dst = c.one_buffer ? src : make(c.bytes + c.slack);
-  GLintptr dst_offset = c.one_buffer ? GLintptr(c.bytes) : 0;
+  std::unique_ptr<opengl::Buffer> a, b;
   try {
-    d.check("allocating 2 x " + std::to_string(c.bytes) + " bytes");
+    auto make = [&](uint64_t bytes) {
+      return std::make_unique<opengl::Buffer>(d, bytes, opengl::Buffer::Kind::device, &st);
+    };
+    a = make((c.one_buffer ? 2 * c.bytes : c.bytes) + c.slack);
+    if (!c.one_buffer)
+      b = make(c.bytes + c.slack);
+    GLuint src = a->name(), dst = b ? b->name() : src;
+    GLintptr dst_offset = c.one_buffer ? GLintptr(c.bytes) : 0;
     // A pattern in the source: float(i) in every component of element i.
     CopyCase fill = c;
     fill.op = Op::write;
@@ -384,9 +378,6 @@ CopyResult run_copy(opengl::Device& d, const CopyCase& c, int repeats) {
     r.error = e.what();
   }
   g.UseProgram(0);
-  g.DeleteBuffers(1, &src);
-  if (dst != src)
-    g.DeleteBuffers(1, &dst);
   d.take_error(); // a failed case leaves its error behind: reported above
   return r;
 }

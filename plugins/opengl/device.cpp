@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <unistd.h>
 
 namespace fftmux::opengl {
 
@@ -86,16 +87,17 @@ const std::vector<Storage>& storages() {
       {"data-dynamic-copy", false, 0, GL_DYNAMIC_COPY},
       {"data-dynamic-draw", false, 0, GL_DYNAMIC_DRAW},
       {"data-stream-read", false, 0, GL_STREAM_READ},
+      {"vulkan", true, 0, 0, true},
   };
   return table;
 }
 
 const Storage& storage(const std::string& name) {
-  std::string names;
+  std::string names = "auto";
   for (const Storage& s : storages()) {
-    if (name == s.name)
+    if (name == s.name || (name == "auto" && s.imported))
       return s;
-    names += (names.empty() ? "" : ", ") + std::string(s.name);
+    names += ", " + std::string(s.name);
   }
   fail(FFTMUX_ERROR_INVALID_ARGUMENT,
        "[backends.opengl] storage = \"" + name + "\": use one of " + names);
@@ -176,12 +178,13 @@ void Device::open(const Share& share) {
   }
   limits_.f64 = f64_missing().empty();
   if (context_->has("GL_EXT_memory_object") && g.GetUnsignedBytevEXT) {
-    GLubyte device[GL_UUID_SIZE_EXT] = {}, driver[GL_UUID_SIZE_EXT] = {};
-    g.GetUnsignedBytei_vEXT(GL_DEVICE_UUID_EXT, 0, device);
+    GLubyte driver[GL_UUID_SIZE_EXT] = {};
+    g.GetUnsignedBytei_vEXT(GL_DEVICE_UUID_EXT, 0, device_uuid_);
     g.GetUnsignedBytevEXT(GL_DRIVER_UUID_EXT, driver);
-    uuids_ = "; device-uuid " + codegen::bytes_hex(device, sizeof device) + "; driver-uuid " +
-             codegen::bytes_hex(driver, sizeof driver);
+    uuids_ = "; device-uuid " + codegen::bytes_hex(device_uuid_, sizeof device_uuid_) +
+             "; driver-uuid " + codegen::bytes_hex(driver, sizeof driver);
   }
+  choose_storage();
   GLint formats = 0;
   g.GetIntegerv(GL_NUM_PROGRAM_BINARY_FORMATS, &formats);
   if (!settings_.program_binaries)
@@ -193,6 +196,35 @@ void Device::open(const Share& share) {
   if (context_->has("GL_KHR_parallel_shader_compile") && g.MaxShaderCompilerThreadsKHR)
     g.MaxShaderCompilerThreadsKHR(0xFFFFFFFFu); // as many as the driver likes
   take_error(); // queries of optional limits may have failed: none matters
+}
+
+// "auto" takes Vulkan's memory where GL can import it, on GPUs only (a
+// software renderer's memory is the host's either way), else mappable.
+// Named, it must work: init fails with the reason.
+void Device::choose_storage() {
+  if (!storage_->imported)
+    return;
+  if (settings_.storage != "auto") {
+    vulkan();
+    return;
+  }
+  try {
+    if (software_)
+      fail(FFTMUX_ERROR_UNAVAILABLE, "a software renderer");
+    vulkan();
+  } catch (const plugin::Failure& f) {
+    storage_ = &storage("mappable");
+    storage_note_ = std::string(" (no Vulkan memory: ") + f.what() + ")";
+  }
+}
+
+VulkanMemory& Device::vulkan() {
+  if (vulkan_)
+    return *vulkan_;
+  if (!context_->has("GL_EXT_memory_object_fd") || !gl().ImportMemoryFdEXT)
+    fail(FFTMUX_ERROR_UNAVAILABLE, "opengl: storage \"vulkan\": GL lacks GL_EXT_memory_object_fd");
+  vulkan_ = std::make_unique<VulkanMemory>(device_uuid_);
+  return *vulkan_;
 }
 
 codegen::Options Device::options(codegen::Options o) const {
@@ -223,7 +255,8 @@ std::string Device::f64_missing() const {
 
 std::string Device::description() const {
   return renderer_ + " (OpenGL " + version_ + ", " + context_->egl + ", EGL " + context_->platform +
-         (context_->shared ? ", shared with the application" : "") + ")";
+         (context_->shared ? ", shared with the application" : "") + "; storage " + storage_->name +
+         storage_note_ + ")";
 }
 
 std::string Device::hardware_key() const {
@@ -349,17 +382,19 @@ void Device::save_binary(GLuint program, const std::string& path) {
 
 // ---- buffers ----
 
-Buffer::Buffer(Device& d, uint64_t bytes, Kind kind) : d_(d) {
+Buffer::Buffer(Device& d, uint64_t bytes, Kind kind, const Storage* storage) : d_(d) {
   GladGLContext& g = d.gl();
   size_ = std::max<uint64_t>(16, (bytes + 15) / 16 * 16);
   g.GenBuffers(1, &name_);
   g.BindBuffer(GL_COPY_WRITE_BUFFER, name_);
-  const Storage& s = d.buffer_storage();
+  const Storage& s = storage ? *storage : d.buffer_storage();
   const GLbitfield persistent =
       GL_MAP_READ_BIT | GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
   if (kind == Kind::mapped) {
     g.BufferStorage(GL_COPY_WRITE_BUFFER, GLsizeiptr(size_), nullptr, persistent);
     mapped_ = g.MapBufferRange(GL_COPY_WRITE_BUFFER, 0, GLsizeiptr(size_), persistent);
+  } else if (s.imported) {
+    import(g);
   } else if (s.immutable && d.buffer_storage_api()) {
     g.BufferStorage(GL_COPY_WRITE_BUFFER, GLsizeiptr(size_), nullptr, s.flags);
     writable_ = s.flags & GL_DYNAMIC_STORAGE_BIT;
@@ -371,9 +406,39 @@ Buffer::Buffer(Device& d, uint64_t bytes, Kind kind) : d_(d) {
   try {
     d.check("allocating a buffer of " + std::to_string(size_) + " bytes");
   } catch (...) {
-    g.DeleteBuffers(1, &name_);
+    release();
     throw;
   }
+}
+
+// Storage from Vulkan: immutable, so writes go through a staging copy.
+void Buffer::import(GladGLContext& g) {
+  try {
+    VulkanMemory::Allocation a = d_.vulkan().allocate(size_);
+    vk_memory_ = a.memory;
+    g.CreateMemoryObjectsEXT(1, &memory_);
+    g.ImportMemoryFdEXT(memory_, a.size, GL_HANDLE_TYPE_OPAQUE_FD_EXT, a.fd);
+    if (g.GetError() != GL_NO_ERROR) { // GL took the descriptor only on success
+      ::close(a.fd);
+      fail(FFTMUX_ERROR_OUT_OF_MEMORY,
+           "opengl: GL could not import " + std::to_string(a.size) + " bytes of Vulkan memory");
+    }
+    g.BufferStorageMemEXT(GL_COPY_WRITE_BUFFER, GLsizeiptr(size_), memory_, 0);
+    writable_ = false;
+  } catch (...) {
+    g.BindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    release();
+    throw;
+  }
+}
+
+void Buffer::release() {
+  GladGLContext& g = d_.gl();
+  g.DeleteBuffers(1, &name_);
+  if (memory_)
+    g.DeleteMemoryObjectsEXT(1, &memory_);
+  if (vk_memory_)
+    d_.vulkan().free(vk_memory_);
 }
 
 Buffer::Buffer(Device& d, GLuint wrapped, uint64_t bytes) : d_(d), name_(wrapped), owned_(false) {
@@ -409,7 +474,7 @@ Buffer::~Buffer() {
     g.UnmapBuffer(GL_COPY_WRITE_BUFFER);
     g.BindBuffer(GL_COPY_WRITE_BUFFER, 0);
   }
-  g.DeleteBuffers(1, &name_);
+  release();
 }
 
 void Buffer::range(uint64_t offset, uint64_t bytes, const char* what) const {

@@ -182,7 +182,8 @@ INSTANTIATE_TEST_SUITE_P(
         InitCase{"unknown_platform", "platforms = \"wayland\"", "unknown platform 'wayland'"},
         InitCase{"missing_device", "platforms = \"device\"\ndevice = 99",
                  "device = 99 but EGL lists"},
-        InitCase{"bad_storage", "storage = \"fast\"", "storage = \"fast\": use one of dynamic"}),
+        InitCase{"bad_storage", "storage = \"fast\"",
+                 "storage = \"fast\": use one of auto, dynamic"}),
     [](const ::testing::TestParamInfo<InitCase>& i) { return i.param.name; });
 
 class Platform : public ::testing::TestWithParam<const char*> {};
@@ -354,6 +355,7 @@ std::vector<IoCase> io_cases() {
     cases.push_back({s.name, "auto"});
   cases.push_back({"dynamic", "mapped"});
   cases.push_back({"dynamic", "staged"});
+  cases.push_back({"vulkan", "staged"}); // imported storage is written through a copy
   return cases;
 }
 
