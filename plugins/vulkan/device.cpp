@@ -471,12 +471,15 @@ void Buffer::read(uint64_t offset, void* dst, uint64_t bytes) {
 // ---- GLSL to SPIR-V ----
 
 std::vector<uint32_t> compile(Device& d, const std::string& source, const std::string& name,
-                              bool* from_cache) {
+                              bool convolution, bool* from_cache) {
   // spirv-opt's inlining and scalar replacement of the register arrays gave
-  // the H200 5-11 %; a CPU device's LLVM does that work itself, and there
+  // the H200 5-19 % (64 and 4096 points), but its Bluestein convolutions ran
+  // 1.4x faster without it (4093 and 4097 points, two runs) and cold plans
+  // 1.3-2x faster; a CPU device's LLVM does that work itself, and there
   // spirv-opt only lengthens the compilation (lavapipe: +40 %).
-  bool optimize = d.settings.spirv_opt >= 0 ? d.settings.spirv_opt == 1
-                                            : d.props.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+  bool optimize = d.settings.spirv_opt >= 0
+                      ? d.settings.spirv_opt == 1
+                      : d.props.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU && !convolution;
   std::string path;
   if (!d.settings.cache_dir.empty()) {
     std::string key = codegen::hash_hex(source + "\n" + std::to_string(codegen::generator_version) +

@@ -149,8 +149,9 @@ private:
 };
 
 // GLSL -> SPIR-V with shaderc, cached on disk under <cache>/vulkan/spirv.
+// convolution: the kernel is a whole Bluestein convolution.
 std::vector<uint32_t> compile(Device& d, const std::string& source, const std::string& name,
-                              bool* from_cache = nullptr);
+                              bool convolution = false, bool* from_cache = nullptr);
 
 // A planned transform: pipelines per direction, recorded command buffers
 // per (direction, buffers), resubmitted on every execution.

@@ -44,6 +44,13 @@ Plan::Plan(Device& d, const fftmux_desc& desc, const codegen::Options& options)
   // compiled (or read from the disk cache) and made pipelines all at once:
   // the driver's compiler is most of a cold plan's time.
   const std::vector<std::string>& sources = g->sources();
+  std::vector<char> convolution; // of each source, in the same order
+  for (const codegen::Plan& p : plans)
+    for (const codegen::Pass& pass : p.passes)
+      convolution.push_back(std::count_if(pass.kernel.steps.begin(), pass.kernel.steps.end(),
+                                          [](const codegen::Step& s) {
+                                            return s.kind == codegen::Step::multiply;
+                                          }) >= 3); // chirp, spectrum, chirp
   std::vector<std::shared_ptr<const Pipeline>> made(sources.size());
   std::vector<std::future<std::shared_ptr<const Pipeline>>> pending(sources.size());
   std::vector<char> hits(sources.size());
@@ -53,7 +60,8 @@ Plan::Plan(Device& d, const fftmux_desc& desc, const codegen::Options& options)
     if (!made[i])
       pending[i] = std::async(std::launch::async, [&, i] {
         bool hit = false;
-        auto words = compile(d, sources[i], "fftmux_pass" + std::to_string(i) + ".comp", &hit);
+        auto words = compile(d, sources[i], "fftmux_pass" + std::to_string(i) + ".comp",
+                             convolution[i], &hit);
         hits[i] = hit;
         return d.add_pipeline(sources[i], words);
       });
