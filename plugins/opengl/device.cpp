@@ -115,7 +115,10 @@ Settings settings_from(const std::function<const char*(const char*)>& get) {
     s.context.device = int(integer("device", v, 0, 1 << 20, "an EGL device index, 0 or more"));
   });
   value("share_context", [&](const std::string& v) { s.context.share = flag("share_context", v); });
-  value("storage", [&](const std::string& v) { s.storage = storage(v).name; });
+  value("storage", [&](const std::string& v) {
+    storage(v); // throws for an unknown name
+    s.storage = v;
+  });
   value("host_io", [&](const std::string& v) {
     const std::pair<const char*, HostIo> modes[] = {
         {"auto", HostIo::automatic}, {"mapped", HostIo::mapped}, {"staged", HostIo::staged}};

@@ -27,6 +27,18 @@ template <class F> F proc(PFN_vkGetInstanceProcAddr get, VkInstance i, const cha
 } // namespace
 
 VulkanMemory::VulkanMemory(const uint8_t (&device_uuid)[VK_UUID_SIZE]) {
+  try {
+    open(device_uuid);
+  } catch (...) {
+    if (device_ && destroy_device_)
+      destroy_device_(device_, nullptr);
+    if (instance_ && destroy_instance_)
+      destroy_instance_(instance_, nullptr);
+    throw;
+  }
+}
+
+void VulkanMemory::open(const uint8_t (&device_uuid)[VK_UUID_SIZE]) {
   // Never closed: the loader keeps driver libraries that must outlive us.
   void* lib = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!lib)
@@ -59,10 +71,8 @@ VulkanMemory::VulkanMemory(const uint8_t (&device_uuid)[VK_UUID_SIZE]) {
     if (std::memcmp(id.deviceUUID, device_uuid, VK_UUID_SIZE) == 0)
       phys = p;
   }
-  if (!phys) {
-    destroy_instance_(instance_, nullptr);
+  if (!phys)
     unavailable("no Vulkan device has the GL device's UUID");
-  }
   VkPhysicalDeviceMemoryProperties mp;
   proc<PFN_vkGetPhysicalDeviceMemoryProperties>(get, instance_,
                                                 "vkGetPhysicalDeviceMemoryProperties")(phys, &mp);
@@ -84,23 +94,18 @@ VulkanMemory::VulkanMemory(const uint8_t (&device_uuid)[VK_UUID_SIZE]) {
   dci.pQueueCreateInfos = &q;
   dci.enabledExtensionCount = 1;
   dci.ppEnabledExtensionNames = &extension;
-  if (type_ == mp.memoryTypeCount || proc<PFN_vkCreateDevice>(get, instance_, "vkCreateDevice")(
-                                         phys, &dci, nullptr, &device_) != VK_SUCCESS) {
-    destroy_instance_(instance_, nullptr);
-    unavailable(type_ == mp.memoryTypeCount ? "the Vulkan device has no device-local memory type"
-                                            : "the Vulkan device lacks " + std::string(extension));
-  }
+  if (type_ == mp.memoryTypeCount)
+    unavailable("the Vulkan device has no device-local memory type");
+  auto create_device = proc<PFN_vkCreateDevice>(get, instance_, "vkCreateDevice");
+  if (create_device(phys, &dci, nullptr, &device_) != VK_SUCCESS)
+    unavailable("the Vulkan device lacks " + std::string(extension));
   auto device_proc = proc<PFN_vkGetDeviceProcAddr>(get, instance_, "vkGetDeviceProcAddr");
   destroy_device_ = reinterpret_cast<PFN_vkDestroyDevice>(device_proc(device_, "vkDestroyDevice"));
   allocate_ = reinterpret_cast<PFN_vkAllocateMemory>(device_proc(device_, "vkAllocateMemory"));
   free_ = reinterpret_cast<PFN_vkFreeMemory>(device_proc(device_, "vkFreeMemory"));
   get_fd_ = reinterpret_cast<PFN_vkGetMemoryFdKHR>(device_proc(device_, "vkGetMemoryFdKHR"));
-  if (!destroy_device_ || !allocate_ || !free_ || !get_fd_) {
-    if (destroy_device_)
-      destroy_device_(device_, nullptr);
-    destroy_instance_(instance_, nullptr);
+  if (!destroy_device_ || !allocate_ || !free_ || !get_fd_)
     unavailable("the Vulkan device lacks vkGetMemoryFdKHR");
-  }
 }
 
 VulkanMemory::~VulkanMemory() {

@@ -30,6 +30,8 @@ public:
   void free(VkDeviceMemory memory);
 
 private:
+  void open(const uint8_t (&device_uuid)[VK_UUID_SIZE]);
+
   VkInstance instance_ = VK_NULL_HANDLE;
   VkDevice device_ = VK_NULL_HANDLE;
   uint32_t type_ = 0; // the device-local memory type

@@ -186,6 +186,34 @@ INSTANTIATE_TEST_SUITE_P(
                  "storage = \"fast\": use one of auto, dynamic"}),
     [](const ::testing::TestParamInfo<InitCase>& i) { return i.param.name; });
 
+// "auto" takes Vulkan's memory where GL can import it and falls back to
+// mappable with the reason; "vulkan", named, fails init with the reason
+// where it cannot work (here: no Vulkan driver at all).
+TEST(Storage, AutoFallsBackAndVulkanSaysWhy) {
+  SKIP_WITHOUT_OPENGL();
+  auto devices = [](const std::string& table, const std::string& name) {
+    context c = make_context(table, name);
+    fftmux_backend_info b = opengl_info(c);
+    return std::make_pair(b.state,
+                          std::string(b.state == FFTMUX_BACKEND_READY ? b.devices : b.reason));
+  };
+  auto [state, text] = devices("storage = \"auto\"", "auto");
+  ASSERT_EQ(state, FFTMUX_BACKEND_READY) << text;
+  EXPECT_TRUE(text.find("storage vulkan") != std::string::npos ||
+              text.find("storage mappable (no Vulkan memory: ") != std::string::npos)
+      << text;
+  const char* icd = std::getenv("VK_ICD_FILENAMES");
+  std::string saved = icd ? icd : "";
+  ::setenv("VK_ICD_FILENAMES", "/nonexistent/icd.json", 1);
+  auto [named, why] = devices("storage = \"vulkan\"", "vulkan");
+  auto [fallback, note] = devices("storage = \"auto\"", "auto2");
+  icd ? ::setenv("VK_ICD_FILENAMES", saved.c_str(), 1) : ::unsetenv("VK_ICD_FILENAMES");
+  EXPECT_EQ(named, FFTMUX_BACKEND_UNAVAILABLE);
+  EXPECT_NE(why.find("storage \"vulkan\": "), std::string::npos) << why;
+  EXPECT_EQ(fallback, FFTMUX_BACKEND_READY) << note;
+  EXPECT_NE(note.find("storage mappable (no Vulkan memory: "), std::string::npos) << note;
+}
+
 class Platform : public ::testing::TestWithParam<const char*> {};
 
 // Each platform either gives a context or is reported with its reason.
