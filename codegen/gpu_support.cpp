@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <mutex>
+#include <numeric>
 
 namespace fftmux::codegen {
 
@@ -140,6 +141,48 @@ std::shared_ptr<const Generated> generate(const fftmux_desc& desc, const Device&
     return known;
   kept.add(key, g);
   return g;
+}
+
+uint64_t batch_offset(const fftmux_desc& desc, bool input, int64_t first) {
+  bool real = input ? desc.kind == FFTMUX_R2C : desc.kind == FFTMUX_C2R;
+  uint64_t elem = complex_bytes(desc) / (real ? 2 : 1);
+  return uint64_t(first) * uint64_t(input ? desc.in_distance : desc.out_distance) * elem;
+}
+
+std::vector<Chunk> generate_chunks(const fftmux_desc& desc, const Device& device,
+                                   const Options& options, uint64_t max_buffer_bytes,
+                                   Dialect dialect, uint64_t offset_align) {
+  auto part = [&](int64_t batch) {
+    fftmux_desc d = desc;
+    d.batch = batch;
+    return generate(d, device, options, max_buffer_bytes, dialect);
+  };
+  try {
+    return {{0, desc.batch, part(desc.batch)}};
+  } catch (const Unsupported&) {
+    // Chunk starts are multiples of `step` batches, aligned on both sides.
+    auto step_of = [&](bool input) {
+      uint64_t a = std::max<uint64_t>(offset_align, 1), b = batch_offset(desc, input, 1);
+      return int64_t(a / std::gcd(a, b ? b : a));
+    };
+    int64_t step = std::lcm(step_of(true), step_of(false));
+    for (int64_t c = desc.batch / 2 / step * step; c >= step; c = c / 2 / step * step) {
+      std::shared_ptr<const Generated> g;
+      try {
+        g = part(c);
+      } catch (const Unsupported&) {
+        continue;
+      }
+      std::vector<Chunk> out;
+      int64_t first = 0;
+      for (; first + c <= desc.batch; first += c)
+        out.push_back({first, c, g});
+      if (first < desc.batch)
+        out.push_back({first, desc.batch - first, part(desc.batch - first)});
+      return out;
+    }
+    throw;
+  }
 }
 
 const std::vector<std::string>& Generated::sources() const {

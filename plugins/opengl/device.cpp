@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <unistd.h>
 
@@ -132,6 +133,11 @@ Settings settings_from(const std::function<const char*(const char*)>& get) {
   value("program_binaries",
         [&](const std::string& v) { s.program_binaries = flag("program_binaries", v); });
   value("f64", [&](const std::string& v) { s.f64 = flag("f64", v); });
+  value("max_binding_bytes", [&](const std::string& v) {
+    s.max_binding_bytes =
+        uint64_t(integer("max_binding_bytes", v, 0, std::numeric_limits<long>::max(),
+                         "0 (the driver's limit) or a byte count"));
+  });
   value("values_per_thread", [&](const std::string& v) {
     s.values_per_thread = uint32_t(integer("values_per_thread", v, 0, 64, "0 (by device) to 64"));
   });
@@ -175,6 +181,10 @@ void Device::open(const Share& share) {
   GLint64 block = 0;
   g.GetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &block);
   limits_.max_binding_bytes = uint64_t(block);
+  if (settings_.max_binding_bytes)
+    limits_.max_binding_bytes = std::min(limits_.max_binding_bytes, settings_.max_binding_bytes);
+  g.GetIntegerv(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &v);
+  offset_align_ = uint64_t(std::max(v, 1));
   if (context_->has("GL_KHR_shader_subgroup")) {
     g.GetIntegerv(GL_SUBGROUP_SIZE_KHR, &v);
     limits_.subgroup = uint32_t(std::max(v, 1));
@@ -236,12 +246,12 @@ codegen::Options Device::options(codegen::Options o) const {
   return codegen::device_defaults(o, software_);
 }
 
-std::shared_ptr<const codegen::Generated> Device::generated(const fftmux_desc& desc,
-                                                            const codegen::Options& variant) const {
+std::vector<codegen::Chunk> Device::generated(const fftmux_desc& desc,
+                                              const codegen::Options& variant) const {
   if (desc.precision == FFTMUX_F64 && !f64_missing().empty())
     throw codegen::Unsupported(f64_missing());
-  return codegen::generate(desc, limits_, options(variant), limits_.max_binding_bytes,
-                           codegen::Dialect::opengl);
+  return codegen::generate_chunks(desc, limits_, options(variant), limits_.max_binding_bytes,
+                                  codegen::Dialect::opengl, offset_align_);
 }
 
 bool Device::buffer_storage_api() const {

@@ -54,6 +54,10 @@ struct Settings {
   // steeply with it: 1 s at 4, 10 s at the generator's 16), else the
   // generator's choice.
   uint32_t values_per_thread = 0;
+  // Bytes one binding may address, below the driver's
+  // GL_MAX_SHADER_STORAGE_BLOCK_SIZE (0: the driver's): lower values make
+  // plans run in batch chunks, for tests on small problems.
+  uint64_t max_binding_bytes = 0;
 };
 
 // Reads the [backends.opengl] table through get (nullptr when a key is
@@ -103,9 +107,10 @@ public:
   bool buffer_storage_api() const; // glBufferStorage exists
   std::string f64_missing() const; // why F64 is declined, "" when offered
   // The problem planned for this device with a variant's options, its
-  // kernels in GLSL 4.30; throws codegen::Unsupported with the reason.
-  std::shared_ptr<const codegen::Generated> generated(const fftmux_desc& desc,
-                                                      const codegen::Options& variant) const;
+  // kernels in GLSL 4.30, in chunks of its batch where its buffers exceed
+  // what one binding addresses; throws codegen::Unsupported with the reason.
+  std::vector<codegen::Chunk> generated(const fftmux_desc& desc,
+                                        const codegen::Options& variant) const;
   std::string description() const;
   std::string hardware_key() const;
   std::string binaries_missing() const { return binaries_missing_; } // "" when cached on disk
@@ -132,6 +137,7 @@ private:
   std::unique_ptr<Context> context_;
   codegen::Device limits_;
   uint32_t max_groups_[2] = {65535, 65535};
+  uint64_t offset_align_ = 256; // GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT
   bool software_ = false;
   std::string renderer_, version_, vendor_, glsl_, uuids_, binaries_missing_, storage_note_;
   uint8_t device_uuid_[VK_UUID_SIZE] = {};
@@ -204,14 +210,20 @@ private:
     std::vector<Pass> passes;
     std::unique_ptr<Buffer> table;
   };
+  // Batches [first, first + count) with their passes; one covers the
+  // problem unless its buffers exceed what one binding addresses.
+  struct Chunk {
+    int64_t first;
+    std::map<int, Direction> dirs;
+  };
 
-  Direction& dir(int direction);
+  Direction& dir(int direction, size_t chunk = 0);
   Buffer& buffer_of(codegen::Binding b, Buffer& in, Buffer& out) const;
   void host_buffers();
 
   Device& d_;
   fftmux_desc desc_;
-  std::map<int, Direction> dirs_;
+  std::vector<Chunk> chunks_;
   std::unique_ptr<Buffer> scratch_, host_in_, host_out_;
   GLsync fence_ = nullptr;
   std::string summary_;

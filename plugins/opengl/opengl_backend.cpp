@@ -78,7 +78,8 @@ fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answ
     a->estimate_seconds = -1;
     size_t passes = 0;
     try {
-      passes = dev.generated(*d, codegen::variant_options(variant, "opengl"))->planned.passes;
+      passes = dev.generated(*d, codegen::variant_options(variant, "opengl"))[0]
+                   .generated->planned.passes;
     } catch (const codegen::Unsupported& e) {
       std::snprintf(a->reason, sizeof a->reason, "opengl: %s", e.what());
       return;

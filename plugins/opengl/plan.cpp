@@ -28,33 +28,42 @@ bool has_gaps(const fftmux_desc& desc, uint64_t out_bytes) {
 
 Plan::Plan(Device& d, const fftmux_desc& desc, const codegen::Options& options)
     : d_(d), desc_(desc) {
-  std::shared_ptr<const codegen::Generated> g;
+  std::vector<codegen::Chunk> parts;
   try {
-    g = d.generated(desc, options);
+    parts = d.generated(desc, options);
   } catch (const codegen::Unsupported& e) {
     fail(FFTMUX_ERROR_UNSUPPORTED, std::string("opengl: ") + e.what());
   }
-  const codegen::Planned& planned = g->planned;
-  in_bytes_ = planned.in_bytes;
-  out_bytes_ = planned.out_bytes;
+  in_bytes_ = codegen::side_bytes(desc, true);
+  out_bytes_ = codegen::side_bytes(desc, false);
   out_gaps_ = has_gaps(desc, out_bytes_);
-  std::vector<std::shared_ptr<Program>> programs = d.programs(g->sources(), counts_);
-  size_t at = 0;
-  for (size_t i = 0; i < planned.plans.size(); ++i) {
-    const codegen::Plan& p = planned.plans[i];
-    Direction& dd = dirs_[planned.directions[i]];
-    const std::vector<unsigned char>& table = g->table(i);
-    dd.table = std::make_unique<Buffer>(d, table.size());
-    dd.table->write(0, table.data(), table.size());
-    for (const codegen::Pass& pass : p.passes)
-      dd.passes.push_back({pass.src, pass.dst, pass.kernel.groups(), programs[at++]});
-    summary_ = p.summary;
+  uint64_t scratch = 0;
+  size_t passes = 0;
+  for (const codegen::Chunk& part : parts) {
+    const codegen::Planned& planned = part.generated->planned;
+    std::vector<std::shared_ptr<Program>> programs = d.programs(part.generated->sources(), counts_);
+    Chunk& c = chunks_.emplace_back(Chunk{part.first, {}});
+    size_t at = 0;
+    for (size_t i = 0; i < planned.plans.size(); ++i) {
+      const codegen::Plan& p = planned.plans[i];
+      Direction& dd = c.dirs[planned.directions[i]];
+      const std::vector<unsigned char>& table = part.generated->table(i);
+      dd.table = std::make_unique<Buffer>(d, table.size());
+      dd.table->write(0, table.data(), table.size());
+      for (const codegen::Pass& pass : p.passes)
+        dd.passes.push_back({pass.src, pass.dst, pass.kernel.groups(), programs[at++]});
+      summary_ = p.summary;
+    }
+    scratch = std::max(scratch, planned.scratch_bytes);
+    passes = std::max(passes, planned.passes);
   }
-  if (planned.scratch_bytes)
-    scratch_ = std::make_unique<Buffer>(d, planned.scratch_bytes);
+  if (chunks_.size() > 1)
+    summary_ += "; in " + std::to_string(chunks_.size()) + " batch chunks";
+  if (scratch)
+    scratch_ = std::make_unique<Buffer>(d, scratch);
   HostIo io = d.settings().host_io;
-  host_mapped_ = d.buffer_storage_api() &&
-                 (io == HostIo::mapped || (io == HostIo::automatic && planned.passes == 1));
+  host_mapped_ =
+      d.buffer_storage_api() && (io == HostIo::mapped || (io == HostIo::automatic && passes == 1));
 }
 
 Plan::~Plan() {
@@ -62,9 +71,9 @@ Plan::~Plan() {
     d_.gl().DeleteSync(fence_);
 }
 
-Plan::Direction& Plan::dir(int direction) {
-  auto it = dirs_.find(direction);
-  if (it == dirs_.end())
+Plan::Direction& Plan::dir(int direction, size_t chunk) {
+  auto it = chunks_[chunk].dirs.find(direction);
+  if (it == chunks_[chunk].dirs.end())
     fail(FFTMUX_ERROR_INVALID_ARGUMENT,
          "opengl: direction = " + std::to_string(direction) + ": a " +
              (desc_.kind == FFTMUX_R2C ? "r2c plan runs forward (-1) only"
@@ -81,31 +90,43 @@ Buffer& Plan::buffer_of(codegen::Binding b, Buffer& in, Buffer& out) const {
 }
 
 void Plan::dispatch(int direction, Buffer& in, Buffer& out) {
-  Direction& dd = dir(direction);
+  dir(direction); // a wrong direction fails before anything is bound
   if (in.size() < in_bytes_ || out.size() < out_bytes_)
     fail(FFTMUX_ERROR_INVALID_ARGUMENT,
          "opengl: buffers of " + std::to_string(in.size()) + " and " + std::to_string(out.size()) +
              " bytes are too small for this plan's " + std::to_string(in_bytes_) + " and " +
              std::to_string(out_bytes_));
   GladGLContext& g = d_.gl();
-  auto bind = [&](GLuint index, const Buffer& b) { // a binding addresses at most the block limit
-    uint64_t size = std::min(b.size(), d_.limits().max_binding_bytes);
-    g.BindBufferRange(GL_SHADER_STORAGE_BUFFER, index, b.name(), 0, GLsizeiptr(size));
+  // A binding addresses at most the block limit, from its chunk's offset.
+  auto bind = [&](GLuint index, const Buffer& b, uint64_t offset) {
+    uint64_t size = std::min(b.size() - offset, d_.limits().max_binding_bytes);
+    g.BindBufferRange(GL_SHADER_STORAGE_BUFFER, index, b.name(), GLintptr(offset),
+                      GLsizeiptr(size));
   };
-  for (size_t i = 0; i < dd.passes.size(); ++i) {
-    const Pass& p = dd.passes[i];
-    g.UseProgram(p.program->id);
-    bind(0, buffer_of(p.src, in, out));
-    bind(1, buffer_of(p.dst, in, out));
-    bind(2, *dd.table);
-    for (const codegen::Dispatch& grid :
-         codegen::dispatches(p.groups, d_.max_groups(0), d_.max_groups(1))) {
-      g.Uniform1ui(0, grid.offset); // group_offset, at location 0 in the GL dialect
-      g.DispatchCompute(grid.x, grid.y, 1);
+  for (size_t c = 0; c < chunks_.size(); ++c) {
+    const Direction& cd = dir(direction, c);
+    auto offset = [&](codegen::Binding b) -> uint64_t {
+      if (b == codegen::Binding::scratch)
+        return 0;
+      return codegen::batch_offset(desc_, b == codegen::Binding::input, chunks_[c].first);
+    };
+    for (size_t i = 0; i < cd.passes.size(); ++i) {
+      const Pass& p = cd.passes[i];
+      g.UseProgram(p.program->id);
+      bind(0, buffer_of(p.src, in, out), offset(p.src));
+      bind(1, buffer_of(p.dst, in, out), offset(p.dst));
+      bind(2, *cd.table, 0);
+      for (const codegen::Dispatch& grid :
+           codegen::dispatches(p.groups, d_.max_groups(0), d_.max_groups(1))) {
+        g.Uniform1ui(0, grid.offset); // group_offset, at location 0 in the GL dialect
+        g.DispatchCompute(grid.x, grid.y, 1);
+      }
+      // The next pass (or chunk, which may share the scratch) reads what
+      // this one wrote; after the last, whatever the caller does next
+      // (reads, mapped access, its own drawing) sees it.
+      bool last = c + 1 == chunks_.size() && i + 1 == cd.passes.size();
+      g.MemoryBarrier(last ? GL_ALL_BARRIER_BITS : GL_SHADER_STORAGE_BARRIER_BIT);
     }
-    // The next pass reads what this one wrote; after the last, whatever the
-    // caller does next (reads, mapped access, its own drawing) sees it.
-    g.MemoryBarrier(i + 1 < dd.passes.size() ? GL_SHADER_STORAGE_BARRIER_BIT : GL_ALL_BARRIER_BITS);
   }
   g.UseProgram(0);
   d_.check("dispatching the passes");

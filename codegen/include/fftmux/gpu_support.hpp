@@ -81,6 +81,23 @@ std::shared_ptr<const Generated> generate(const fftmux_desc& desc, const Device&
                                           const Options& options, uint64_t max_buffer_bytes,
                                           Dialect dialect);
 
+// Batches [first, first + count) of a problem, generated as a problem of
+// their own: its buffers bound at the offsets of batch `first`.
+struct Chunk {
+  int64_t first = 0, count = 0;
+  std::shared_ptr<const Generated> generated;
+};
+// The problem as one chunk where its buffers fit one binding; else as
+// chunks of the largest batch count (halved until it fits) whose offsets
+// are multiples of offset_align bytes, the remainder as one more. Throws
+// what generate throws where not even that helps (the limit is not the
+// batch's, or one transform is too large).
+std::vector<Chunk> generate_chunks(const fftmux_desc& desc, const Device& device,
+                                   const Options& options, uint64_t max_buffer_bytes,
+                                   Dialect dialect, uint64_t offset_align);
+// Bytes from batch 0 to batch `first` on a side.
+uint64_t batch_offset(const fftmux_desc& desc, bool input, int64_t first);
+
 // One dispatch of a kernel: an x * y grid of workgroups whose linear index
 // starts at offset (the kernel's group_offset). Kernels ignore the excess
 // workgroups of the last dispatch.
