@@ -100,6 +100,23 @@ double run_host(plan& p, const fftmux_desc& d, int direction, uint64_t seed) {
          ref::error_bound(d);
 }
 
+// Runs d at DEVICE placement on c's opengl through buffers of the backend;
+// returns the error relative to the reference, over its bound.
+double run_device(context& c, fftmux_desc d, int direction, uint64_t seed) {
+  d.placement = FFTMUX_DEVICE;
+  plan q = c.make_plan(d, "opengl");
+  fftmux_layout l = layout(d);
+  buffer in = q.make_buffer(l.in_bytes), out = q.make_buffer(l.out_bytes);
+  std::vector<unsigned char> data = ref::random_input(d, seed), got(l.out_bytes);
+  in.write(data.data(), data.size());
+  q.execute(direction, in, out);
+  q.synchronize();
+  out.read(got.data(), got.size());
+  return ref::relative_error(ref::read_side(d, false, got.data()),
+                             ref::expected(d, direction, data.data())) /
+         ref::error_bound(d);
+}
+
 // ---- marshalling ----
 
 TEST(Marshalling, PlansOfManyThreadsRunOnTheContextThread) {
@@ -211,19 +228,7 @@ TEST(Chunks, ProblemsBeyondOneBindingRunInBatchChunks) {
                                 ref::expected(in_place, FFTMUX_FORWARD, before.data())),
             ref::error_bound(in_place))
       << "in place";
-  fftmux_desc d = desc({64}, 200);
-  d.placement = FFTMUX_DEVICE;
-  plan q = c.make_plan(d, "opengl");
-  fftmux_layout l = layout(d);
-  buffer in = q.make_buffer(l.in_bytes), out = q.make_buffer(l.out_bytes);
-  std::vector<unsigned char> data = ref::random_input(d, 32), got(l.out_bytes);
-  in.write(data.data(), data.size());
-  q.execute(FFTMUX_FORWARD, in, out);
-  q.synchronize();
-  out.read(got.data(), got.size());
-  EXPECT_LE(ref::relative_error(ref::read_side(d, false, got.data()),
-                                ref::expected(d, FFTMUX_FORWARD, data.data())),
-            ref::error_bound(d));
+  EXPECT_LE(run_device(c, desc({64}, 200), FFTMUX_FORWARD, 32), 1.0) << "device";
   // The engine says how it ran them.
   opengl::Settings s;
   s.max_binding_bytes = 65536;
@@ -412,20 +417,7 @@ TEST_P(Io, TransformsMatchTheReference) {
     plan p = c.make_plan(base, "opengl");
     int dir = base.kind == FFTMUX_R2C ? FFTMUX_FORWARD : FFTMUX_INVERSE;
     EXPECT_LE(run_host(p, base, dir, 21), 1.0) << "host";
-    fftmux_desc d = base;
-    d.placement = FFTMUX_DEVICE;
-    plan q = c.make_plan(d, "opengl");
-    fftmux_layout l = layout(d);
-    buffer in = q.make_buffer(l.in_bytes), out = q.make_buffer(l.out_bytes);
-    std::vector<unsigned char> data = ref::random_input(d, 22), got(l.out_bytes);
-    in.write(data.data(), data.size());
-    q.execute(dir, in, out);
-    q.synchronize();
-    out.read(got.data(), got.size());
-    EXPECT_LE(ref::relative_error(ref::read_side(d, false, got.data()),
-                                  ref::expected(d, dir, data.data())),
-              ref::error_bound(d))
-        << "device";
+    EXPECT_LE(run_device(c, base, dir, 22), 1.0) << "device";
   }
 }
 
