@@ -148,7 +148,14 @@ Settings settings_from(const std::function<const char*(const char*)>& get) {
 
 Device::Device(const Settings& s) : settings_(s), storage_(&storage(s.storage)) {
   Share share = load_egl(s.context); // on this thread: its current context is the one to share
-  worker_.call([&] { open(share); });
+  worker_.call([&] {
+    try {
+      open(share);
+    } catch (...) { // a context made before the failure goes on its own thread
+      context_.reset();
+      throw;
+    }
+  });
 }
 
 Device::~Device() {
