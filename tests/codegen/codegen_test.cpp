@@ -322,6 +322,40 @@ TEST(Plan, DeclinesWhatTheDeviceCannot) {
 
 // Kernels are found while a plan holds them and while among the `keep` most
 // recent; the keys of the others go at the next add.
+// A problem beyond one binding is cut into chunks of its batch that cover
+// it in order, each within the limit and starting at an aligned offset on
+// both sides; where not even one aligned step fits, the reason is kept.
+TEST(Chunks, CoverTheBatchWithinTheLimitAtAlignedOffsets) {
+  const uint64_t limit = 65536, align = 256;
+  for (const fftmux_desc& d :
+       {problem({64}, FFTMUX_C2C, FFTMUX_F32, 200), problem({30}, FFTMUX_R2C, FFTMUX_F32, 700),
+        problem({97}, FFTMUX_C2C, FFTMUX_F32, 120)}) {
+    std::vector<Chunk> chunks =
+        generate_chunks(d, h200(), Options{}, limit, Dialect::vulkan, align);
+    ASSERT_GT(chunks.size(), 1u) << d.n[0];
+    int64_t next = 0;
+    for (const Chunk& c : chunks) {
+      EXPECT_EQ(c.first, next) << d.n[0];
+      EXPECT_EQ(batch_offset(d, true, c.first) % align, 0u) << d.n[0] << " at " << c.first;
+      EXPECT_EQ(batch_offset(d, false, c.first) % align, 0u) << d.n[0] << " at " << c.first;
+      EXPECT_LE(c.generated->planned.in_bytes, limit);
+      EXPECT_LE(c.generated->planned.out_bytes, limit);
+      next += c.count;
+    }
+    EXPECT_EQ(next, d.batch) << d.n[0];
+  }
+  fftmux_desc whole = problem({64}, FFTMUX_C2C, FFTMUX_F32, 10);
+  EXPECT_EQ(generate_chunks(whole, h200(), Options{}, limit, Dialect::vulkan, align).size(), 1u);
+  fftmux_desc big = problem({16384}, FFTMUX_C2C, FFTMUX_F32, 4); // 128 KiB a transform
+  try {
+    generate_chunks(big, h200(), Options{}, limit, Dialect::vulkan, align);
+    ADD_FAILURE() << "a transform larger than the limit was chunked";
+  } catch (const Unsupported& e) {
+    EXPECT_NE(std::string(e.what()).find("one binding of the device addresses"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(KernelCache, KeepsTheHeldAndTheRecent) {
   KernelCache<int> cache(2);
   auto held = std::make_shared<int>(1);
