@@ -505,6 +505,7 @@ struct Planner {
     if (!m1) { // one kernel: forward, pointwise, inverse in registers
       Kernel k;
       k.length = m;
+      k.convolution = true;
       k.digits = l.digits;
       k.load = l.load;
       k.load.axes[0].limit = n;

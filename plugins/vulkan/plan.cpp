@@ -47,10 +47,7 @@ Plan::Plan(Device& d, const fftmux_desc& desc, const codegen::Options& options)
   std::vector<char> convolution; // of each source, in the same order
   for (const codegen::Plan& p : plans)
     for (const codegen::Pass& pass : p.passes)
-      convolution.push_back(std::count_if(pass.kernel.steps.begin(), pass.kernel.steps.end(),
-                                          [](const codegen::Step& s) {
-                                            return s.kind == codegen::Step::multiply;
-                                          }) >= 3); // chirp, spectrum, chirp
+      convolution.push_back(pass.kernel.convolution);
   std::vector<std::shared_ptr<const Pipeline>> made(sources.size());
   std::vector<std::future<std::shared_ptr<const Pipeline>>> pending(sources.size());
   std::vector<char> hits(sources.size());

@@ -159,6 +159,7 @@ struct Kernel {
   bool pad_shared = false;      // one spare word per 32: strided stage writes avoid bank conflicts
   bool in_place = false;        // load and store address the same buffer
   uint32_t resident_groups = 0; // Options::resident_groups
+  bool convolution = false;     // a whole Bluestein convolution (chirp, FFT, spectrum, FFT, chirp)
 
   int64_t transforms() const; // lines: the product of the digits
   uint32_t workgroup() const { return threads * teams; }
