@@ -85,6 +85,17 @@ struct Failure : std::runtime_error {
   throw Failure(status, message);
 }
 
+// A boolean setting of [backends.<backend>] (true/1/on, false/0/off);
+// throws Failure naming the key and its values.
+inline bool flag(const std::string& backend, const std::string& key, const std::string& v) {
+  if (v == "true" || v == "1" || v == "on")
+    return true;
+  if (v == "false" || v == "0" || v == "off")
+    return false;
+  fail(FFTMUX_ERROR_INVALID_ARGUMENT,
+       "[backends." + backend + "] " + key + " = \"" + v + "\": use true or false");
+}
+
 // Runs body, catching everything: no exception may leave a plugin.
 template <class Body> fftmux_status guarded(const fftmux_host_v1* host, Body&& body) noexcept {
   auto report = [&](const char* message) {

@@ -47,12 +47,7 @@ std::vector<std::string> split(const std::string& s, char sep) {
 }
 
 bool flag(const std::string& key, const std::string& v) {
-  if (v == "true" || v == "1" || v == "on")
-    return true;
-  if (v == "false" || v == "0" || v == "off")
-    return false;
-  fail(FFTMUX_ERROR_INVALID_ARGUMENT,
-       "[backends.opengl] " + key + " = \"" + v + "\": use true or false");
+  return plugin::flag("opengl", key, v);
 }
 
 long integer(const std::string& key, const std::string& v, long low, long high, const char* hint) {

@@ -67,10 +67,7 @@ fftmux_status init(const fftmux_host_v1* h, void** out) {
            "[backends.vulkan] single_pass_limit = " + std::to_string(s.single_pass_limit) +
                ": use 16 or more (0: no limit)");
     std::string opt = config(h, "spirv_opt");
-    if (!opt.empty() && opt != "true" && opt != "false")
-      fail(FFTMUX_ERROR_INVALID_ARGUMENT,
-           "[backends.vulkan] spirv_opt = \"" + opt + "\": use true or false");
-    s.spirv_opt = opt.empty() ? -1 : opt == "true";
+    s.spirv_opt = opt.empty() ? -1 : plugin::flag("vulkan", "spirv_opt", opt);
     if (h->cache_dir && *h->cache_dir)
       s.cache_dir = std::string(h->cache_dir) + "/vulkan";
     if (auto write = h->write_file)
