@@ -356,11 +356,8 @@ private:
       std::string g = sl.guard;
       if (s.limit != std::numeric_limits<int64_t>::max())
         g = join(g, sl.pos + " < " + u(s.limit));
-      std::string v = lanes_used(s.table, cur.alt)
-                          ? lanes_lookup(s.table, "(" + sl.pos + ")",
-                                         (cur.alt ? "dA" : "dS") + std::to_string(s.index.product))
-                          : lookup(s.table, index(s.index, sl.pos, cur.alt));
-      guarded(g, reg(i) + " = cmul(" + reg(i) + ", " + v + ");");
+      std::string m = index(s.index, sl.pos, cur.alt);
+      guarded(g, reg(i) + " = cmul(" + reg(i) + ", " + lookup(s.table, m) + ");");
     }
   }
 
@@ -525,19 +522,6 @@ private:
     std::string lo =
         table(t.offset, "((" + m + ") & " + u((int64_t(1) << t.split_bits) - 1) + ")", false);
     std::string v = "cmul(" + hi + ", " + lo + ")";
-    return t.conj ? "cconj(" + v + ")" : v;
-  }
-
-  // Table::lanes where the layout's adjacent threads hold adjacent lines.
-  bool lanes_used(const Table& t, bool alt) const { return t.lanes && k_.team_major == alt; }
-
-  // w^(p d) = w^(p (d - d % lanes)) * w^(p (d % lanes)); see Table::lanes.
-  std::string lanes_lookup(const Table& t, const std::string& p, const std::string& d) const {
-    std::string low = "(" + d + " % " + u(t.lanes) + ")";
-    Table team = t;
-    team.conj = false;
-    std::string v = "cmul(" + lookup(team, p + " * (" + d + " - " + low + ")") + ", " +
-                    table(t.lanes_offset, p + " * " + u(t.lanes) + " + " + low, false) + ")";
     return t.conj ? "cconj(" + v + ")" : v;
   }
 

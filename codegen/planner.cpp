@@ -349,10 +349,6 @@ struct Planner {
       teams = std::max<int64_t>(1, std::min(wanted, fit1));
     k.teams = uint32_t(teams);
     k.split_exchange = 2 * per_line * k.teams > shared_scalars();
-    if (!k.team_major && k.teams > 1 && !k.digits.empty() && k.digits[0] % k.teams == 0)
-      for (Step& s : k.steps)
-        if (four_step_twiddle(s))
-          tables.lanes(s.table, k.length, k.teams);
     if (k.teams > 1) {
       k.load_alt = pl != none && pl != want;
       k.store_alt = ps != none && ps != want;
@@ -428,12 +424,6 @@ struct Planner {
     rows.load = packed(base, n2, rows.digits, {{kElement, 1}});
     rows.store = substitute(l.store, {{0, 1}, {kElement, n1}}, 1);
     line(rows, scale, {}, base);
-  }
-
-  static bool four_step_twiddle(const Step& s) {
-    const Index& i = s.index;
-    return s.kind == Step::multiply && s.table.n && i.product == 0 && i.offset == 0 &&
-           i.terms.size() == 1 && i.terms[0].coord == kElement && i.terms[0].coef == 1;
   }
 
   static Index product_index() { // position * digit 0: four-step twiddles

@@ -82,7 +82,6 @@ int64_t Tables::stage_twiddles(int64_t span, int radix) {
 Table Tables::twiddle(int64_t n, int sign) {
   Table t;
   t.conj = sign > 0;
-  t.n = n;
   if (n <= 4096) {
     t.offset = stage(n);
     return t;
@@ -95,11 +94,6 @@ Table Tables::twiddle(int64_t n, int sign) {
   t.offset = add({TableRun::roots, n, 1, 0, 0.0, 0, lo});
   t.hi_offset = add({TableRun::roots, n, lo, 0, 0.0, 0, hi});
   return t;
-}
-
-void Tables::lanes(Table& t, int64_t length, uint32_t lanes) {
-  t.lanes = lanes;
-  t.lanes_offset = add({TableRun::products, t.n, lanes, 0, 0.0, 0, length * lanes});
 }
 
 int64_t Tables::half(int64_t n) {
@@ -140,7 +134,6 @@ void fill(const TableRun& r, cd* out) {
     case TableRun::roots: out[m] = unit_root(-1, m * r.b, n); break;
     case TableRun::stage_twiddles: out[m] = unit_root(-1, (m / n + 1) * (m % n), n * r.b); break;
     case TableRun::chirp: out[m] = unit_root(r.sign, m * m % (2 * n), 2 * n); break;
-    case TableRun::products: out[m] = unit_root(-1, (m / r.b) * (m % r.b), n); break;
     case TableRun::bluestein: break;
     }
 }

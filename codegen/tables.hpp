@@ -25,8 +25,6 @@ public:
   // consecutive k, so each of its reads is one contiguous run.
   int64_t stage_twiddles(int64_t span, int radix);
   Table twiddle(int64_t n, int sign); // exp(sign 2 pi i m / n), m < n, split when long
-  // Gives t (a twiddle) its lanes run for positions below length.
-  void lanes(Table& t, int64_t length, uint32_t lanes);
   int64_t half(int64_t n);            // exp(-2 pi i k / n), k <= n / 2
   int64_t chirp(int64_t n, int sign); // exp(sign pi i k^2 / n), k < n
   // FFT_m of exp(-sign pi i k^2 / n) wrapped circularly, times scale / m.

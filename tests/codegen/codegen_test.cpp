@@ -398,7 +398,6 @@ TEST(Tables, EveryRunHoldsItsFormula) {
           want = root(-1, (long double)((m / r.n + 1) * (m % r.n)), r.n * r.b);
           break;
         case TableRun::chirp: want = root(r.sign, (long double)(m * m % (2 * r.n)), 2 * r.n); break;
-        case TableRun::products: want = root(-1, (long double)((m / r.b) * (m % r.b)), r.n); break;
         case TableRun::bluestein: {
           if (m % 997) // a naive DFT of the wrapped chirp at every 997th entry
             continue;
@@ -423,40 +422,6 @@ TEST(Tables, EveryRunHoldsItsFormula) {
       }
     }
     EXPECT_EQ(covered, p.table_size) << "runs overlap or leave gaps";
-  }
-}
-
-// A team's threads hold adjacent columns d: each of its four-step twiddle
-// reads is one run (p * lanes + d % lanes) times a value the team shares.
-TEST(Tables, FourStepTwiddlesReadOneRunATeam) {
-  const double pi = 3.14159265358979323846;
-  for (int64_t n : {int64_t(1) << 16, int64_t(1) << 21}) {
-    Plan p = plan(problem({n}, FFTMUX_C2C, FFTMUX_F32, 4), FFTMUX_FORWARD, h200());
-    std::vector<std::complex<double>> t = table_values(p);
-    int checked = 0;
-    for (const Pass& pass : p.passes)
-      for (const Step& s : pass.kernel.steps) {
-        if (s.kind != Step::multiply || !s.table.n)
-          continue;
-        const Kernel& k = pass.kernel;
-        ASSERT_FALSE(k.team_major) << "columns: lines adjacent";
-        ASSERT_EQ(s.table.lanes, k.teams) << n << ": " << k.name;
-        const Table& w = s.table;
-        for (int64_t pos = 0; pos < k.length; pos += 7)
-          for (int64_t d = 0; d < k.digits[0]; d += 5, ++checked) {
-            int64_t m = pos * (d - d % w.lanes);
-            std::complex<double> team =
-                w.split_bits ? t.at(size_t(w.hi_offset + (m >> w.split_bits))) *
-                                   t.at(size_t(w.offset + (m & ((int64_t(1) << w.split_bits) - 1))))
-                             : t.at(size_t(w.offset + m));
-            std::complex<double> got =
-                team * t.at(size_t(w.lanes_offset + pos * w.lanes + d % w.lanes));
-            std::complex<double> want =
-                std::polar(1.0, -2 * pi * double(pos * d % w.n) / double(w.n));
-            ASSERT_LT(std::abs(got - want), 1e-15) << n << " p " << pos << " d " << d;
-          }
-      }
-    EXPECT_GT(checked, 0) << n << ": no four-step twiddles in " << p.summary;
   }
 }
 

@@ -19,7 +19,7 @@
 namespace fftmux::codegen {
 
 // Bumped whenever emitted code changes: part of every compiled-code cache key.
-constexpr int generator_version = 7;
+constexpr int generator_version = 6;
 
 // What the device allows a kernel.
 struct Device {
@@ -104,19 +104,11 @@ struct Side {
 
 // A table read: direct (entry offset + m) or split in two factors
 // (hi[m >> bits] * lo[m & (2^bits - 1)]) so that long twiddle tables stay small.
-// With lanes, a four-step twiddle w^(p d) read where `lanes` adjacent threads
-// hold consecutive d: w^(p (d - d % lanes)) as above, one value for all of
-// them, times w^(p (d % lanes)) from a run of p * lanes + d % lanes, one
-// contiguous read. (Read as w^(p d), a warp's 32 threads hit up to 32 cache
-// lines of the table.)
 struct Table {
   int64_t offset = -1;
   int split_bits = 0;
   int64_t hi_offset = -1;
   bool conj = false;
-  int64_t n = 0; // order of the roots (twiddles)
-  uint32_t lanes = 0;
-  int64_t lanes_offset = -1;
 };
 
 // An index expression: (sum coef * coord + offset) * coord[product].
@@ -192,8 +184,7 @@ struct TableRun {
     roots,          // exp(-2 pi i m b / n), m < count
     stage_twiddles, // a Stockham stage's: span n, radix b
     chirp,          // exp(sign pi i m^2 / n)
-    bluestein,      // the convolution kernel of n points, length b
-    products        // exp(-2 pi i (m / b) (m % b) / n): Table::lanes
+    bluestein       // the convolution kernel of n points, length b
   } kind;
   int64_t n = 0, b = 0;
   int sign = 0;
