@@ -10,7 +10,8 @@
 // and FFTW statically; needs only the Vulkan loader at run time.
 //
 //   vulkan_bench [--elements 2^k] [--repeat 20] [--only LIST] (LIST: 1d, 2d, 3d,
-//                f64, r2c and sizes N of the 1D set, comma-separated)
+//                f64, r2c and sizes N of the 1D set, comma-separated, run in that
+//                order, repeats included)
 //                [--device i] [--csv file] [--variant name]
 #include "engine.hpp"
 
@@ -107,21 +108,16 @@ std::vector<Problem> problems(const Options& o) {
   one_d(1 << 20, FFTMUX_R2C, FFTMUX_F32, "r2c");
   if (o.only.empty())
     return v;
+  // In the order the list names them, repeats included (order studies).
   std::vector<Problem> keep;
-  for (const Problem& p : v) {
-    bool hit = false;
-    size_t at = 0;
-    std::string list = o.only + ",";
-    while (!hit && at < list.size()) {
-      size_t comma = list.find(',', at);
-      std::string item = list.substr(at, comma - at);
-      hit = item == p.label ||
-            (p.n.size() == 1 && p.label == "1d" && !item.empty() &&
-             std::all_of(item.begin(), item.end(), ::isdigit) && std::stoll(item) == p.n[0]);
-      at = comma + 1;
-    }
-    if (hit)
-      keep.push_back(p);
+  std::string list = o.only + ",";
+  for (size_t at = 0, comma; (comma = list.find(',', at)) != std::string::npos; at = comma + 1) {
+    std::string item = list.substr(at, comma - at);
+    bool number = !item.empty() && std::all_of(item.begin(), item.end(), ::isdigit);
+    for (const Problem& p : v)
+      if (item == p.label ||
+          (number && p.n.size() == 1 && p.label == "1d" && std::stoll(item) == p.n[0]))
+        keep.push_back(p);
   }
   return keep;
 }
