@@ -9,7 +9,7 @@
 // of the data: 2 * bytes / time. Self-contained: links the engine, shaderc
 // and FFTW statically; needs only the Vulkan loader at run time.
 //
-//   vulkan_bench [--elements 2^k] [--repeat 20] [--only LIST] (LIST: 1d, 2d, 3d,
+//   vulkan_bench [--elements 2^k] [--repeat 20] [--warmup SECONDS] [--only LIST] (LIST: 1d, 2d, 3d,
 //                f64, r2c and sizes N of the 1D set, comma-separated, run in that
 //                order, repeats included)
 //                [--device i] [--csv file] [--variant name]
@@ -49,6 +49,7 @@ struct Problem {
 struct Options {
   int64_t elements = int64_t(1) << 27;
   int repeat = 20;
+  double warmup = 0.3; // seconds of untimed runs before each timing
   std::string only, csv, variant = "default";
   int device = -1;
 };
@@ -147,6 +148,17 @@ struct Timer {
     vk::check(d.api.vkCreateQueryPool(d.device, &q, nullptr, &pool), "vkCreateQueryPool");
   }
   ~Timer() { d.api.vkDestroyQueryPool(d.device, pool, nullptr); }
+  // Runs body untimed for at least `seconds`: a GPU that idled while the CPU
+  // verified the last problem runs at a low clock for a while (H200: 345 MHz
+  // idle, 1980 under load), which made these timings a third of what
+  // fftmux_bench measured for the same plans.
+  void warm(double seconds, const std::function<void(VkCommandBuffer)>& body) {
+    auto t0 = Clock::now();
+    do
+      run(2, body);
+    while (std::chrono::duration<double>(Clock::now() - t0).count() < seconds);
+  }
+
   // Records reps runs of body between timestamps; returns seconds per run.
   std::vector<double> run(int reps, const std::function<void(VkCommandBuffer)>& body) {
     d.run_once([&](VkCommandBuffer cmd) {
@@ -201,7 +213,8 @@ void dispatch_copy(vulkan::Device& d, VkCommandBuffer cmd, VkPipeline pipe, VkDe
 }
 
 // GB/s of a compute copy of bytes (the ceiling measured in the same run).
-Stat copy_time(vulkan::Device& d, vulkan::Buffer& a, vulkan::Buffer& b, uint64_t bytes, int reps) {
+Stat copy_time(vulkan::Device& d, vulkan::Buffer& a, vulkan::Buffer& b, uint64_t bytes, int reps,
+               double warmup) {
   std::string src = copy_glsl;
   uint64_t vec4s = bytes / 16;
   src.replace(src.find("COUNT"), 5, std::to_string(vec4s) + "u");
@@ -230,8 +243,7 @@ Stat copy_time(vulkan::Device& d, vulkan::Buffer& a, vulkan::Buffer& b, uint64_t
   d.api.vkUpdateDescriptorSets(d.device, 1, &w, 0, nullptr);
   Timer t(d, uint32_t(reps + 1));
   uint64_t groups = (vec4s + 255) / 256;
-  t.run(2,
-        [&](VkCommandBuffer cmd) { dispatch_copy(d, cmd, pipe.handle, set, groups); }); // warm-up
+  t.warm(warmup, [&](VkCommandBuffer cmd) { dispatch_copy(d, cmd, pipe.handle, set, groups); });
   Stat s = stat(
       t.run(reps, [&](VkCommandBuffer cmd) { dispatch_copy(d, cmd, pipe.handle, set, groups); }));
   d.api.vkDestroyDescriptorPool(d.device, pool, nullptr);
@@ -337,7 +349,7 @@ int run(const Options& o) {
       // Copy ceiling for this many bytes (measured once per size of data).
       uint64_t bytes = std::max(in_bytes, out_bytes);
       if (bytes != copy_bytes) {
-        Stat c = copy_time(dev, bin, bout, bytes, o.repeat);
+        Stat c = copy_time(dev, bin, bout, bytes, o.repeat, o.warmup);
         copy_gbs = 2.0 * double(bytes) / c.median * 1e-9;
         copy_bytes = bytes;
       }
@@ -360,7 +372,7 @@ int run(const Options& o) {
       }
       int dir = FFTMUX_FORWARD;
       Timer t(dev, uint32_t(o.repeat + 1));
-      t.run(2, [&](VkCommandBuffer cmd) { plan->record(cmd, dir, bin, bout); });
+      t.warm(o.warmup, [&](VkCommandBuffer cmd) { plan->record(cmd, dir, bin, bout); });
       Stat st =
           stat(t.run(o.repeat, [&](VkCommandBuffer cmd) { plan->record(cmd, dir, bin, bout); }));
       // The verified run: NaN in the output first, so unwritten elements show.
@@ -435,10 +447,12 @@ int main(int argc, char** argv) {
       o.device = std::stoi(next());
     else if (a == "--variant")
       o.variant = next();
+    else if (a == "--warmup")
+      o.warmup = std::stod(next());
     else {
       std::fprintf(stderr,
-                   "usage: vulkan_bench [--elements 2^27] [--repeat 20] [--only 1d|2d|3d|f64|r2c|"
-                   "N,N,...] [--device i] [--variant name] [--csv file]\n");
+                   "usage: vulkan_bench [--elements 2^27] [--repeat 20] [--warmup 0.3] [--only "
+                   "1d|2d|3d|f64|r2c|N,N,...] [--device i] [--variant name] [--csv file]\n");
       return 2;
     }
   }

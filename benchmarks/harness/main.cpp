@@ -99,6 +99,8 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--min-repeats", s.min_repeats, "timed samples per phase at least")
       ->capture_default_str();
   app.add_option("--warmup", s.warmup, "untimed rounds first")->capture_default_str();
+  app.add_option("--gpu-warmup", s.gpu_warmup, "seconds of untimed rounds first on GPUs")
+      ->capture_default_str();
   app.add_option("--min-sample-time", s.min_sample, "seconds a sample lasts at least")
       ->capture_default_str();
   app.add_option("--phase-budget", s.phase_budget,

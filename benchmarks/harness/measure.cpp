@@ -210,11 +210,17 @@ bool sample(Contender& c, const Settings& o, bool warmup) {
   return took;
 }
 
-// Warm-up rounds, then rounds in a fresh random order each, until every
-// series has its samples.
-void time_all(std::vector<Contender*>& live, const Settings& o, std::mt19937_64& rng) {
+// Warm-up rounds (for at least warm_seconds), then rounds in a fresh random
+// order each, until every series has its samples.
+void time_all(std::vector<Contender*>& live, const Settings& o, std::mt19937_64& rng,
+              double warm_seconds) {
+  auto start = std::chrono::steady_clock::now();
+  auto warming = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() <
+           warm_seconds;
+  };
   for (int round = 0, more = 1; more; ++round) {
-    bool warmup = round < o.warmup;
+    bool warmup = round < o.warmup || warming();
     more = warmup;
     std::shuffle(live.begin(), live.end(), rng);
     for (Contender* c : live)
@@ -262,7 +268,7 @@ void time_group(std::vector<Contender*>& group, Data& data, Device device, const
                      (o.transfers_every_problem || session.transfers_timed.insert(key).second);
     c->series = phases_of(*c, data, device, transfers);
   }
-  time_all(live, o, session.rng);
+  time_all(live, o, session.rng, device == Device::gpu ? o.gpu_warmup : 0.0);
 }
 
 Row base_row(const Problem& p, const fftmux_desc& d, const EngineInfo& e) {

@@ -20,6 +20,10 @@ struct Settings {
   int repeats = 21;    // timed samples per phase at most
   int min_repeats = 3; // and at least
   int warmup = 2;      // untimed rounds first
+  // and on GPUs for at least this many seconds: a GPU idle since the last
+  // problem (its data made and checked on the CPU) runs at a low clock for a
+  // while (H200: 345 MHz idle, 1980 MHz under load).
+  double gpu_warmup = 0.3;
   // Seconds a sample lasts at least (runs per sample grow to it): many short
   // samples keep the median clear of preemptions on a busy machine.
   double min_sample = 2e-4;
