@@ -368,6 +368,7 @@ struct Bench {
   std::unique_ptr<Comparer> compare;
   std::map<std::string, std::unique_ptr<fftmux::context>> ctx;
   std::vector<Row> rows;
+  std::vector<std::string> more; // native variants beyond the default
   std::mt19937_64 rng{2026};
 
   void setup() {
@@ -390,6 +391,7 @@ struct Bench {
     compare = std::make_unique<Comparer>(*compiler);
     ctx["pass"] = make_context("cufft_fusion = \"pass\"");
     ctx["callback"] = make_context("cufft_fusion = \"callback-experimental\"");
+    more = more_native();
   }
 
   void upload(const fftmux_desc& d) {
@@ -453,9 +455,25 @@ struct Bench {
     print(r);
   }
 
-  static constexpr const char* kMoreNative[] = {
-      "native-radix8",       "native-radix4",   "native-wide",         "native-narrow",
-      "native-small-groups", "native-two-pass", "native-wide-strides", "native-two-groups"};
+  // The backend's variants beyond "cufft" and "native", as it lists them.
+  std::vector<std::string> more_native() {
+    uint32_t count = 0;
+    fftmux_backend_count(ctx["pass"]->get(), &count);
+    for (uint32_t i = 0; i < count; ++i) {
+      fftmux_backend_info b;
+      fftmux_backend_info_init(&b);
+      if (fftmux_backend_get(ctx["pass"]->get(), i, FFTMUX_PROBE, &b) != FFTMUX_OK ||
+          std::strcmp(b.name, "cuda"))
+        continue;
+      std::vector<std::string> out;
+      std::stringstream list(b.variants);
+      for (std::string v; std::getline(list, v, ',');)
+        if (v != "cufft" && v != "native")
+          out.push_back(v);
+      return out;
+    }
+    return {};
+  }
 
   // The generator's other launch shapes: on the 1D sizes of the quick set.
   bool more_variants(const Problem& p) const {
@@ -470,14 +488,14 @@ struct Bench {
   // Compiles every native kernel the run needs at once, over all cores, so
   // that the timed loop finds them in the process's caches.
   void prewarm(const std::vector<Problem>& all) {
-    std::vector<std::pair<fftmux_desc, const char*>> work;
+    std::vector<std::pair<fftmux_desc, std::string>> work;
     for (const Problem& p : all) {
       fftmux_desc s = p.desc;
       s.flags |= FFTMUX_SHIFT_OUTPUT;
       work.push_back({p.desc, "native"});
       work.push_back({s, "native"});
       if (more_variants(p))
-        for (const char* v : kMoreNative)
+        for (const std::string& v : more)
           work.push_back({p.desc, v});
     }
     std::atomic<size_t> next{0};
@@ -487,7 +505,8 @@ struct Bench {
       threads.emplace_back([&] {
         for (size_t i; (i = next++) < work.size();) {
           try {
-            fftmux::plan plan = ctx["pass"]->make_plan(work[i].first, "cuda", work[i].second);
+            fftmux::plan plan =
+                ctx["pass"]->make_plan(work[i].first, "cuda", work[i].second.c_str());
           } catch (const std::exception&) {
             // the timed run reports it
           }
@@ -518,8 +537,8 @@ struct Bench {
       return;
     variant(p, p.desc, "pass", "native", "fftmux native", direct_ms);
     if (more_variants(p) && !opt.shifts_only)
-      for (const char* v : kMoreNative)
-        variant(p, p.desc, "pass", v, std::string("fftmux ") + v, direct_ms);
+      for (const std::string& v : more)
+        variant(p, p.desc, "pass", v.c_str(), "fftmux " + v, direct_ms);
     if (!shifts)
       return;
     fftmux_desc s = p.desc;

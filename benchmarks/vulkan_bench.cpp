@@ -49,7 +49,7 @@ struct Problem {
 struct Options {
   int64_t elements = int64_t(1) << 27;
   int repeat = 20;
-  double warmup = 0.3; // seconds of untimed runs before each timing
+  double warmup = 1.0; // seconds of untimed runs before each timing
   std::string only, csv, variant = "default";
   int device = -1;
 };
@@ -451,7 +451,7 @@ int main(int argc, char** argv) {
       o.warmup = std::stod(next());
     else {
       std::fprintf(stderr,
-                   "usage: vulkan_bench [--elements 2^27] [--repeat 20] [--warmup 0.3] [--only "
+                   "usage: vulkan_bench [--elements 2^27] [--repeat 20] [--warmup 1] [--only "
                    "1d|2d|3d|f64|r2c|N,N,...] [--device i] [--variant name] [--csv file]\n");
       return 2;
     }
