@@ -269,7 +269,7 @@ codegen::Device Device::limits() const {
   c.max_threads = std::min(props.limits.maxComputeWorkGroupInvocations,
                            props.limits.maxComputeWorkGroupSize[0]);
   c.subgroup = subgroup;
-  c.max_binding_bytes = props.limits.maxStorageBufferRange;
+  c.max_binding_bytes = binding_limit();
   c.f64 = f64;
   return c;
 }
@@ -301,10 +301,16 @@ std::shared_ptr<const Buffer> Device::table(const std::vector<unsigned char>& by
   return made;
 }
 
-std::shared_ptr<const codegen::Generated> Device::generated(const fftmux_desc& desc,
-                                                            const codegen::Options& o) const {
-  return codegen::generate(desc, limits(), tuned(o), props.limits.maxStorageBufferRange,
-                           codegen::Dialect::vulkan);
+uint64_t Device::binding_limit() const {
+  uint64_t range = props.limits.maxStorageBufferRange;
+  return settings.max_binding_bytes ? std::min(range, settings.max_binding_bytes) : range;
+}
+
+std::vector<codegen::Chunk> Device::generated(const fftmux_desc& desc,
+                                              const codegen::Options& o) const {
+  return codegen::generate_chunks(desc, limits(), tuned(o), binding_limit(),
+                                  codegen::Dialect::vulkan,
+                                  props.limits.minStorageBufferOffsetAlignment);
 }
 
 std::string Device::description() const {

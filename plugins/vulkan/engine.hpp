@@ -27,6 +27,9 @@ struct Settings {
   // spirv-opt on the compiled kernels: 1 always, 0 never, -1 on GPUs only
   // (a CPU device's LLVM does that work itself).
   int spirv_opt = -1;
+  // Bytes one binding addresses, below the device's maxStorageBufferRange
+  // (0: that range); lower values make plans run in batch chunks, for tests.
+  uint64_t max_binding_bytes = 0;
   std::string cache_dir; // SPIR-V and pipeline cache; empty: no disk cache
   // Atomic file replacement (the host's write_file); nullptr: plain write.
   std::function<void(const std::string&, const std::vector<char>&)> write_file;
@@ -76,9 +79,10 @@ public:
   // Options with the device's defaults filled in: CPU devices (lavapipe)
   // run long straight-line kernels slowly, so they get few values per thread.
   codegen::Options tuned(codegen::Options o) const;
-  // The problem planned for this device, its kernels in GLSL.
-  std::shared_ptr<const codegen::Generated> generated(const fftmux_desc& desc,
-                                                      const codegen::Options& o) const;
+  // The problem planned for this device, its kernels in GLSL, in chunks of
+  // its batch where its buffers exceed what one binding addresses.
+  std::vector<codegen::Chunk> generated(const fftmux_desc& desc, const codegen::Options& o) const;
+  uint64_t binding_limit() const;   // bytes one storage-buffer binding addresses
   std::string description() const;  // one line for the device listing
   std::string hardware_key() const; // the tuning cache's identity of engine, device and driver
   std::string cache_key() const;    // device and driver, for the SPIR-V cache
@@ -183,18 +187,26 @@ private:
     std::vector<Pass> passes;
     std::shared_ptr<const Buffer> table;
   };
+  // Batches from `first` on, bound at their offsets (all of them where the
+  // buffers fit one binding).
+  struct Chunk {
+    int64_t first = 0;
+    std::map<int, Direction> dirs;
+  };
   struct Recording {
     int direction;
     VkBuffer in, out;
     bool host = false; // through the staging buffers: copies, passes, copies
     VkDescriptorPool pool = VK_NULL_HANDLE;
-    std::vector<VkDescriptorSet> sets; // one per pass
+    std::vector<VkDescriptorSet> sets; // one per pass of each chunk
     VkCommandBuffer cmd = VK_NULL_HANDLE;
     VkFence fence = VK_NULL_HANDLE;
     bool pending = false;
   };
 
-  Direction& dir(int direction);
+  Direction& dir(int direction, size_t chunk = 0);
+  std::vector<std::vector<std::shared_ptr<const Pipeline>>>
+  pipelines(const std::vector<const codegen::Generated*>& gens);
   Recording& recording(int direction, Buffer& in, Buffer& out, bool host);
   void bind(Recording& r, Direction& d, Buffer& in, Buffer& out);
   void wait(Recording& r);
@@ -207,7 +219,7 @@ private:
 
   Device& d_;
   fftmux_desc desc_;
-  std::map<int, Direction> dirs_;
+  std::vector<Chunk> chunks_;
   std::shared_ptr<Buffer> scratch_;
   // HOST placement: device buffers, and host-visible ones the data is
   // staged in (one for both sides in place), made at the first execute.

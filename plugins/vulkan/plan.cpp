@@ -30,64 +30,92 @@ Plan::Plan(Device& d, const fftmux_desc& desc, const codegen::Options& options)
   auto start = std::chrono::steady_clock::now();
   in_bytes_ = codegen::side_bytes(desc, true);
   out_bytes_ = codegen::side_bytes(desc, false);
-  std::shared_ptr<const codegen::Generated> g;
+  std::vector<codegen::Chunk> parts;
   try {
-    g = d.generated(desc, options);
+    parts = d.generated(desc, options);
   } catch (const codegen::Unsupported& e) {
     fail(FFTMUX_ERROR_UNSUPPORTED, std::string("vulkan: ") + e.what());
   }
-  const std::vector<int>& directions = g->planned.directions;
-  const std::vector<codegen::Plan>& plans = g->planned.plans;
-  uint64_t scratch = g->planned.scratch_bytes;
-  summary_ = plans.back().summary;
-  // Kernels made earlier in this process are reused; the others are
-  // compiled (or read from the disk cache) and made pipelines all at once:
-  // the driver's compiler is most of a cold plan's time.
-  const std::vector<std::string>& sources = g->sources();
-  std::vector<char> convolution; // of each source, in the same order
-  for (const codegen::Plan& p : plans)
-    for (const codegen::Pass& pass : p.passes)
-      convolution.push_back(pass.kernel.convolution);
-  std::vector<std::shared_ptr<const Pipeline>> made(sources.size());
-  std::vector<std::future<std::shared_ptr<const Pipeline>>> pending(sources.size());
-  std::vector<char> hits(sources.size());
-  for (size_t i = 0; i < sources.size(); ++i) {
-    made[i] = d.find_pipeline(sources[i]);
-    hits[i] = made[i] != nullptr;
-    if (!made[i])
-      pending[i] = std::async(std::launch::async, [&, i] {
-        bool hit = false;
-        auto words = compile(d, sources[i], "fftmux_pass" + std::to_string(i) + ".comp",
-                             convolution[i], &hit);
-        hits[i] = hit;
-        return d.add_pipeline(sources[i], words);
+  // Chunks of one batch count share a generation, compiled once.
+  std::vector<const codegen::Generated*> gens;
+  for (const codegen::Chunk& part : parts)
+    if (std::find(gens.begin(), gens.end(), part.generated.get()) == gens.end())
+      gens.push_back(part.generated.get());
+  std::vector<std::vector<std::shared_ptr<const Pipeline>>> pipes = pipelines(gens);
+  uint64_t scratch = 0;
+  for (const codegen::Chunk& part : parts) {
+    const codegen::Generated& g = *part.generated;
+    const auto& made = pipes[size_t(std::find(gens.begin(), gens.end(), &g) - gens.begin())];
+    Chunk& c = chunks_.emplace_back(Chunk{part.first, {}});
+    size_t at = 0;
+    for (size_t pi = 0; pi < g.planned.plans.size(); ++pi) {
+      const codegen::Plan& p = g.planned.plans[pi];
+      Direction& dd = c.dirs[g.planned.directions[pi]];
+      dd.table = d.table(g.table(pi));
+      for (const codegen::Pass& pass : p.passes)
+        dd.passes.push_back({pass.kernel, pass.src, pass.dst, made[at++]});
+      summary_ = p.summary;
+    }
+    scratch = std::max(scratch, g.planned.scratch_bytes);
+  }
+  if (chunks_.size() > 1)
+    summary_ += "; in " + std::to_string(chunks_.size()) + " batch chunks";
+  if (scratch)
+    scratch_ = d.scratch(scratch);
+  build_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The pipelines of every kernel of gens, in their order: kernels made
+// earlier in this process are reused, the others compiled (or read from the
+// disk cache) and made pipelines all at once, as the driver's compiler is
+// most of a cold plan's time.
+std::vector<std::vector<std::shared_ptr<const Pipeline>>>
+Plan::pipelines(const std::vector<const codegen::Generated*>& gens) {
+  struct Job {
+    const std::string* source;
+    bool convolution;
+    std::shared_ptr<const Pipeline> made;
+    std::future<std::shared_ptr<const Pipeline>> pending;
+    bool hit = false;
+  };
+  std::vector<Job> all;
+  for (const codegen::Generated* g : gens) {
+    size_t at = 0;
+    for (const codegen::Plan& p : g->planned.plans)
+      for (const codegen::Pass& pass : p.passes)
+        all.push_back({&g->sources()[at++], pass.kernel.convolution, nullptr, {}, false});
+  }
+  for (size_t i = 0; i < all.size(); ++i) {
+    Job& k = all[i];
+    k.made = d_.find_pipeline(*k.source);
+    k.hit = k.made != nullptr;
+    if (!k.made)
+      k.pending = std::async(std::launch::async, [this, &k, i] {
+        auto words = compile(d_, *k.source, "fftmux_pass" + std::to_string(i) + ".comp",
+                             k.convolution, &k.hit);
+        return d_.add_pipeline(*k.source, words);
       });
   }
-  size_t at = 0;
   try {
-    for (size_t pi = 0; pi < plans.size(); ++pi) {
-      Direction& dd = dirs_[directions[pi]];
-      const codegen::Plan& p = plans[pi];
-      const std::vector<unsigned char>& table = g->table(pi);
-      dd.table = d.table(table);
-      for (const codegen::Pass& pass : p.passes) {
-        if (!made[at])
-          made[at] = pending[at].get();
-        (hits[at] ? cached : compiled) += 1;
-        dd.passes.push_back({pass.kernel, pass.src, pass.dst, made[at]});
-        ++at;
-      }
-    }
-    if (scratch)
-      scratch_ = d.scratch(scratch);
+    for (Job& k : all)
+      if (!k.made)
+        k.made = k.pending.get();
   } catch (...) {
-    for (auto& f : pending)
-      if (f.valid())
-        f.wait();
-    dirs_.clear();
+    for (Job& k : all)
+      if (k.pending.valid())
+        k.pending.wait();
     throw;
   }
-  build_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::vector<std::vector<std::shared_ptr<const Pipeline>>> out;
+  size_t at = 0;
+  for (const codegen::Generated* g : gens) {
+    auto& v = out.emplace_back();
+    for (size_t n = g->sources().size(); n; --n, ++at) {
+      (all[at].hit ? cached : compiled) += 1;
+      v.push_back(all[at].made);
+    }
+  }
+  return out;
 }
 
 Plan::~Plan() {
@@ -108,14 +136,15 @@ uint64_t Plan::dense_out_bytes() const {
 
 size_t Plan::passes() const {
   size_t n = 0;
-  for (const auto& [dir, dd] : dirs_)
+  for (const auto& [dir, dd] : chunks_.front().dirs)
     n = std::max(n, dd.passes.size());
   return n;
 }
 
-Plan::Direction& Plan::dir(int direction) {
-  auto it = dirs_.find(direction);
-  if (it == dirs_.end())
+Plan::Direction& Plan::dir(int direction, size_t chunk) {
+  auto& dirs = chunks_[chunk].dirs;
+  auto it = dirs.find(direction);
+  if (it == dirs.end())
     fail(FFTMUX_ERROR_INVALID_ARGUMENT,
          std::string("direction = ") + std::to_string(direction) + ": a " +
              (desc_.kind == FFTMUX_R2C ? "r2c plan runs forward (-1) only"
@@ -128,7 +157,6 @@ void Plan::record(VkCommandBuffer cmd, int direction, Buffer& in, Buffer& out) {
 }
 
 void Plan::encode(VkCommandBuffer cmd, const Recording& r) {
-  Direction& dd = dir(r.direction);
   auto& api = d_.api;
   VkMemoryBarrier b =
       barrier(VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_HOST_WRITE_BIT,
@@ -138,23 +166,27 @@ void Plan::encode(VkCommandBuffer cmd, const Recording& r) {
                                VK_PIPELINE_STAGE_HOST_BIT,
                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &b, 0, nullptr, 0, nullptr);
   const uint32_t* count = d_.props.limits.maxComputeWorkGroupCount;
-  for (size_t i = 0; i < dd.passes.size(); ++i) {
-    const Pass& p = dd.passes[i];
-    api.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline->handle);
-    api.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, d_.layout, 0, 1, &r.sets[i], 0,
-                                nullptr);
-    for (const codegen::Dispatch& g : codegen::dispatches(p.kernel.groups(), count[0], count[1])) {
-      api.vkCmdPushConstants(cmd, d_.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &g.offset);
-      api.vkCmdDispatch(cmd, g.x, g.y, 1);
+  size_t set = 0;
+  for (size_t c = 0; c < chunks_.size(); ++c)
+    for (const Pass& p : dir(r.direction, c).passes) {
+      api.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline->handle);
+      api.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, d_.layout, 0, 1,
+                                  &r.sets[set++], 0, nullptr);
+      for (const codegen::Dispatch& g :
+           codegen::dispatches(p.kernel.groups(), count[0], count[1])) {
+        api.vkCmdPushConstants(cmd, d_.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &g.offset);
+        api.vkCmdDispatch(cmd, g.x, g.y, 1);
+      }
+      // The next pass (or chunk, which may share the scratch) reads what
+      // this one wrote.
+      VkMemoryBarrier pb = barrier(VK_ACCESS_SHADER_WRITE_BIT,
+                                   VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                                       VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_HOST_READ_BIT);
+      api.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                               VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
+                                   VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_HOST_BIT,
+                               0, 1, &pb, 0, nullptr, 0, nullptr);
     }
-    VkMemoryBarrier pb = barrier(VK_ACCESS_SHADER_WRITE_BIT,
-                                 VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
-                                     VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_HOST_READ_BIT);
-    api.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT |
-                                 VK_PIPELINE_STAGE_HOST_BIT,
-                             0, 1, &pb, 0, nullptr, 0, nullptr);
-  }
 }
 
 Plan::Recording& Plan::recording(int direction, Buffer& in, Buffer& out, bool host) {
@@ -162,7 +194,7 @@ Plan::Recording& Plan::recording(int direction, Buffer& in, Buffer& out, bool ho
     if (r->direction == direction && r->in == in.handle() && r->out == out.handle() &&
         r->host == host)
       return *r;
-  Direction& dd = dir(direction);
+  dir(direction); // a wrong direction fails before anything is made
   if (in.size() < in_bytes_ || out.size() < out_bytes_)
     fail(FFTMUX_ERROR_INVALID_ARGUMENT,
          "buffers of " + std::to_string(in.size()) + " and " + std::to_string(out.size()) +
@@ -179,7 +211,9 @@ Plan::Recording& Plan::recording(int direction, Buffer& in, Buffer& out, bool ho
   r->out = out.handle();
   r->host = host;
   auto& api = d_.api;
-  uint32_t n = uint32_t(dd.passes.size());
+  uint32_t n = 0;
+  for (size_t c = 0; c < chunks_.size(); ++c)
+    n += uint32_t(dir(direction, c).passes.size());
   VkDescriptorPoolSize ps{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3 * n};
   VkDescriptorPoolCreateInfo pi{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
   pi.maxSets = n;
@@ -195,25 +229,30 @@ Plan::Recording& Plan::recording(int direction, Buffer& in, Buffer& out, bool ho
   r->sets.resize(n);
   vk::check(api.vkAllocateDescriptorSets(d_.device, &ai, r->sets.data()),
             "vkAllocateDescriptorSets");
-  auto buffer_of = [&](codegen::Binding b) -> VkBuffer {
-    switch (b) {
-    case codegen::Binding::input: return in.handle();
-    case codegen::Binding::output: return out.handle();
-    default: return scratch_->handle();
-    }
+  // A binding covers at most the device's range, from its chunk's offset.
+  auto info = [&](codegen::Binding b, int64_t first) -> VkDescriptorBufferInfo {
+    const Buffer& buf = b == codegen::Binding::input    ? in
+                        : b == codegen::Binding::output ? out
+                                                        : *scratch_;
+    uint64_t offset = b == codegen::Binding::scratch
+                          ? 0
+                          : codegen::batch_offset(desc_, b == codegen::Binding::input, first);
+    return {buf.handle(), offset, std::min(buf.size() - offset, d_.binding_limit())};
   };
-  for (uint32_t i = 0; i < n; ++i) {
-    VkDescriptorBufferInfo info[3] = {{buffer_of(dd.passes[i].src), 0, VK_WHOLE_SIZE},
-                                      {buffer_of(dd.passes[i].dst), 0, VK_WHOLE_SIZE},
-                                      {dd.table->handle(), 0, VK_WHOLE_SIZE}};
-    VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-    w.dstSet = r->sets[i];
-    w.dstBinding = 0;
-    w.descriptorCount = 3;
-    w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    w.pBufferInfo = info;
-    api.vkUpdateDescriptorSets(d_.device, 1, &w, 0, nullptr);
-  }
+  uint32_t set = 0;
+  for (const Chunk& c : chunks_)
+    for (const Pass& p : c.dirs.at(direction).passes) {
+      const Buffer& table = *c.dirs.at(direction).table;
+      VkDescriptorBufferInfo bufs[3] = {
+          info(p.src, c.first), info(p.dst, c.first), {table.handle(), 0, VK_WHOLE_SIZE}};
+      VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+      w.dstSet = r->sets[set++];
+      w.dstBinding = 0;
+      w.descriptorCount = 3;
+      w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+      w.pBufferInfo = bufs;
+      api.vkUpdateDescriptorSets(d_.device, 1, &w, 0, nullptr);
+    }
   recordings_.push_back(std::move(r));
   return *recordings_.back();
 }

@@ -66,6 +66,8 @@ fftmux_status init(const fftmux_host_v1* h, void** out) {
       fail(FFTMUX_ERROR_INVALID_ARGUMENT,
            "[backends.vulkan] single_pass_limit = " + std::to_string(s.single_pass_limit) +
                ": use 16 or more (0: no limit)");
+    s.max_binding_bytes = uint64_t(
+        index(h, "max_binding_bytes", "a byte count (0: the device's maxStorageBufferRange)", 0));
     std::string opt = config(h, "spirv_opt");
     s.spirv_opt = opt.empty() ? -1 : plugin::flag("vulkan", "spirv_opt", opt);
     if (h->cache_dir && *h->cache_dir)
@@ -103,7 +105,7 @@ fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answ
     a->estimate_seconds = -1;
     size_t passes = 0;
     try {
-      passes = dev.generated(*d, options_of(variant))->planned.passes;
+      passes = dev.generated(*d, options_of(variant))[0].generated->planned.passes;
     } catch (const codegen::Unsupported& e) {
       std::snprintf(a->reason, sizeof a->reason, "vulkan: %s", e.what());
       return;

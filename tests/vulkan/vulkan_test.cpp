@@ -355,9 +355,10 @@ TEST(Backend, QueryAnswersWithReasons) {
   fftmux_support s = shared().ctx->query(desc({1000}, 4), "vulkan");
   EXPECT_EQ(s.supported, 1u) << s.reason;
   EXPECT_GT(s.estimate_seconds, 0);
-  // 8 GiB of F64 exceeds any device's storage buffer range (a 32-bit limit).
+  // One transform of 16 GiB exceeds any device's storage buffer range (a
+  // 32-bit limit), even in batch chunks.
   fftmux_support big =
-      shared().ctx->query(desc({1024}, int64_t(1) << 19, FFTMUX_C2C, FFTMUX_F64), "vulkan");
+      shared().ctx->query(desc({32768, 32768}, 1, FFTMUX_C2C, FFTMUX_F64), "vulkan");
   EXPECT_EQ(big.supported, 0u);
   EXPECT_NE(std::string(big.reason).find("bytes"), std::string::npos) << big.reason;
 }
@@ -455,6 +456,63 @@ TEST(Backend, LivePlansShareScratch) {
               ref::error_bound(runs[i].d))
         << plans[i].explain();
   }
+}
+
+// Problems whose buffers exceed what one binding addresses run in chunks
+// of their batch, each bound at its own offset (max_binding_bytes = 65536
+// makes small problems do so; chunk offsets keep the device's alignment):
+// one axis, two axes, Bluestein, r2c and c2r with distances off the
+// alignment, in place; host and device placement.
+TEST(Chunks, ProblemsBeyondOneBindingRunInBatchChunks) {
+  SKIP_WITHOUT_VULKAN();
+  std::string config = shared().cache + "/chunks.toml";
+  std::ofstream(config) << "[backends.vulkan]\nmax_binding_bytes = 65536\n";
+  fftmux_context_options o;
+  fftmux_context_options_init(&o);
+  o.config_path = config.c_str();
+  context ctx(o);
+  auto check = [&](fftmux_desc d, int dir, uint32_t seed) {
+    std::string what = label(d, dir);
+    fftmux_layout l = layout(d);
+    ASSERT_GT(std::max(l.in_bytes, l.out_bytes), 65536u) << what << " fits one binding";
+    fftmux_support a = ctx.query(d, "vulkan");
+    ASSERT_EQ(a.supported, 1u) << what << ": " << a.reason;
+    plan p = ctx.make_plan(d, "vulkan");
+    bool in_place = d.flags & FFTMUX_IN_PLACE;
+    std::vector<unsigned char> input = ref::random_input(d, seed);
+    std::vector<unsigned char> work = input, out(std::max(l.in_bytes, l.out_bytes));
+    work.resize(out.size());
+    if (d.placement == FFTMUX_DEVICE) {
+      buffer bin = p.make_buffer(work.size()), bout = p.make_buffer(l.out_bytes);
+      bin.write(work.data(), work.size());
+      p.execute(dir, bin, bout);
+      p.synchronize();
+      bout.read(out.data(), l.out_bytes);
+    } else {
+      p.execute(dir, work.data(), in_place ? work.data() : out.data());
+      if (in_place)
+        out = work;
+    }
+    EXPECT_LE(ref::relative_error(ref::read_side(d, false, out.data()),
+                                  ref::expected(d, dir, input.data())),
+              ref::error_bound(d))
+        << what;
+  };
+  for (const fftmux_desc& d : {desc({64}, 200), desc({16, 12}, 60), desc({97}, 120)})
+    for (int dir : {FFTMUX_FORWARD, FFTMUX_INVERSE})
+      check(d, dir, 31);
+  check(desc({30}, 700, FFTMUX_R2C), FFTMUX_FORWARD, 32);
+  check(desc({30}, 700, FFTMUX_C2R), FFTMUX_INVERSE, 33);
+  fftmux_desc in_place = desc({128}, 80);
+  in_place.flags |= FFTMUX_IN_PLACE;
+  check(in_place, FFTMUX_FORWARD, 34);
+  fftmux_desc device = desc({64}, 200);
+  device.placement = FFTMUX_DEVICE;
+  check(device, FFTMUX_FORWARD, 35);
+  // The limit holds: one transform beyond it cannot be chunked.
+  fftmux_support one = ctx.query(desc({16384}), "vulkan");
+  EXPECT_EQ(one.supported, 0u);
+  EXPECT_NE(std::string(one.reason).find("bytes"), std::string::npos) << one.reason;
 }
 
 } // namespace
