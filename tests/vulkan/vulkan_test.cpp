@@ -31,6 +31,18 @@ struct Shared {
   std::string cache;
 };
 
+// A context whose config file, folder/name.toml, sets `line` under
+// [backends.vulkan].
+std::unique_ptr<context> configured(const std::string& folder, const std::string& name,
+                                    const std::string& line) {
+  std::string config = folder + "/" + name + ".toml";
+  std::ofstream(config) << "[backends.vulkan]\n" << line << "\n";
+  fftmux_context_options o;
+  fftmux_context_options_init(&o);
+  o.config_path = config.c_str();
+  return std::make_unique<context>(o);
+}
+
 Shared& shared() {
   static Shared s = [] {
     Shared r;
@@ -41,12 +53,7 @@ Shared& shared() {
     ::setenv("XDG_CACHE_HOME", r.cache.c_str(), 1);
     r.ctx = std::make_unique<context>();
     std::filesystem::create_directories(r.cache);
-    std::string config = r.cache + "/chained.toml";
-    std::ofstream(config) << "[backends.vulkan]\nsingle_pass_limit = 64\n";
-    fftmux_context_options o;
-    fftmux_context_options_init(&o);
-    o.config_path = config.c_str();
-    r.chained = std::make_unique<context>(o);
+    r.chained = configured(r.cache, "chained", "single_pass_limit = 64");
     r.skip = "no backend named vulkan was found (built with FFTMUX_WITH_VULKAN?)";
     for (const fftmux_backend_info& b : r.ctx->backends(true))
       if (std::string(b.name) == "vulkan")
@@ -366,14 +373,9 @@ TEST(Backend, QueryAnswersWithReasons) {
 // A setting out of its values leaves the backend unavailable, saying which.
 TEST(Backend, ABadSettingIsNamed) {
   SKIP_WITHOUT_VULKAN();
-  std::string config = shared().cache + "/bad.toml";
-  std::ofstream(config) << "[backends.vulkan]\nspirv_opt = \"maybe\"\n";
-  fftmux_context_options o;
-  fftmux_context_options_init(&o);
-  o.config_path = config.c_str();
-  context ctx(o);
+  std::unique_ptr<context> ctx = configured(shared().cache, "bad", "spirv_opt = \"maybe\"");
   bool seen = false;
-  for (const fftmux_backend_info& b : ctx.backends(true))
+  for (const fftmux_backend_info& b : ctx->backends(true))
     if (std::string(b.name) == "vulkan") {
       seen = true;
       EXPECT_EQ(b.state, uint32_t(FFTMUX_BACKEND_UNAVAILABLE));
@@ -465,12 +467,8 @@ TEST(Backend, LivePlansShareScratch) {
 // alignment, in place; host and device placement.
 TEST(Chunks, ProblemsBeyondOneBindingRunInBatchChunks) {
   SKIP_WITHOUT_VULKAN();
-  std::string config = shared().cache + "/chunks.toml";
-  std::ofstream(config) << "[backends.vulkan]\nmax_binding_bytes = 65536\n";
-  fftmux_context_options o;
-  fftmux_context_options_init(&o);
-  o.config_path = config.c_str();
-  context ctx(o);
+  std::unique_ptr<context> made = configured(shared().cache, "chunks", "max_binding_bytes = 65536");
+  context& ctx = *made;
   auto check = [&](fftmux_desc d, int dir, uint32_t seed) {
     std::string what = label(d, dir);
     fftmux_layout l = layout(d);
