@@ -6,8 +6,10 @@
 // call (N = 2^3..2^24, 1000, 1536, 2187, 2401, 3125, 4093, 4097, 6000,
 // 10007), 2D 1024^2 (single and x64) and 4096^2, 3D 256^3 and 512^3, F64 at
 // 2^10 and 2^20, R2C at 2^10 and 2^20. GB/s counts one read and one write
-// of the data: 2 * bytes / time. Self-contained: links the engine, shaderc
-// and FFTW statically; needs only the Vulkan loader at run time.
+// of the data: 2 * bytes / time. A multi-pass plan's passes are also timed
+// one by one (a timestamp after each), to show where its time goes.
+// Self-contained: links the engine, shaderc and FFTW statically; needs only
+// the Vulkan loader at run time.
 //
 //   vulkan_bench [--elements 2^k] [--repeat 20] [--warmup SECONDS] [--only LIST] (LIST: 1d, 2d, 3d,
 //                f64, r2c and sizes N of the 1D set, comma-separated, run in that
@@ -137,6 +139,8 @@ void main() {
 }
 )";
 
+using PassHook = std::function<void(VkCommandBuffer)>;
+
 struct Timer {
   vulkan::Device& d;
   VkQueryPool pool = VK_NULL_HANDLE;
@@ -179,6 +183,36 @@ struct Timer {
     for (int i = 0; i < reps; ++i)
       s.push_back(double(ts[size_t(i) + 1] - ts[size_t(i)]) * period);
     return s;
+  }
+
+  // The median seconds of each of a plan's passes over reps runs (a
+  // timestamp after every pass; count >= reps * (passes + 1)).
+  std::vector<double> passes(int reps, size_t passes,
+                             const std::function<void(VkCommandBuffer, const PassHook&)>& body) {
+    uint32_t each = uint32_t(passes + 1), at = 0;
+    d.run_once([&](VkCommandBuffer cmd) {
+      d.api.vkCmdResetQueryPool(cmd, pool, 0, count);
+      for (int i = 0; i < reps; ++i) {
+        d.api.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, pool, at++);
+        body(cmd, [&](VkCommandBuffer c) {
+          d.api.vkCmdWriteTimestamp(c, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool, at++);
+        });
+      }
+    });
+    std::vector<uint64_t> ts(at);
+    vk::check(d.api.vkGetQueryPoolResults(d.device, pool, 0, at, ts.size() * 8, ts.data(), 8,
+                                          VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+              "vkGetQueryPoolResults");
+    double period = d.props.limits.timestampPeriod * 1e-9;
+    std::vector<double> out;
+    for (size_t k = 0; k < passes; ++k) {
+      std::vector<double> t;
+      for (int i = 0; i < reps; ++i)
+        t.push_back(double(ts[i * each + k + 1] - ts[i * each + k]) * period);
+      std::sort(t.begin(), t.end());
+      out.push_back(t[t.size() / 2]);
+    }
+    return out;
   }
 };
 
@@ -403,6 +437,17 @@ int run(const Options& o) {
                   warm * 1e3, st.median * 1e3, st.spread * 1e3, gbs, copy_gbs, gbs / copy_gbs, err,
                   ok ? "ok" : "FAILED");
       std::printf("     %s\n", plan->summary().c_str());
+      if (plan->passes() > 1) { // where the time goes
+        Timer tp(dev, uint32_t(o.repeat * (plan->passes() + 1)));
+        std::vector<double> each =
+            tp.passes(o.repeat, plan->passes(), [&](VkCommandBuffer cmd, const PassHook& after) {
+              plan->record(cmd, dir, bin, bout, after);
+            });
+        std::printf("     passes (ms):");
+        for (double e : each)
+          std::printf(" %.4f", e * 1e3);
+        std::printf("\n");
+      }
       std::fflush(stdout);
       if (csv)
         std::fprintf(csv, "%s,%s,%lld,\"%s\",%.3f,%.3f,%.5f,%.5f,%.1f,%.1f,%.3f,%.3e,%.3e,%d\n",

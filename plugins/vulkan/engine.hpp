@@ -170,10 +170,12 @@ public:
   void execute_buffers(int direction, Buffer& in, Buffer& out); // submits
   void synchronize();
   // Records the passes of direction on (in, out) into cmd: for benchmarks
-  // that time repeats with their own timestamps.
-  void record(VkCommandBuffer cmd, int direction, Buffer& in, Buffer& out);
+  // that time repeats with their own timestamps (after_pass, if given, is
+  // recorded after each pass and its barrier).
+  void record(VkCommandBuffer cmd, int direction, Buffer& in, Buffer& out,
+              const std::function<void(VkCommandBuffer)>& after_pass = {});
   const std::string& summary() const { return summary_; }
-  size_t passes() const; // kernels per execution, the longest direction
+  size_t passes() const; // kernels per execution (all chunks), the longest direction
   double cold_seconds() const { return build_seconds_; }
   int compiled = 0, cached = 0; // kernels compiled now / found in the disk cache
 
@@ -210,7 +212,9 @@ private:
   Recording& recording(int direction, Buffer& in, Buffer& out, bool host);
   void bind(Recording& r, Direction& d, Buffer& in, Buffer& out);
   void wait(Recording& r);
-  void encode(VkCommandBuffer cmd, const Recording& r); // the passes, with r's bindings
+  // The passes, with r's bindings.
+  void encode(VkCommandBuffer cmd, const Recording& r,
+              const std::function<void(VkCommandBuffer)>& after_pass = {});
   // Submits r's command buffer, recorded by body the first time.
   void submit(Recording& r, const std::function<void(VkCommandBuffer)>& body);
   void host_buffers();

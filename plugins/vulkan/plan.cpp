@@ -136,8 +136,12 @@ uint64_t Plan::dense_out_bytes() const {
 
 size_t Plan::passes() const {
   size_t n = 0;
-  for (const auto& [dir, dd] : chunks_.front().dirs)
-    n = std::max(n, dd.passes.size());
+  for (const auto& [direction, dd] : chunks_.front().dirs) {
+    size_t all = 0;
+    for (const Chunk& c : chunks_)
+      all += c.dirs.at(direction).passes.size();
+    n = std::max(n, all);
+  }
   return n;
 }
 
@@ -152,11 +156,13 @@ Plan::Direction& Plan::dir(int direction, size_t chunk) {
   return it->second;
 }
 
-void Plan::record(VkCommandBuffer cmd, int direction, Buffer& in, Buffer& out) {
-  encode(cmd, recording(direction, in, out, false));
+void Plan::record(VkCommandBuffer cmd, int direction, Buffer& in, Buffer& out,
+                  const std::function<void(VkCommandBuffer)>& after_pass) {
+  encode(cmd, recording(direction, in, out, false), after_pass);
 }
 
-void Plan::encode(VkCommandBuffer cmd, const Recording& r) {
+void Plan::encode(VkCommandBuffer cmd, const Recording& r,
+                  const std::function<void(VkCommandBuffer)>& after_pass) {
   auto& api = d_.api;
   VkMemoryBarrier b =
       barrier(VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_HOST_WRITE_BIT,
@@ -186,6 +192,8 @@ void Plan::encode(VkCommandBuffer cmd, const Recording& r) {
                                VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
                                    VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_HOST_BIT,
                                0, 1, &pb, 0, nullptr, 0, nullptr);
+      if (after_pass)
+        after_pass(cmd);
     }
 }
 
