@@ -15,8 +15,11 @@
 // Parseval's theorem gives, and sampled rows (first, last, around the
 // 65535-workgroup boundaries) must match the double-precision reference.
 //
-// Usage: opengl_bench [--quick] [--only copy|2d|1d] [--repeats R]
+// Usage: opengl_bench [--quick] [--only copy|2d|1d] [--repeats R] [--warmup SECONDS]
 //                     [--storage NAME] [--variant NAME] [--peers a,b | none]
+// Every FFT timing follows --warmup seconds (1) of untimed runs: an idle
+// H200 sits at 345 MHz and reaches 1980 only under a while of load, and the
+// generated kernels' time follows the clock (copies' does not).
 #include "engine.hpp"
 
 #include <fftmux/fftmux.hpp>
@@ -44,6 +47,7 @@ struct Args {
   bool quick = false; // 2^20 elements and fewer sizes: for llvmpipe
   std::string only;
   int repeats = 20;
+  double warmup = 1; // seconds of untimed FFT runs before each timing
   std::string storage, variant = "default";
   std::optional<std::vector<std::string>> peers; // none given: every installed GPU peer
 };
@@ -51,7 +55,8 @@ struct Args {
 [[noreturn]] void usage(const std::string& why) {
   std::fprintf(stderr,
                "opengl_bench: %s\nusage: opengl_bench [--quick] [--only copy|2d|1d] "
-               "[--repeats R] [--storage NAME] [--variant NAME] [--peers a,b|none]\n",
+               "[--repeats R] [--warmup SECONDS] [--storage NAME] [--variant NAME] "
+               "[--peers a,b|none]\n",
                why.c_str());
   std::exit(2);
 }
@@ -80,6 +85,8 @@ Args parse(int argc, char** argv) {
       a.only = value();
     else if (k == "--repeats")
       a.repeats = std::max(3, std::atoi(value().c_str()));
+    else if (k == "--warmup")
+      a.warmup = std::atof(value().c_str());
     else if (k == "--storage")
       a.storage = value();
     else if (k == "--variant")
@@ -109,12 +116,21 @@ struct Timing {
       false; // the driver's timer queries are void (llvmpipe: 1 ns): wall clock with glFinish
 };
 
-// Times issue() (GL commands only) repeats times after two warm-up runs.
-Timing time_gl(opengl::Device& d, int repeats, const std::function<void()>& issue) {
+// Runs run() untimed, 16 at a time, then wait(), until `seconds` have
+// passed (one round at the least).
+void warm_up(double seconds, const std::function<void()>& run, const std::function<void()>& wait) {
+  auto t0 = std::chrono::steady_clock::now();
+  do {
+    for (int i = 0; i < 16; ++i)
+      run();
+    wait();
+  } while (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < seconds);
+}
+
+// Times issue() (GL commands only) repeats times after warm-up runs.
+Timing time_gl(opengl::Device& d, int repeats, double warm, const std::function<void()>& issue) {
   GladGLContext& g = d.gl();
-  issue();
-  issue();
-  g.Finish();
+  warm_up(warm, issue, [&] { g.Finish(); });
   std::vector<GLuint> q(size_t(repeats) + 2);
   g.GenQueries(GLsizei(q.size()), q.data());
   std::vector<double> wall;
@@ -346,7 +362,7 @@ CopyResult run_copy(opengl::Device& d, const CopyCase& c, int repeats) {
     };
     dispatch(filler.get(), fill, dst, src, 0);
     std::shared_ptr<opengl::Program> program = c.driver ? nullptr : compile(d, copy_source(c));
-    Timing t = time_gl(d, repeats, [&] {
+    Timing t = time_gl(d, repeats, 0, [&] {
       if (c.driver) {
         g.BindBuffer(GL_COPY_READ_BUFFER, src);
         g.BindBuffer(GL_COPY_WRITE_BUFFER, dst);
@@ -501,7 +517,8 @@ double gbs_of(const fftmux_desc& d, double us) {
 }
 
 Row run_gl(opengl::Device& dev, const Problem& p, const std::vector<cf>& input, const Expected& e,
-           opengl::Buffer& in, opengl::Buffer& out, const codegen::Options& options, int repeats) {
+           opengl::Buffer& in, opengl::Buffer& out, const codegen::Options& options, int repeats,
+           double warm) {
   Row row;
   row.backend = "opengl";
   try {
@@ -520,7 +537,7 @@ Row run_gl(opengl::Device& dev, const Problem& p, const std::vector<cf>& input, 
     (void)input;
     if (!row.note.empty())
       return row;
-    Timing t = time_gl(dev, repeats, [&] { plan.dispatch(FFTMUX_FORWARD, in, out); });
+    Timing t = time_gl(dev, repeats, warm, [&] { plan.dispatch(FFTMUX_FORWARD, in, out); });
     row.us = t.median_us;
     row.b2b_us = t.back_to_back_us;
     row.gbs = gbs_of(p.desc, row.us);
@@ -539,7 +556,7 @@ struct Peer {
 };
 
 Row run_peer(context& ctx, Peer& peer, const Problem& p, const std::vector<cf>& input,
-             const Expected& e, int repeats) {
+             const Expected& e, int repeats, double warm) {
   Row row;
   row.backend = peer.name;
   try {
@@ -564,9 +581,8 @@ Row run_peer(context& ctx, Peer& peer, const Problem& p, const std::vector<cf>& 
     row.note = verify(p.desc, e, got);
     if (!row.note.empty())
       return row;
-    for (int i = 0; i < 2; ++i)
-      pl.execute(FFTMUX_FORWARD, *peer.in, *peer.out);
-    pl.synchronize();
+    warm_up(
+        warm, [&] { pl.execute(FFTMUX_FORWARD, *peer.in, *peer.out); }, [&] { pl.synchronize(); });
     auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < repeats; ++i)
       pl.execute(FFTMUX_FORWARD, *peer.in, *peer.out);
@@ -690,7 +706,8 @@ int run(const Args& a) {
   for (const Problem& p : ps) {
     std::fprintf(stderr, "opengl_bench: %s\n", p.name.c_str());
     Expected e = expect(p.desc, input);
-    Row gl = dev.call([&] { return run_gl(dev, p, input, e, *in, *out, options, a.repeats); });
+    Row gl =
+        dev.call([&] { return run_gl(dev, p, input, e, *in, *out, options, a.repeats, a.warmup); });
     bool gl_ok = gl.us > 0;
     failures += !gl_ok;
     if (gl_ok)
@@ -700,7 +717,7 @@ int run(const Args& a) {
       std::printf("| %s | FAILED | - | - | - |", p.name.c_str());
     std::vector<Row> rows;
     for (Peer& peer : peers) {
-      rows.push_back(run_peer(ctx, peer, p, input, e, a.repeats));
+      rows.push_back(run_peer(ctx, peer, p, input, e, a.repeats, a.warmup));
       const Row& r = rows.back();
       if (r.us > 0) {
         std::printf(" %.1f | %.0f |", r.us, r.gbs);
