@@ -8,7 +8,7 @@
 // own output against exact DFT bins computed in double on the CPU.
 //
 //   cuda_bench [--quick] [--all-variants] [--shifts-only] [--match TEXT] [--repeats N]
-//              [--json FILE]
+//              [--warmup SECONDS] [--json FILE]
 // --match keeps the problems whose name contains TEXT (e.g. "10007 x").
 #include <elementwise.hpp>
 #include <nvrtc.hpp>
@@ -56,6 +56,7 @@ struct Options {
   bool shifts_only = false;  // the fused-shift rows alone
   std::string match;         // problems whose name contains this, "" = all
   int repeats = 25;
+  double warmup = 1; // seconds of untimed runs before each timing
   std::string json;
 };
 
@@ -133,9 +134,16 @@ struct Timing {
   double median = 0, low = 0, high = 0; // milliseconds
 };
 
-Timing time_on(cudaStream_t s, int repeats, const std::function<void()>& run) {
-  for (int i = 0; i < 3; ++i)
-    run();
+// Untimed runs first, for `warm` seconds (16 at the least): an idle H200
+// sits at 345 MHz and needs a while of load to reach 1980, and generated
+// kernels' time follows the clock.
+Timing time_on(cudaStream_t s, int repeats, double warm, const std::function<void()>& run) {
+  auto w0 = std::chrono::steady_clock::now();
+  do {
+    for (int i = 0; i < 16; ++i)
+      run();
+    cuda_ok(cudaStreamSynchronize(s), "a warm-up run");
+  } while (std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count() < warm);
   cudaEvent_t a, b;
   cuda_ok(cudaEventCreate(&a), "cudaEventCreate");
   cuda_ok(cudaEventCreate(&b), "cudaEventCreate");
@@ -401,7 +409,7 @@ struct Bench {
 
   void copy_line() {
     Row r{"copy", "cudaMemcpy D2D 1 GiB", "copy"};
-    r.t = time_on(stream, opt.repeats, [&] {
+    r.t = time_on(stream, opt.repeats, opt.warmup, [&] {
       cuda_ok(cudaMemcpyAsync(got->p, in->p, in->bytes, cudaMemcpyDeviceToDevice, stream), "copy");
     });
     r.gbs = 2.0 * double(in->bytes) / (r.t.median * 1e-3) * 1e-9;
@@ -412,7 +420,7 @@ struct Bench {
   // Direct cuFFT: the time, and its output (left in want) checked at bins.
   Timing direct(const Problem& p, Row& r) {
     Direct cu(p.desc, stream);
-    r.t = time_on(stream, opt.repeats, [&] { cu.run(in->p, want->p); });
+    r.t = time_on(stream, opt.repeats, opt.warmup, [&] { cu.run(in->p, want->p); });
     cuda_ok(cudaMemset(want->p, 0xFF, out_bytes(p.desc)), "poison");
     cu.run(in->p, want->p);
     cuda_ok(cudaStreamSynchronize(stream), "direct run");
@@ -436,7 +444,8 @@ struct Bench {
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       plan.set_stream(reinterpret_cast<uint64_t>(stream));
       fftmux::buffer bin = wrap(c, in->p, in_bytes(d)), bout = wrap(c, got->p, out_bytes(d));
-      r.t = time_on(stream, opt.repeats, [&] { plan.execute(FFTMUX_FORWARD, bin, bout); });
+      r.t = time_on(stream, opt.repeats, opt.warmup,
+                    [&] { plan.execute(FFTMUX_FORWARD, bin, bout); });
       cuda_ok(cudaMemsetAsync(got->p, 0xFF, out_bytes(d), stream), "poison");
       plan.execute(FFTMUX_FORWARD, bin, bout);
       r.error = compare->error(d, got->p, want->p, stream);
@@ -581,13 +590,15 @@ int main(int argc, char** argv) {
       b.opt.shifts_only = true;
     else if (a == "--all-variants")
       b.opt.all_variants = true;
+    else if (a == "--warmup" && i + 1 < argc)
+      b.opt.warmup = std::stod(argv[++i]);
     else if (a == "--json" && i + 1 < argc)
       b.opt.json = argv[++i];
     else if (a == "--match" && i + 1 < argc)
       b.opt.match = argv[++i];
     else {
       std::fprintf(stderr, "usage: cuda_bench [--quick] [--all-variants] [--shifts-only] "
-                           "[--match TEXT] [--repeats N] [--json FILE]\n");
+                           "[--match TEXT] [--repeats N] [--warmup SECONDS] [--json FILE]\n");
       return 2;
     }
   }
