@@ -31,6 +31,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -185,29 +186,35 @@ struct Timer {
     return s;
   }
 
-  // The median seconds of each of a plan's passes over reps runs (a
-  // timestamp after every pass; count >= reps * (passes + 1)).
-  std::vector<double> passes(int reps, size_t passes,
+  // The median seconds of each of a plan's passes over reps runs of body
+  // (a timestamp after every pass; count holds reps * (passes + 1)).
+  std::vector<double> passes(int reps,
                              const std::function<void(VkCommandBuffer, const PassHook&)>& body) {
-    uint32_t each = uint32_t(passes + 1), at = 0;
+    uint32_t at = 0;
     d.run_once([&](VkCommandBuffer cmd) {
       d.api.vkCmdResetQueryPool(cmd, pool, 0, count);
+      auto stamp = [&](VkCommandBuffer c, VkPipelineStageFlagBits stage) {
+        if (at < count)
+          d.api.vkCmdWriteTimestamp(c, stage, pool, at);
+        ++at;
+      };
       for (int i = 0; i < reps; ++i) {
-        d.api.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, pool, at++);
-        body(cmd, [&](VkCommandBuffer c) {
-          d.api.vkCmdWriteTimestamp(c, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool, at++);
-        });
+        stamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
+        body(cmd, [&](VkCommandBuffer c) { stamp(c, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT); });
       }
     });
+    if (at > count)
+      throw std::runtime_error("vulkan_bench: more passes than timestamps");
+    uint32_t each = at / uint32_t(reps);
     std::vector<uint64_t> ts(at);
     vk::check(d.api.vkGetQueryPoolResults(d.device, pool, 0, at, ts.size() * 8, ts.data(), 8,
                                           VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
               "vkGetQueryPoolResults");
     double period = d.props.limits.timestampPeriod * 1e-9;
     std::vector<double> out;
-    for (size_t k = 0; k < passes; ++k) {
+    for (uint32_t k = 0; k + 1 < each; ++k) {
       std::vector<double> t;
-      for (int i = 0; i < reps; ++i)
+      for (uint32_t i = 0; i < uint32_t(reps); ++i)
         t.push_back(double(ts[i * each + k + 1] - ts[i * each + k]) * period);
       std::sort(t.begin(), t.end());
       out.push_back(t[t.size() / 2]);
@@ -440,7 +447,7 @@ int run(const Options& o) {
       if (plan->passes() > 1) { // where the time goes
         Timer tp(dev, uint32_t(o.repeat * (plan->passes() + 1)));
         std::vector<double> each =
-            tp.passes(o.repeat, plan->passes(), [&](VkCommandBuffer cmd, const PassHook& after) {
+            tp.passes(o.repeat, [&](VkCommandBuffer cmd, const PassHook& after) {
               plan->record(cmd, dir, bin, bout, after);
             });
         std::printf("     passes (ms):");
