@@ -7,7 +7,8 @@
 //  3. batched 1D C2C F32, 2^27 complex elements per call (N = 2^3 .. 2^24,
 //     1000, 1536, 2187, 2401, 3125, 4093, 4097, 6000, 10007).
 // FFTs are timed with GL timer queries (GL_TIME_ELAPSED around each run, and
-// GL_TIMESTAMP around back-to-back runs); the GPU backends that are
+// GL_TIMESTAMP around back-to-back runs and after each pass of multi-pass
+// plans); the GPU backends that are
 // installed (opengl itself, vulkan, cuda) run the same problems through the
 // fftmux API in the same process, timed back to back by the wall clock: the
 // same yardstick for all, API and thread hand-off included. Every output is
@@ -505,6 +506,39 @@ std::string verify(const fftmux_desc& d, const Expected& e, const std::vector<cf
   return "";
 }
 
+// The median GPU time of each pass of plan over repeats runs back to back
+// (a GL_TIMESTAMP before each run and after each of its passes), in us.
+std::vector<double> pass_us(opengl::Device& d, opengl::Plan& plan, opengl::Buffer& in,
+                            opengl::Buffer& out, int repeats) {
+  GladGLContext& g = d.gl();
+  std::vector<GLuint> q;
+  auto stamp = [&] {
+    GLuint id = 0;
+    g.GenQueries(1, &id);
+    g.QueryCounter(id, GL_TIMESTAMP);
+    q.push_back(id);
+  };
+  for (int i = 0; i < repeats; ++i) {
+    stamp();
+    plan.dispatch(FFTMUX_FORWARD, in, out, stamp);
+  }
+  g.Finish();
+  std::vector<GLuint64> t(q.size());
+  for (size_t i = 0; i < q.size(); ++i)
+    g.GetQueryObjectui64v(q[i], GL_QUERY_RESULT, &t[i]);
+  g.DeleteQueries(GLsizei(q.size()), q.data());
+  d.check("per-pass timing");
+  size_t each = q.size() / size_t(repeats);
+  std::vector<double> out_us;
+  for (size_t k = 0; k + 1 < each; ++k) {
+    std::vector<double> v;
+    for (size_t i = 0; i < size_t(repeats); ++i)
+      v.push_back(double(t[i * each + k + 1] - t[i * each + k]) / 1e3);
+    out_us.push_back(median(v));
+  }
+  return out_us;
+}
+
 struct Row {
   std::string backend;
   double us = 0, gbs = 0; // the time the table compares: GPU median (GL), back to back (peers)
@@ -543,6 +577,14 @@ Row run_gl(opengl::Device& dev, const Problem& p, const std::vector<cf>& input, 
     row.gbs = gbs_of(p.desc, row.us);
     row.note = std::to_string(plan.passes(FFTMUX_FORWARD)) + " pass" +
                (plan.passes(FFTMUX_FORWARD) > 1 ? "es" : "") + "; " + plan.summary();
+    if (!t.wall && plan.passes(FFTMUX_FORWARD) > 1) { // where the GPU time goes
+      row.note += "; per pass (us):";
+      for (double us : pass_us(dev, plan, in, out, repeats)) {
+        char b[32];
+        std::snprintf(b, sizeof b, " %.1f", us);
+        row.note += b;
+      }
+    }
   } catch (const std::exception& ex) {
     row.note = std::string("failed: ") + ex.what();
   }

@@ -192,8 +192,10 @@ public:
   void execute_buffers(int direction, Buffer& in, Buffer& out); // submits
   void synchronize();
   // Issues the passes of direction on (in, out), nothing else: for
-  // benchmarks that time repeats with their own queries.
-  void dispatch(int direction, Buffer& in, Buffer& out);
+  // benchmarks that time repeats with their own queries (after_pass, if
+  // given, is called after each pass and its barrier).
+  void dispatch(int direction, Buffer& in, Buffer& out,
+                const std::function<void()>& after_pass = {});
 
   const std::string& summary() const { return summary_; }
   const ProgramCounts& programs() const { return counts_; }

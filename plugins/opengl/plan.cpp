@@ -89,7 +89,8 @@ Buffer& Plan::buffer_of(codegen::Binding b, Buffer& in, Buffer& out) const {
   }
 }
 
-void Plan::dispatch(int direction, Buffer& in, Buffer& out) {
+void Plan::dispatch(int direction, Buffer& in, Buffer& out,
+                    const std::function<void()>& after_pass) {
   dir(direction); // a wrong direction fails before anything is bound
   if (in.size() < in_bytes_ || out.size() < out_bytes_)
     fail(FFTMUX_ERROR_INVALID_ARGUMENT,
@@ -126,6 +127,8 @@ void Plan::dispatch(int direction, Buffer& in, Buffer& out) {
       // (reads, mapped access, its own drawing) sees it.
       bool last = c + 1 == chunks_.size() && i + 1 == cd.passes.size();
       g.MemoryBarrier(last ? GL_ALL_BARRIER_BITS : GL_SHADER_STORAGE_BARRIER_BIT);
+      if (after_pass)
+        after_pass();
     }
   }
   g.UseProgram(0);
