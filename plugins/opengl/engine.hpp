@@ -199,7 +199,7 @@ public:
 
   const std::string& summary() const { return summary_; }
   const ProgramCounts& programs() const { return counts_; }
-  size_t passes(int direction) { return dir(direction).passes.size(); }
+  size_t passes(int direction); // kernels per execution (all chunks)
   bool host_mapped() const { return host_mapped_; }
 
 private:

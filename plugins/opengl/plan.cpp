@@ -81,6 +81,13 @@ Plan::Direction& Plan::dir(int direction, size_t chunk) {
   return it->second;
 }
 
+size_t Plan::passes(int direction) {
+  size_t n = 0;
+  for (size_t c = 0; c < chunks_.size(); ++c)
+    n += dir(direction, c).passes.size();
+  return n;
+}
+
 Buffer& Plan::buffer_of(codegen::Binding b, Buffer& in, Buffer& out) const {
   switch (b) {
   case codegen::Binding::input: return in;

@@ -175,7 +175,8 @@ public:
   void record(VkCommandBuffer cmd, int direction, Buffer& in, Buffer& out,
               const std::function<void(VkCommandBuffer)>& after_pass = {});
   const std::string& summary() const { return summary_; }
-  size_t passes() const; // kernels per execution (all chunks), the longest direction
+  size_t passes() const;              // kernels per execution (all chunks), the longest direction
+  size_t passes(int direction) const; // kernels per execution of direction (all chunks)
   double cold_seconds() const { return build_seconds_; }
   int compiled = 0, cached = 0; // kernels compiled now / found in the disk cache
 

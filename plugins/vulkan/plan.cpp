@@ -136,12 +136,15 @@ uint64_t Plan::dense_out_bytes() const {
 
 size_t Plan::passes() const {
   size_t n = 0;
-  for (const auto& [direction, dd] : chunks_.front().dirs) {
-    size_t all = 0;
-    for (const Chunk& c : chunks_)
-      all += c.dirs.at(direction).passes.size();
-    n = std::max(n, all);
-  }
+  for (const auto& [direction, dd] : chunks_.front().dirs)
+    n = std::max(n, passes(direction));
+  return n;
+}
+
+size_t Plan::passes(int direction) const {
+  size_t n = 0;
+  for (const Chunk& c : chunks_)
+    n += c.dirs.at(direction).passes.size();
   return n;
 }
 
@@ -219,9 +222,7 @@ Plan::Recording& Plan::recording(int direction, Buffer& in, Buffer& out, bool ho
   r->out = out.handle();
   r->host = host;
   auto& api = d_.api;
-  uint32_t n = 0;
-  for (size_t c = 0; c < chunks_.size(); ++c)
-    n += uint32_t(dir(direction, c).passes.size());
+  uint32_t n = uint32_t(passes(direction));
   VkDescriptorPoolSize ps{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3 * n};
   VkDescriptorPoolCreateInfo pi{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
   pi.maxSets = n;
