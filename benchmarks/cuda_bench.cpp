@@ -10,6 +10,8 @@
 //   cuda_bench [--quick] [--all-variants] [--shifts-only] [--match TEXT] [--repeats N]
 //              [--warmup SECONDS] [--json FILE]
 // --match keeps the problems whose name contains TEXT (e.g. "10007 x").
+#include "warm_up.hpp"
+
 #include <elementwise.hpp>
 #include <nvrtc.hpp>
 
@@ -134,16 +136,9 @@ struct Timing {
   double median = 0, low = 0, high = 0; // milliseconds
 };
 
-// Untimed runs first, for `warm` seconds (16 at the least): an idle H200
-// sits at 345 MHz and needs a while of load to reach 1980, and generated
-// kernels' time follows the clock.
+// Untimed runs first, for `warm` seconds (warm_up.hpp says why).
 Timing time_on(cudaStream_t s, int repeats, double warm, const std::function<void()>& run) {
-  auto w0 = std::chrono::steady_clock::now();
-  do {
-    for (int i = 0; i < 16; ++i)
-      run();
-    cuda_ok(cudaStreamSynchronize(s), "a warm-up run");
-  } while (std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count() < warm);
+  fftmux::bench::warm_up(warm, run, [&] { cuda_ok(cudaStreamSynchronize(s), "a warm-up run"); });
   cudaEvent_t a, b;
   cuda_ok(cudaEventCreate(&a), "cudaEventCreate");
   cuda_ok(cudaEventCreate(&b), "cudaEventCreate");

@@ -22,6 +22,7 @@
 // H200 sits at 345 MHz and reaches 1980 only under a while of load, and the
 // generated kernels' time follows the clock (copies' does not).
 #include "engine.hpp"
+#include "warm_up.hpp"
 
 #include <fftmux/fftmux.hpp>
 #include <fftmux/plugin_support.hpp>
@@ -117,21 +118,10 @@ struct Timing {
       false; // the driver's timer queries are void (llvmpipe: 1 ns): wall clock with glFinish
 };
 
-// Runs run() untimed, 16 at a time, then wait(), until `seconds` have
-// passed (one round at the least).
-void warm_up(double seconds, const std::function<void()>& run, const std::function<void()>& wait) {
-  auto t0 = std::chrono::steady_clock::now();
-  do {
-    for (int i = 0; i < 16; ++i)
-      run();
-    wait();
-  } while (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < seconds);
-}
-
 // Times issue() (GL commands only) repeats times after warm-up runs.
 Timing time_gl(opengl::Device& d, int repeats, double warm, const std::function<void()>& issue) {
   GladGLContext& g = d.gl();
-  warm_up(warm, issue, [&] { g.Finish(); });
+  bench::warm_up(warm, issue, [&] { g.Finish(); });
   std::vector<GLuint> q(size_t(repeats) + 2);
   g.GenQueries(GLsizei(q.size()), q.data());
   std::vector<double> wall;
@@ -623,7 +613,7 @@ Row run_peer(context& ctx, Peer& peer, const Problem& p, const std::vector<cf>& 
     row.note = verify(p.desc, e, got);
     if (!row.note.empty())
       return row;
-    warm_up(
+    bench::warm_up(
         warm, [&] { pl.execute(FFTMUX_FORWARD, *peer.in, *peer.out); }, [&] { pl.synchronize(); });
     auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < repeats; ++i)

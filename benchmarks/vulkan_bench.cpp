@@ -16,6 +16,7 @@
 //                order, repeats included)
 //                [--device i] [--csv file] [--variant name]
 #include "engine.hpp"
+#include "warm_up.hpp"
 
 #include <fftmux/plugin_support.hpp>
 
@@ -153,15 +154,12 @@ struct Timer {
     vk::check(d.api.vkCreateQueryPool(d.device, &q, nullptr, &pool), "vkCreateQueryPool");
   }
   ~Timer() { d.api.vkDestroyQueryPool(d.device, pool, nullptr); }
-  // Runs body untimed for at least `seconds`: a GPU that idled while the CPU
-  // verified the last problem runs at a low clock for a while (H200: 345 MHz
-  // idle, 1980 under load), which made these timings a third of what
-  // fftmux_bench measured for the same plans.
+  // Runs body untimed for at least `seconds` (warm_up.hpp): without it
+  // these timings were a third of what fftmux_bench measured for the same
+  // plans.
   void warm(double seconds, const std::function<void(VkCommandBuffer)>& body) {
-    auto t0 = Clock::now();
-    do
-      run(2, body);
-    while (std::chrono::duration<double>(Clock::now() - t0).count() < seconds);
+    bench::warm_up(
+        seconds, [&] { d.run_once(body); }, [] {});
   }
 
   // Records reps runs of body between timestamps; returns seconds per run.
