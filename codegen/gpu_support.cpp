@@ -149,6 +149,10 @@ uint64_t batch_offset(const fftmux_desc& desc, bool input, int64_t first) {
   return uint64_t(first) * uint64_t(input ? desc.in_distance : desc.out_distance) * elem;
 }
 
+uint64_t binding_offset(const fftmux_desc& desc, Binding b, int64_t first) {
+  return b == Binding::scratch ? 0 : batch_offset(desc, b == Binding::input, first);
+}
+
 std::vector<Chunk> generate_chunks(const fftmux_desc& desc, const Device& device,
                                    const Options& options, uint64_t max_buffer_bytes,
                                    Dialect dialect, uint64_t offset_align) {

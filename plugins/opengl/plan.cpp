@@ -113,10 +113,8 @@ void Plan::dispatch(int direction, Buffer& in, Buffer& out,
   };
   for (size_t c = 0; c < chunks_.size(); ++c) {
     const Direction& cd = dir(direction, c);
-    auto offset = [&](codegen::Binding b) -> uint64_t {
-      if (b == codegen::Binding::scratch)
-        return 0;
-      return codegen::batch_offset(desc_, b == codegen::Binding::input, chunks_[c].first);
+    auto offset = [&](codegen::Binding b) {
+      return codegen::binding_offset(desc_, b, chunks_[c].first);
     };
     for (size_t i = 0; i < cd.passes.size(); ++i) {
       const Pass& p = cd.passes[i];

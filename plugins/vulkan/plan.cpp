@@ -243,9 +243,7 @@ Plan::Recording& Plan::recording(int direction, Buffer& in, Buffer& out, bool ho
     const Buffer& buf = b == codegen::Binding::input    ? in
                         : b == codegen::Binding::output ? out
                                                         : *scratch_;
-    uint64_t offset = b == codegen::Binding::scratch
-                          ? 0
-                          : codegen::batch_offset(desc_, b == codegen::Binding::input, first);
+    uint64_t offset = codegen::binding_offset(desc_, b, first);
     return {buf.handle(), offset, std::min(buf.size() - offset, d_.binding_limit())};
   };
   uint32_t set = 0;

@@ -97,6 +97,9 @@ std::vector<Chunk> generate_chunks(const fftmux_desc& desc, const Device& device
                                    Dialect dialect, uint64_t offset_align);
 // Bytes from batch 0 to batch `first` on a side.
 uint64_t batch_offset(const fftmux_desc& desc, bool input, int64_t first);
+// Where the chunk from batch `first` binds buffer b: input and output at
+// their batch offsets, the scratch (which the chunks share) at 0.
+uint64_t binding_offset(const fftmux_desc& desc, Binding b, int64_t first);
 
 // One dispatch of a kernel: an x * y grid of workgroups whose linear index
 // starts at offset (the kernel's group_offset). Kernels ignore the excess
