@@ -206,8 +206,9 @@ INSTANTIATE_TEST_SUITE_P(
 
 // Problems whose buffers exceed what one binding addresses run in chunks
 // of their batch, each bound at its own offset (max_binding_bytes = 65536
-// makes small problems do so; offsets keep the driver's alignment): one axis, two axes, Bluestein,
-// r2c and c2r with unaligned distances, in place; host and device placement.
+// makes small problems do so; offsets keep the driver's alignment): one
+// axis, two axes, Bluestein, r2c and c2r with unaligned distances, in
+// place; host and device placement.
 TEST(Chunks, ProblemsBeyondOneBindingRunInBatchChunks) {
   SKIP_WITHOUT_OPENGL();
   context c = make_context("max_binding_bytes = 65536", "chunks");
