@@ -444,6 +444,7 @@ int run(const Options& o) {
       std::printf("     %s\n", plan->summary().c_str());
       if (plan->passes() > 1) { // where the time goes
         Timer tp(dev, uint32_t(o.repeat * (plan->passes() + 1)));
+        tp.warm(o.warmup, [&](VkCommandBuffer cmd) { plan->record(cmd, dir, bin, bout); });
         std::vector<double> each =
             tp.passes(o.repeat, [&](VkCommandBuffer cmd, const PassHook& after) {
               plan->record(cmd, dir, bin, bout, after);
