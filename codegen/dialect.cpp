@@ -154,4 +154,35 @@ std::string odd_butterfly(int p, int sign, const char* suffix) {
   return s + "}\n";
 }
 
+std::string radix32_butterfly(int sign, const char* suffix) {
+  std::string sfx = suffix, s = "FN void bf32" + sfx + "(", even, odd;
+  for (int i = 0; i < 32; ++i) {
+    std::string a = "a" + std::to_string(i);
+    s += (i ? ", " : "") + std::string("INOUT(cplx_t) ") + a;
+    (i % 2 ? odd : even) += (i > 1 ? ", " : "") + a;
+  }
+  s += ") {\n  bf16" + sfx + "(" + even + ");\n  bf16" + sfx + "(" + odd + ");\n";
+  const double pi = 3.14159265358979323846;
+  for (int k = 0; k < 16; ++k) {
+    std::string K = std::to_string(k), o = "a" + std::to_string(2 * k + 1), w;
+    if (k == 0)
+      w = o;
+    else if (k % 4 == 0) // w32^4 = w8, w32^8 = the quarter turn, w32^12 = w8^3
+      w = (k == 4 ? "w81" : k == 8 ? "rot" : "w83") + sfx + "(" + o + ")";
+    else {
+      char c[96];
+      std::snprintf(c, sizeof c, "CPLX(K(%.20f), K(%.20f))", std::cos(2 * pi * k / 32),
+                    sign * std::sin(2 * pi * k / 32));
+      w = "cmul(" + o + ", " + c + ")";
+    }
+    s += "  cplx_t e" + K + " = a" + std::to_string(2 * k) + ", o" + K + " = " + w + ";\n";
+  }
+  for (int k = 0; k < 16; ++k) {
+    std::string K = std::to_string(k);
+    s += "  a" + K + " = e" + K + " + o" + K + ";\n  a" + std::to_string(k + 16) + " = e" + K +
+         " - o" + K + ";\n";
+  }
+  return s + "}\n";
+}
+
 } // namespace fftmux::codegen

@@ -92,8 +92,12 @@ public:
     for (auto& [radix, sign] : butterflies_) {
       if (radix % 2)
         o << odd_butterfly(radix, sign, sign < 0 ? "_f" : "_i");
-      else if (pow2_signs.insert(sign).second)
-        o << pow2_butterflies(sign);
+      else {
+        if (pow2_signs.insert(sign).second)
+          o << pow2_butterflies(sign);
+        if (radix == 32)
+          o << radix32_butterfly(sign, sign < 0 ? "_f" : "_i");
+      }
     }
     // CUDA declares shared memory inside the kernel, GLSL outside.
     bool inside = x_.dialect == Dialect::cuda;

@@ -162,7 +162,7 @@ struct Planner {
     return std::max<int64_t>(16, std::min(single_limit(), shared_scalars() / opt.coalesce_teams));
   }
 
-  std::vector<Step> stages(int64_t n, int s, bool nine = true, uint32_t max_radix = 16) {
+  std::vector<Step> stages(int64_t n, int s, bool nine = true, uint32_t max_radix = 32) {
     std::vector<Step> st;
     int64_t span = 1;
     for (int r : factorize(n, std::min(opt.max_radix, max_radix), nine)) {

@@ -71,12 +71,12 @@ int direction(const fftmux_desc& d) {
 TEST(Factorize, ProductIsTheLengthAndRadicesAreAllowed) {
   for (int64_t n : {2, 3, 4, 8, 16, 60, 64, 1000, 1536, 2187, 2401, 3125, 4096, 6000, 8192, 12288,
                     11 * 13 * 16, 1 << 20}) {
-    for (uint32_t maxr : {16u, 8u, 4u}) {
+    for (uint32_t maxr : {32u, 16u, 8u, 4u}) {
       std::vector<int> r = factorize(n, maxr);
       EXPECT_EQ(product(r), n) << n;
       for (int x : r) {
         EXPECT_TRUE(x == 2 || x == 3 || x == 4 || x == 5 || x == 7 || x == 8 || x == 9 || x == 11 ||
-                    x == 13 || x == 16)
+                    x == 13 || x == 16 || x == 32)
             << x;
         if ((x & (x - 1)) == 0) {
           EXPECT_LE(uint32_t(x), maxr) << n;
@@ -90,6 +90,7 @@ TEST(Factorize, ProductIsTheLengthAndRadicesAreAllowed) {
 TEST(Factorize, PrefersFewStages) {
   EXPECT_EQ(factorize(4096), (std::vector<int>{16, 16, 16}));
   EXPECT_EQ(factorize(1024).size(), 3u);
+  EXPECT_EQ(factorize(1024, 32), (std::vector<int>{32, 32}));
   EXPECT_EQ(factorize(8, 4), (std::vector<int>{4, 2}));
   EXPECT_EQ(factorize(2187), (std::vector<int>{9, 9, 9, 3}));
   EXPECT_EQ(factorize(2187, 16, false), (std::vector<int>(7, 3)));
@@ -254,8 +255,8 @@ TEST(Plan, EveryPassWritesWholeRuns) {
   for (int64_t n : {int64_t(1) << 20, int64_t(1) << 21, int64_t(1) << 24, int64_t(1) << 27})
     for (const Pass& p : plan(problem({n}), FFTMUX_FORWARD, h200()).passes) {
       auto [e, d0] = unit_strides(p.kernel.store);
-      EXPECT_TRUE(e == 1 || d0 == 1) << n << ", " << p.kernel.name << ": element stride " << e
-                                     << ", digit 0 stride " << d0;
+      EXPECT_TRUE(e == 1 || d0 == 1)
+          << n << ", " << p.kernel.name << ": element stride " << e << ", digit 0 stride " << d0;
     }
 }
 

@@ -37,9 +37,13 @@ TEST(Nvrtc, CudaDialectCompiles) {
   for (P c : {P{4096, FFTMUX_C2C, FFTMUX_F32}, P{1000, FFTMUX_C2C, FFTMUX_F64},
               P{97, FFTMUX_C2C, FFTMUX_F32}, P{1 << 20, FFTMUX_C2C, FFTMUX_F32},
               P{1024, FFTMUX_R2C, FFTMUX_F32}, P{1000, FFTMUX_C2R, FFTMUX_F32},
-              P{10007, FFTMUX_C2C, FFTMUX_F32}, P{8192, FFTMUX_C2C, FFTMUX_F32}}) {
+              P{10007, FFTMUX_C2C, FFTMUX_F32}, P{8192, FFTMUX_C2C, FFTMUX_F32},
+              P{1024, FFTMUX_C2C, FFTMUX_F64}}) {
     fftmux_desc d = problem(c.n, c.k, c.p, 8);
-    Plan p = plan(d, c.k == FFTMUX_C2R ? FFTMUX_INVERSE : FFTMUX_FORWARD, h200);
+    Options radix32;
+    radix32.max_radix = 32;
+    Plan p = plan(d, c.k == FFTMUX_C2R ? FFTMUX_INVERSE : FFTMUX_FORWARD, h200,
+                  c.n == 1024 || c.n == 8192 ? radix32 : Options{});
     for (const Pass& pass : p.passes) {
       std::string src = emit(pass.kernel, Dialect::cuda);
       nvrtcProgram prog;

@@ -121,8 +121,8 @@ std::vector<Param> params() {
   int i = 0;
   for (const char* variant :
        {"native-radix8", "native-radix4", "native-wide", "native-narrow", "native-small-groups",
-        "native-two-pass", "native-wide-strides", "native-two-groups"})
-    for (size_t c = size_t(i++); c < cases.size(); c += 8)
+        "native-two-pass", "native-wide-strides", "native-two-groups", "native-radix32"})
+    for (size_t c = size_t(i++); c < cases.size(); c += 9)
       v.push_back({variant, cases[c]});
   // cuFFT with cufft_fusion = "callback", on every third case.
   for (size_t c = 0; c < cases.size(); c += 3)
