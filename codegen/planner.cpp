@@ -192,17 +192,10 @@ struct Planner {
   enum Pref { none, major, minor };
 
   static Pref preference(const Side& s) {
-    int64_t e = 0, d0 = 0;
-    for (const Axis& a : s.axes)
-      for (const Term& t : a.terms) {
-        if (t.coord == kElement)
-          e += t.coef * a.stride;
-        if (t.coord == 0)
-          d0 += t.coef * a.stride;
-      }
+    int64_t e = stride(s, kElement);
     if (s.access == Access::real_pair)
       e /= 2;
-    return e == 1 ? major : d0 == 1 ? minor : none;
+    return e == 1 ? major : stride(s, 0) == 1 ? minor : none;
   }
 
   // Complex lines one after another in transform order: line g starts at
@@ -210,29 +203,14 @@ struct Planner {
   static bool contiguous(const Side& s, const Kernel& k) {
     if (s.access != Access::complex || k.positions != k.length)
       return false;
-    std::vector<int64_t> step(k.digits.size(), 0);
-    int64_t element = 0;
-    for (const Axis& a : s.axes) {
+    for (const Axis& a : s.axes)
       if (a.shift || a.limit != std::numeric_limits<int64_t>::max())
         return false;
-      for (const Term& t : a.terms)
-        (t.coord == kElement ? element : step[size_t(t.coord)]) += t.coef * a.stride;
-    }
     int64_t want = k.length;
-    for (size_t i = 0; i < step.size(); want *= k.digits[i], ++i)
-      if (step[i] != want)
+    for (size_t i = 0; i < k.digits.size(); want *= k.digits[i], ++i)
+      if (stride(s, int(i)) != want)
         return false;
-    return element == 1;
-  }
-
-  // The stride of each digit on a side, in elements of the side's type.
-  static std::vector<int64_t> digit_strides(const Side& s, size_t digits) {
-    std::vector<int64_t> st(digits, 0);
-    for (const Axis& a : s.axes)
-      for (const Term& t : a.terms)
-        if (t.coord >= 0)
-          st[size_t(t.coord)] += t.coef * a.stride;
-    return st;
+    return stride(s, kElement) == 1;
   }
 
   // Puts first a digit that is unit-stride on a side whose lines are not,
@@ -244,12 +222,10 @@ struct Planner {
     if (preference(k.load) == minor || preference(k.store) == minor)
       return;
     size_t pick = 0;
-    for (const Side* s : {&k.load, &k.store}) {
-      std::vector<int64_t> st = digit_strides(*s, k.digits.size());
-      for (size_t i = 1; i < st.size() && !pick; ++i)
-        if (st[i] == 1 && k.digits[i] > 1 && s->access == Access::complex)
+    for (const Side* s : {&k.load, &k.store})
+      for (size_t i = 1; i < k.digits.size() && !pick; ++i)
+        if (stride(*s, int(i)) == 1 && k.digits[i] > 1 && s->access == Access::complex)
           pick = i;
-    }
     if (!pick)
       return;
     auto renumber = [pick](int& c) {
@@ -837,6 +813,15 @@ struct Planner {
 };
 
 } // namespace
+
+int64_t stride(const Side& s, int coord) {
+  int64_t st = 0;
+  for (const Axis& a : s.axes)
+    for (const Term& t : a.terms)
+      if (t.coord == coord)
+        st += t.coef * a.stride;
+  return st;
+}
 
 uint64_t side_bytes(const fftmux_desc& desc, bool input) {
   plugin::Shape s = plugin::shape(desc, input);

@@ -236,25 +236,12 @@ TEST(Plan, LongLinesTakeAtMostThreePasses) {
   }
 }
 
-// The stride of the element (first) and of digit 0 (second) on a side.
-std::pair<int64_t, int64_t> unit_strides(const Side& s) {
-  int64_t e = 0, d0 = 0;
-  for (const Axis& a : s.axes)
-    for (const Term& t : a.terms) {
-      if (t.coord == kElement)
-        e += t.coef * a.stride;
-      if (t.coord == 0)
-        d0 += t.coef * a.stride;
-    }
-  return {e, d0};
-}
-
 TEST(Plan, EveryPassWritesWholeRuns) {
   // A pass whose store is strided takes adjacent lines in a workgroup: its
   // stores cover runs of teams elements, not one element at a time.
   for (int64_t n : {int64_t(1) << 20, int64_t(1) << 21, int64_t(1) << 24, int64_t(1) << 27})
     for (const Pass& p : plan(problem({n}), FFTMUX_FORWARD, h200()).passes) {
-      auto [e, d0] = unit_strides(p.kernel.store);
+      int64_t e = stride(p.kernel.store, kElement), d0 = stride(p.kernel.store, 0);
       EXPECT_TRUE(e == 1 || d0 == 1)
           << n << ", " << p.kernel.name << ": element stride " << e << ", digit 0 stride " << d0;
     }

@@ -313,18 +313,24 @@ TEST(Backend, ReportsDeviceAndVariants) {
 
 TEST(Backend, EveryVariantIsCorrect) {
   SKIP_WITHOUT_VULKAN();
-  for (int64_t n : {240, 1024}) // 1024: radix 32's two stages
-    for (const char* v : {"default", "radix8", "radix4", "wide", "narrow", "small-groups",
-                          "two-pass", "wide-strides", "two-groups", "radix32"}) {
-      fftmux_desc d = desc({n}, 2);
-      plan p = shared().ctx->make_plan(d, "vulkan", v);
-      EXPECT_EQ(p.variant(), v);
-      std::vector<unsigned char> in = ref::random_input(d, 3), out(layout(d).out_bytes);
-      p.execute(FFTMUX_FORWARD, in.data(), out.data());
-      double err = ref::relative_error(ref::read_side(d, false, out.data()),
-                                       ref::expected(d, FFTMUX_FORWARD, in.data()));
-      EXPECT_LE(err, ref::error_bound(d)) << v << ", " << n;
-    }
+  struct Run {
+    const char* variant;
+    int64_t n;
+  };
+  std::vector<Run> runs = {{"radix32", 1024}}; // 1024: radix 32's two stages
+  for (const char* v : {"default", "radix8", "radix4", "wide", "narrow", "small-groups", "two-pass",
+                        "wide-strides", "two-groups", "radix32"})
+    runs.push_back({v, 240});
+  for (const Run& r : runs) {
+    fftmux_desc d = desc({r.n}, 2);
+    plan p = shared().ctx->make_plan(d, "vulkan", r.variant);
+    EXPECT_EQ(p.variant(), r.variant);
+    std::vector<unsigned char> in = ref::random_input(d, 3), out(layout(d).out_bytes);
+    p.execute(FFTMUX_FORWARD, in.data(), out.data());
+    double err = ref::relative_error(ref::read_side(d, false, out.data()),
+                                     ref::expected(d, FFTMUX_FORWARD, in.data()));
+    EXPECT_LE(err, ref::error_bound(d)) << r.variant << ", " << r.n;
+  }
 }
 
 TEST(Backend, WrapsItsOwnVkBuffers) {

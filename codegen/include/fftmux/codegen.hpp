@@ -102,6 +102,10 @@ struct Side {
   bool conj_table = false;
 };
 
+// The memory stride of one coordinate (kElement or a digit) on a side, in
+// elements of the side's type.
+int64_t stride(const Side& s, int coord);
+
 // A table read: direct (entry offset + m) or split in two factors
 // (hi[m >> bits] * lo[m & (2^bits - 1)]) so that long twiddle tables stay small.
 struct Table {
