@@ -6,6 +6,7 @@
 #include "cases.hpp"
 
 #include <fftmux/fftmux.hpp>
+#include <fftmux/gpu_support.hpp>
 #include <reference.hpp>
 
 #include <cuda_runtime_api.h>
@@ -110,20 +111,20 @@ void PrintTo(const Param& p, std::ostream* os) {
   *os << p.variant << ": " << p.problem;
 }
 
-// Every case on cuFFT and the default native variant; every fifth on the
-// other native variants (they differ in launch shapes, not in algorithm).
+// Every case on cuFFT and the default native variant; the other native
+// variants (the generator's table: they differ in launch shapes and radices)
+// share the cases out between them, each taking every k-th.
 std::vector<Param> params() {
   std::vector<Param> v;
   std::vector<std::string> cases = correctness_cases();
   for (const char* variant : {"cufft", "native"})
     for (const std::string& c : cases)
       v.push_back({variant, c});
-  int i = 0;
-  for (const char* variant :
-       {"native-radix8", "native-radix4", "native-wide", "native-narrow", "native-small-groups",
-        "native-two-pass", "native-wide-strides", "native-two-groups", "native-radix32"})
-    for (size_t c = size_t(i++); c < cases.size(); c += 9)
-      v.push_back({variant, cases[c]});
+  const std::vector<codegen::Variant>& table = codegen::variants();
+  size_t k = table.size() - 1;
+  for (size_t i = 1; i < table.size(); ++i)
+    for (size_t c = i - 1; c < cases.size(); c += k)
+      v.push_back({std::string("native-") + table[i].name, cases[c]});
   // cuFFT with cufft_fusion = "callback", on every third case.
   for (size_t c = 0; c < cases.size(); c += 3)
     v.push_back({"cufft-callback", cases[c]});
