@@ -22,6 +22,7 @@
 // H200 sits at 345 MHz and reaches 1980 only under a while of load, and the
 // generated kernels' time follows the clock (copies' does not).
 #include "engine.hpp"
+#include "pass_times.hpp"
 #include "warm_up.hpp"
 
 #include <fftmux/fftmux.hpp>
@@ -518,15 +519,10 @@ std::vector<double> pass_us(opengl::Device& d, opengl::Plan& plan, opengl::Buffe
     g.GetQueryObjectui64v(q[i], GL_QUERY_RESULT, &t[i]);
   g.DeleteQueries(GLsizei(q.size()), q.data());
   d.check("per-pass timing");
-  size_t each = q.size() / size_t(repeats);
-  std::vector<double> out_us;
-  for (size_t k = 0; k + 1 < each; ++k) {
-    std::vector<double> v;
-    for (size_t i = 0; i < size_t(repeats); ++i)
-      v.push_back(double(t[i * each + k + 1] - t[i * each + k]) / 1e3);
-    out_us.push_back(median(v));
-  }
-  return out_us;
+  std::vector<double> us; // after the first stamp: the counter's values exceed a double's integers
+  for (GLuint64 x : t)
+    us.push_back(double(x - t[0]) / 1e3);
+  return bench::pass_medians(us, size_t(repeats));
 }
 
 struct Row {

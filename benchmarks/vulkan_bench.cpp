@@ -16,6 +16,7 @@
 //                order, repeats included)
 //                [--device i] [--csv file] [--variant name]
 #include "engine.hpp"
+#include "pass_times.hpp"
 #include "warm_up.hpp"
 
 #include <fftmux/plugin_support.hpp>
@@ -162,6 +163,20 @@ struct Timer {
         seconds, [&] { d.run_once(body); }, [] {});
   }
 
+  // The first n timestamps of the pool, in seconds after the first (the
+  // counter's absolute values are beyond a double's exact integers).
+  std::vector<double> stamps(uint32_t n) {
+    std::vector<uint64_t> ts(n);
+    vk::check(d.api.vkGetQueryPoolResults(d.device, pool, 0, n, ts.size() * 8, ts.data(), 8,
+                                          VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+              "vkGetQueryPoolResults");
+    double period = d.props.limits.timestampPeriod * 1e-9;
+    std::vector<double> s;
+    for (uint64_t t : ts)
+      s.push_back(double(t - ts[0]) * period);
+    return s;
+  }
+
   // Records reps runs of body between timestamps; returns seconds per run.
   std::vector<double> run(int reps, const std::function<void(VkCommandBuffer)>& body) {
     d.run_once([&](VkCommandBuffer cmd) {
@@ -172,15 +187,9 @@ struct Timer {
         d.api.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool, uint32_t(i + 1));
       }
     });
-    std::vector<uint64_t> ts(size_t(reps) + 1);
-    vk::check(d.api.vkGetQueryPoolResults(d.device, pool, 0, uint32_t(reps + 1), ts.size() * 8,
-                                          ts.data(), 8,
-                                          VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
-              "vkGetQueryPoolResults");
-    std::vector<double> s;
-    double period = d.props.limits.timestampPeriod * 1e-9;
-    for (int i = 0; i < reps; ++i)
-      s.push_back(double(ts[size_t(i) + 1] - ts[size_t(i)]) * period);
+    std::vector<double> ts = stamps(uint32_t(reps + 1)), s;
+    for (size_t i = 0; i + 1 < ts.size(); ++i)
+      s.push_back(ts[i + 1] - ts[i]);
     return s;
   }
 
@@ -203,21 +212,7 @@ struct Timer {
     });
     if (at > count)
       throw std::runtime_error("vulkan_bench: more passes than timestamps");
-    uint32_t each = at / uint32_t(reps);
-    std::vector<uint64_t> ts(at);
-    vk::check(d.api.vkGetQueryPoolResults(d.device, pool, 0, at, ts.size() * 8, ts.data(), 8,
-                                          VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
-              "vkGetQueryPoolResults");
-    double period = d.props.limits.timestampPeriod * 1e-9;
-    std::vector<double> out;
-    for (uint32_t k = 0; k + 1 < each; ++k) {
-      std::vector<double> t;
-      for (uint32_t i = 0; i < uint32_t(reps); ++i)
-        t.push_back(double(ts[i * each + k + 1] - ts[i * each + k]) * period);
-      std::sort(t.begin(), t.end());
-      out.push_back(t[t.size() / 2]);
-    }
-    return out;
+    return bench::pass_medians(stamps(at), size_t(reps));
   }
 };
 
