@@ -168,6 +168,33 @@ TEST(Plan, OneKernelHoldsAtMostTheTargetRegisters) {
   EXPECT_EQ(plan(problem({10007}), FFTMUX_FORWARD, h200_cuda()).passes.size(), 1u);
 }
 
+std::vector<int> radices(const fftmux_desc& d, const Device& dev, const Options& o = {}) {
+  std::vector<int> r;
+  const Plan p = plan(d, FFTMUX_FORWARD, dev, o);
+  for (const Step& s : p.passes[0].kernel.steps)
+    if (s.kind == Step::stage)
+      r.push_back(s.radix);
+  return r;
+}
+
+// Radix 32 where it saves a stage and a thread may hold 32 values: F32
+// lines from 1024 points, from 512 on 48 KiB devices; not F64's, not
+// lavapipe's 4 values a thread, not a 32-point line in one thread.
+TEST(Plan, RadixThirtyTwoWhereItSavesAStage) {
+  EXPECT_EQ(radices(problem({1024}, FFTMUX_C2C, FFTMUX_F32, 64), h200_cuda()),
+            (std::vector<int>{32, 32}));
+  EXPECT_EQ(radices(problem({512}, FFTMUX_C2C, FFTMUX_F32, 64), h200()),
+            (std::vector<int>{32, 16}));
+  EXPECT_EQ(radices(problem({512}, FFTMUX_C2C, FFTMUX_F32, 64), h200_cuda()).size(), 3u);
+  EXPECT_EQ(radices(problem({32}, FFTMUX_C2C, FFTMUX_F32, 64), h200()), (std::vector<int>{8, 4}));
+  EXPECT_EQ(radices(problem({1024}, FFTMUX_C2C, FFTMUX_F64, 64), h200_cuda()).size(), 3u);
+  Options narrow, radix16;
+  narrow.values_per_thread = 4;
+  radix16.max_radix = 16;
+  EXPECT_EQ(radices(problem({1024}, FFTMUX_C2C, FFTMUX_F32, 64), lavapipe(), narrow).size(), 3u);
+  EXPECT_EQ(radices(problem({1024}, FFTMUX_C2C, FFTMUX_F32, 64), h200(), radix16).size(), 3u);
+}
+
 // Where no thread count divides every stage (mixed radices, Bluestein
 // lengths), each stage still keeps at least 3/4 of the threads busy; a line
 // alone on its multiprocessor takes nearly every thread (fewest rounds); a
@@ -217,11 +244,11 @@ TEST(Plan, RegistersLeaveRoomForASecondGroup) {
   Kernel k = first(problem({8192}));
   EXPECT_EQ(k.threads, 256u);
   EXPECT_EQ(first(problem({16384}, FFTMUX_R2C)).threads, 256u) << "its half-length line";
-  EXPECT_EQ(first(problem({16384})).threads, 1024u) << "alone: the most threads";
+  EXPECT_EQ(first(problem({16384})).threads, 512u) << "alone: the most radix 32 allows";
   EXPECT_EQ(first(problem({4096})).threads, 256u) << "16 values: three groups fit";
   EXPECT_EQ(first(problem({4093})).threads, 512u) << "a Bluestein convolution of 8192";
-  EXPECT_EQ(plan(problem({8192}), FFTMUX_FORWARD, h200()).passes.at(0).kernel.threads, 512u)
-      << "alone in 48 KiB";
+  EXPECT_EQ(plan(problem({8192}), FFTMUX_FORWARD, h200()).passes.at(0).kernel.threads, 256u)
+      << "alone in 48 KiB, radix 32";
 }
 
 TEST(Plan, LongLinesTakeAtMostThreePasses) {

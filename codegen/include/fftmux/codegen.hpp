@@ -19,7 +19,7 @@
 namespace fftmux::codegen {
 
 // Bumped whenever emitted code changes: part of every compiled-code cache key.
-constexpr int generator_version = 7;
+constexpr int generator_version = 8;
 
 // What the device allows a kernel.
 struct Device {
@@ -32,7 +32,7 @@ struct Device {
 
 // The knobs an autotuner turns (the backends' variants).
 struct Options {
-  uint32_t max_radix = 16;        // largest power-of-two butterfly (up to 32)
+  uint32_t max_radix = 32;        // largest power-of-two butterfly (32: F32 lines >= 512)
   uint32_t values_per_thread = 0; // target registers per thread, 0 = by precision
   uint32_t group_threads = 0;     // target invocations per workgroup, 0 = 256
   uint32_t max_single = 0;        // longest one-pass transform, 0 = what shared memory holds
