@@ -251,6 +251,20 @@ TEST(Plan, RegistersLeaveRoomForASecondGroup) {
       << "alone in 48 KiB, radix 32";
 }
 
+// A strided axis whose lines share a workgroup fewer than fill a 32-byte
+// sector is taken in two passes of long runs: 4096^2 in 48 KiB, F32 and F64;
+// in CUDA's 227 KiB four F32 lines fit (32 bytes) and three F64 (48).
+TEST(Plan, StridedLinesShareSectors) {
+  for (fftmux_precision p : {FFTMUX_F32, FFTMUX_F64}) {
+    fftmux_desc d = problem({4096, 4096}, FFTMUX_C2C, p, 8);
+    EXPECT_EQ(plan(d, FFTMUX_FORWARD, h200()).passes.size(), 3u);
+    EXPECT_EQ(plan(d, FFTMUX_FORWARD, h200_cuda()).passes.size(), 2u);
+  }
+  EXPECT_EQ(
+      plan(problem({1024, 1024}, FFTMUX_C2C, FFTMUX_F32, 8), FFTMUX_FORWARD, h200()).passes.size(),
+      2u);
+}
+
 TEST(Plan, LongLinesTakeAtMostThreePasses) {
   struct Want {
     int64_t n;

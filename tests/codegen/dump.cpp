@@ -1,5 +1,5 @@
 // codegen_dump: prints the plan and the kernels the generator makes for a
-// problem, for reading generated code. Usage: codegen_dump n [batch] [kind]
+// problem, for reading generated code. Usage: codegen_dump n[xn...] [batch] [kind]
 // [precision] [dialect] [shared_bytes] [variant].
 #include <fftmux/codegen.hpp>
 #include <fftmux/gpu_support.hpp>
@@ -12,7 +12,13 @@ int main(int argc, char** argv) {
   using namespace fftmux::codegen;
   fftmux_desc d;
   fftmux_desc_init(&d);
-  d.n[0] = argc > 1 ? std::atoll(argv[1]) : 1024;
+  // n may be a shape, 4096x4096: dimensions slowest first, as in fftmux_desc.
+  d.rank = 0;
+  for (const char* s = argc > 1 ? argv[1] : "1024"; *s && d.rank < FFTMUX_MAX_RANK;) {
+    char* end;
+    d.n[d.rank++] = std::strtoll(s, &end, 10);
+    s = *end == 'x' ? end + 1 : end + std::strlen(end);
+  }
   d.batch = argc > 2 ? std::atoll(argv[2]) : 1;
   const char* kind = argc > 3 ? argv[3] : "c2c";
   d.kind = !std::strcmp(kind, "r2c")   ? FFTMUX_R2C
