@@ -170,7 +170,7 @@ struct Planner {
   // passes 0.74-0.79x (2^17, 2^18), so 512 takes it only on 48 KiB devices;
   // 32 points in one thread 1.47x.
   uint32_t radix_cap(int64_t n, uint32_t max_radix) const {
-    uint32_t cap = std::min(opt.max_radix, max_radix);
+    uint32_t cap = std::min({opt.max_radix, max_radix, dev.max_radix});
     int64_t from = dev.shared_bytes <= 49152 ? 512 : 1024;
     return cap >= 32 && (n < from || 2 * opt.values_per_thread < 32) ? 16 : cap;
   }

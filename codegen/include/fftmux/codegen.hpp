@@ -28,6 +28,7 @@ struct Device {
   uint32_t subgroup = 32;
   uint64_t max_binding_bytes = 1ull << 32; // largest storage buffer a kernel may address
   bool f64 = true;                         // double precision arithmetic
+  uint32_t max_radix = 32; // largest power-of-two butterfly its compiler keeps in registers
 };
 
 // The knobs an autotuner turns (the backends' variants).
