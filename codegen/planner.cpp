@@ -97,16 +97,23 @@ Side substitute(Side s, const std::vector<Term>& expr, int shift) {
 
 // Lines packed one after another in digit order from element base: the
 // scratch layout. Digits are numbered from first.
+// unit >= 0: that digit goes fastest, before the line (a strided line's
+// unit-stride neighbour, so that both passes of its chain read and write
+// runs of adjacent lines).
 Side packed(int64_t base, int64_t n, const std::vector<int64_t>& digits, std::vector<Term> line,
-            int first = 0) {
+            int first = 0, int unit = -1) {
   Side s;
   s.buffer = Binding::scratch;
-  s.axes.push_back(axis(std::move(line), 1));
-  int64_t step = n;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    s.axes.push_back(axis({{first + int(i), 1}}, step));
-    step *= digits[i];
-  }
+  int64_t step = unit >= 0 ? digits[size_t(unit)] : 1;
+  s.axes.push_back(axis(std::move(line), step)); // axes[0]: the line
+  if (unit >= 0)
+    s.axes.push_back(axis({{first + unit, 1}}, 1));
+  step *= n;
+  for (size_t i = 0; i < digits.size(); ++i)
+    if (int(i) != unit) {
+      s.axes.push_back(axis({{first + int(i), 1}}, step));
+      step *= digits[i];
+    }
   if (base) {
     Axis b;
     b.offset = base;
@@ -442,13 +449,14 @@ struct Planner {
       fail(FFTMUX_ERROR_INTERNAL, "post steps on a multi-pass line");
     int64_t n1 = column_length(l.n), n2 = l.n / n1;
     int64_t base = reuse >= 0 ? reuse : take(l.n * product(l.digits));
+    int unit = unit_digit(l.load, l.digits);
     // Pass 1: columns of n = n2 * n1' + n2', twiddled, into packed rows.
     Kernel k;
     k.length = n1;
     k.digits = l.digits;
     k.digits.insert(k.digits.begin(), n2);
     k.load = substitute(l.load, {{kElement, n2}, {0, 1}}, 1);
-    k.store = packed(base, l.n, l.digits, {{kElement, n2}, {0, 1}}, 1);
+    k.store = packed(base, l.n, l.digits, {{kElement, n2}, {0, 1}}, 1, unit);
     k.steps = stages(n1, sign);
     k.steps.push_back(multiply(tables.twiddle(l.n, sign), product_index()));
     add(std::move(k), l.load.buffer, Binding::scratch);
@@ -457,7 +465,7 @@ struct Planner {
     rows.n = n2;
     rows.digits = l.digits;
     rows.digits.insert(rows.digits.begin(), n1);
-    rows.load = packed(base, n2, rows.digits, {{kElement, 1}});
+    rows.load = packed(base, n2, rows.digits, {{kElement, 1}}, 0, unit < 0 ? -1 : unit + 1);
     rows.store = substitute(l.store, {{0, 1}, {kElement, n1}}, 1);
     line(rows, scale, {}, base);
   }
@@ -473,6 +481,17 @@ struct Planner {
     bool strided = preference(l.load) == minor || preference(l.store) == minor;
     int64_t together = shared_scalars() / (l.n + 1);
     return !strided || together * 2 * scalar() >= 32 || !splits(l.n, 2);
+  }
+
+  // The digit of a strided side that is unit-stride there and fills a
+  // 32-byte sector, else -1.
+  int unit_digit(const Side& s, const std::vector<int64_t>& digits) const {
+    if (stride(s, kElement) == 1 || s.access != Access::complex)
+      return -1;
+    for (size_t i = 0; i < digits.size(); ++i)
+      if (digits[i] * 2 * scalar() >= 32 && stride(s, int(i)) == 1)
+        return int(i);
+    return -1;
   }
 
   static Index product_index() { // position * digit 0: four-step twiddles

@@ -277,15 +277,23 @@ TEST(Plan, LongLinesTakeAtMostThreePasses) {
   }
 }
 
-TEST(Plan, EveryPassWritesWholeRuns) {
-  // A pass whose store is strided takes adjacent lines in a workgroup: its
-  // stores cover runs of teams elements, not one element at a time.
+TEST(Plan, EveryPassReadsAndWritesWholeRuns) {
+  // A pass whose side is strided takes adjacent lines in a workgroup: it
+  // covers runs of teams elements there, not one element at a time. Long
+  // lines, and strided axes whose chain keeps the unit digit fastest in
+  // scratch (4096^2 and 16 x 2^20 on 48 KiB).
+  std::vector<fftmux_desc> ds;
   for (int64_t n : {int64_t(1) << 20, int64_t(1) << 21, int64_t(1) << 24, int64_t(1) << 27})
-    for (const Pass& p : plan(problem({n}), FFTMUX_FORWARD, h200()).passes) {
-      int64_t e = stride(p.kernel.store, kElement), d0 = stride(p.kernel.store, 0);
-      EXPECT_TRUE(e == 1 || d0 == 1)
-          << n << ", " << p.kernel.name << ": element stride " << e << ", digit 0 stride " << d0;
-    }
+    ds.push_back(problem({n}));
+  ds.push_back(problem({4096, 4096}));
+  ds.push_back(problem({1 << 20, 16}));
+  for (const fftmux_desc& d : ds)
+    for (const Pass& p : plan(d, FFTMUX_FORWARD, h200()).passes)
+      for (const Side* s : {&p.kernel.load, &p.kernel.store}) {
+        int64_t e = stride(*s, kElement), d0 = stride(*s, 0);
+        EXPECT_TRUE(e == 1 || d0 == 1) << d.n[0] << "x" << d.n[1] << ", " << p.kernel.name
+                                       << ": element stride " << e << ", digit 0 stride " << d0;
+      }
 }
 
 TEST(Plan, TwoToTheThirtyInThreePasses) {
