@@ -431,7 +431,7 @@ struct Planner {
   // first pass may overwrite in place (each workgroup reads and writes the
   // same columns), so a chain of three passes needs one region, not two.
   void line(const Line& l, double scale, std::vector<Step> post = {}, int64_t reuse = -1) {
-    if (one_kernel(l)) {
+    if (one_kernel(l, !post.empty())) {
       Kernel k;
       k.length = l.n;
       k.digits = l.digits;
@@ -475,12 +475,14 @@ struct Planner {
   // and every sector is fetched several times, where two passes of long
   // runs cost one more read and write. H200 Vulkan, 4096^2 x8 (one line a
   // group in 48 KiB): 3.56 ms, 2.5x cuFFT's time; as a chain 1.93 ms.
-  bool one_kernel(const Line& l) const {
+  // Post steps and real or Hermitian sides stay in one kernel.
+  bool one_kernel(const Line& l, bool post) const {
     if (l.n > single_limit())
       return false;
+    bool complex = l.load.access == Access::complex && l.store.access == Access::complex;
     bool strided = preference(l.load) == minor || preference(l.store) == minor;
     int64_t together = shared_scalars() / (l.n + 1);
-    return !strided || together * 2 * scalar() >= 32 || !splits(l.n, 2);
+    return post || !complex || !strided || together * 2 * scalar() >= 32 || !splits(l.n, 2);
   }
 
   // The digit of a strided side that is unit-stride there and fills a

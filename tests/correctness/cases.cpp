@@ -84,6 +84,18 @@ struct Builder {
     return span + pad;
   }
 
+  // Interleaved lines (stride = batch, distance 1), every kind: the line axis
+  // strided on both sides, real and Hermitian ones included; 2048 points
+  // make lavapipe take the complex ones as a chain.
+  void interleaved(const Shape& n) {
+    for (uint32_t kind = 0; kind < 3; ++kind) {
+      Case& c = add(n, kind, FFTMUX_F32);
+      c.desc.batch = 8;
+      c.desc.in_strides[0] = c.desc.out_strides[0] = 8;
+      c.desc.in_distance = c.desc.out_distance = 1;
+    }
+  }
+
   // Every norm, every shift combination, both directions. Light: every norm
   // once, the shift combinations taking turns.
   void extras(const Shape& n, uint32_t kind) {
@@ -195,6 +207,7 @@ std::vector<Case> cases(Scale scale) {
     }
   for (const Shape& n : {Shape{64}, Shape{33}, Shape{8, 8}, Shape{9, 7, 5}})
     b.device(n);
+  b.interleaved({2048});
   b.spectra();
   name_all(b.out);
   return b.out;
