@@ -15,6 +15,7 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <set>
 #include <tuple>
 
 using namespace fftmux;
@@ -225,6 +226,41 @@ fftmux_status fftmux_desc_layout(const fftmux_desc* desc, fftmux_layout* layout)
   });
 }
 
+namespace {
+
+void check_devices(const fftmux_context_options& o) {
+  if (o.device_count && !o.devices)
+    invalid("options->devices is NULL but options->device_count is " +
+            std::to_string(o.device_count));
+  std::set<std::string> seen;
+  for (uint32_t i = 0; i < o.device_count; ++i) {
+    std::string at = "options->devices[" + std::to_string(i) + "].backend";
+    const char* b = o.devices[i].backend;
+    if (!b || !*b)
+      invalid(at + " is NULL or empty: name the backend the device is for");
+    if (!seen.insert(b).second)
+      invalid(at + " = \"" + b + "\": that backend has a device already (one each)");
+  }
+}
+
+// Each application device goes to its backend's init; one for a backend
+// that is not installed is noted, not an error (plugins come and go).
+void give_devices(fftmux_context_s& ctx, const fftmux_context_options& o) {
+  for (uint32_t i = 0; i < o.device_count; ++i) {
+    const fftmux_native_device& d = o.devices[i];
+    Backend* b = ctx.registry.find(d.backend);
+    if (!b) {
+      ctx.notes.push_back("options->devices[" + std::to_string(i) + "] is for backend '" +
+                          d.backend + "', which is not installed: ignored");
+      log(Level::warn, ctx.notes.back());
+      continue;
+    }
+    b->native.assign(std::begin(d.handles), std::end(d.handles));
+  }
+}
+
+} // namespace
+
 void fftmux_context_options_init(fftmux_context_options* o) {
   if (!o)
     return;
@@ -238,10 +274,12 @@ fftmux_status fftmux_context_create(const fftmux_context_options* options,
     require(context, "context");
     *context = nullptr;
     fftmux_context_options o =
-        read_struct(options, "fftmux_context_options", sizeof(fftmux_context_options));
+        read_struct(options, "fftmux_context_options", offsetof(fftmux_context_options, devices));
+    check_devices(o);
     auto ctx = std::make_unique<fftmux_context_s>();
     load_context_config(ctx.get(), o.config_path);
     ctx->registry.discover(ctx->config, o.plugin_path ? o.plugin_path : "");
+    give_devices(*ctx, o);
     std::string cache = cache_dir();
     ctx->tuning_path = env("FFTMUX_TUNING_CACHE");
     if (ctx->tuning_path.empty())

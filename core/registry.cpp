@@ -188,6 +188,8 @@ void Backend::init_locked() {
   host_.host_data = &config;
   host_.cache_dir = cache_dir.c_str();
   host_.write_file = host_write_file;
+  host_.native = native.empty() ? nullptr : native.data();
+  host_.native_count = uint32_t(native.size());
   plugin_message[0] = '\0';
   std::unique_lock<std::mutex> lock(lifecycle());
   bool ok = table_->init(&host_, &handle_) == FFTMUX_OK; // never held in a variable: see check()

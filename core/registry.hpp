@@ -78,6 +78,7 @@ public:
 
   std::map<std::string, std::string> config;
   std::string cache_dir;
+  std::vector<uint64_t> native; // the application's device handles, for init
 
 private:
   void load_locked();

@@ -132,11 +132,26 @@ typedef struct fftmux_context_s* fftmux_context;
 typedef struct fftmux_plan_s* fftmux_plan;
 typedef struct fftmux_buffer_s* fftmux_buffer;
 
+/* An application's own device, for a backend to use instead of opening its
+ * own, so that the application's buffers can be wrapped (fftmux_buffer_wrap).
+ * handles[] is backend-specific (docs/api.md, "An application's device"):
+ * for "vulkan", VkInstance, VkPhysicalDevice, VkDevice, the queue family
+ * index, the queue index and flags (bit 0: shaderFloat64 is enabled). */
+typedef struct fftmux_native_device {
+  const char* backend;
+  uint64_t handles[8];
+} fftmux_native_device;
+
 typedef struct fftmux_context_options {
   uint32_t struct_size;
   uint32_t reserved;
   const char* config_path; /* NULL: $FFTMUX_CONFIG, then $XDG_CONFIG_HOME/fftmux/fftmux.toml */
   const char* plugin_path; /* NULL: the usual discovery (docs/plugins.md) */
+  /* Application devices, one a backend at most (NULL: every backend opens
+   * its own). They must outlive the context. */
+  const fftmux_native_device* devices;
+  uint32_t device_count;
+  uint32_t reserved2;
 } fftmux_context_options;
 
 FFTMUX_API void fftmux_context_options_init(fftmux_context_options* options);

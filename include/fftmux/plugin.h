@@ -43,6 +43,11 @@ typedef struct fftmux_host_v1 {
   /* Replaces a file atomically (temporary file, then rename), creating its
    * folders: for caches that another process may read at the same time. */
   fftmux_status (*write_file)(const char* path, const void* data, size_t size);
+  /* The application's device for this backend (fftmux_native_device's
+   * handles, native_count of them), NULL when it gave none. Added after the
+   * first release: read it only when struct_size covers it. */
+  const uint64_t* native;
+  uint32_t native_count;
 } fftmux_host_v1;
 
 /* Memory domains of fftmux_backend_v1.domain. */

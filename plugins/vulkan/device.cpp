@@ -53,22 +53,12 @@ Device::Device(const Settings& s) : settings(s) {
   std::string why;
   if (!api.open(why))
     fail(FFTMUX_ERROR_UNAVAILABLE, why);
-  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
-  app.pApplicationName = "fftmux";
-  app.pEngineName = "fftmux";
-  app.apiVersion = VK_API_VERSION_1_1;
-  VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-  ici.pApplicationInfo = &app;
-  VkResult r = api.vkCreateInstance(&ici, nullptr, &instance);
-  if (r != VK_SUCCESS)
-    fail(FFTMUX_ERROR_UNAVAILABLE, std::string("vkCreateInstance failed: ") + vk::result_name(r) +
-                                       (r == VK_ERROR_INCOMPATIBLE_DRIVER
-                                            ? " (no Vulkan driver found, or none with Vulkan 1.1)"
-                                            : ""));
-  api.load_instance(instance);
-  pick(s);
+  if (s.native.empty())
+    create(s);
+  else
+    adopt(s.native);
   api.load_device(device);
-  api.vkGetDeviceQueue(device, family, 0, &queue);
+  api.vkGetDeviceQueue(device, family, adopted_ ? uint32_t(s.native[4]) : 0, &queue);
 
   VkDescriptorSetLayoutBinding b[3];
   for (uint32_t i = 0; i < 3; ++i)
@@ -102,6 +92,68 @@ Device::Device(const Settings& s) : settings(s) {
   cp.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
   cp.queueFamilyIndex = family;
   vk::check(api.vkCreateCommandPool(device, &cp, nullptr, &pool), "vkCreateCommandPool");
+}
+
+// The backend's own instance and device.
+void Device::create(const Settings& s) {
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.pApplicationName = "fftmux";
+  app.pEngineName = "fftmux";
+  app.apiVersion = VK_API_VERSION_1_1;
+  VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  ici.pApplicationInfo = &app;
+  VkResult r = api.vkCreateInstance(&ici, nullptr, &instance);
+  if (r != VK_SUCCESS)
+    fail(FFTMUX_ERROR_UNAVAILABLE, std::string("vkCreateInstance failed: ") + vk::result_name(r) +
+                                       (r == VK_ERROR_INCOMPATIBLE_DRIVER
+                                            ? " (no Vulkan driver found, or none with Vulkan 1.1)"
+                                            : ""));
+  api.load_instance(instance);
+  pick(s);
+}
+
+// The application's instance and device (fftmux_native_device), checked as
+// far as Vulkan lets: the physical device must be the instance's, the queue
+// must exist in a family with compute. Whether the VkDevice belongs to the
+// physical device Vulkan cannot tell: a wrong one is the application's error.
+void Device::adopt(const std::vector<uint64_t>& h) {
+  auto bad = [](const std::string& why) {
+    fail(FFTMUX_ERROR_INVALID_ARGUMENT, "vulkan: the application's device: " + why);
+  };
+  if (h.size() < 5 || !h[0] || !h[1] || !h[2])
+    bad("handles[0..2] (VkInstance, VkPhysicalDevice, VkDevice) must all be set");
+  instance = reinterpret_cast<VkInstance>(h[0]);
+  adopted_ = true;
+  api.load_instance(instance);
+  uint32_t count = 0;
+  vk::check(api.vkEnumeratePhysicalDevices(instance, &count, nullptr),
+            "vkEnumeratePhysicalDevices");
+  std::vector<VkPhysicalDevice> all(count);
+  vk::check(api.vkEnumeratePhysicalDevices(instance, &count, all.data()),
+            "vkEnumeratePhysicalDevices");
+  physical = reinterpret_cast<VkPhysicalDevice>(h[1]);
+  if (std::find(all.begin(), all.end(), physical) == all.end())
+    bad("handles[1] is not a VkPhysicalDevice of the VkInstance in handles[0]");
+  api.vkGetPhysicalDeviceProperties(physical, &props);
+  if (props.apiVersion < VK_API_VERSION_1_1)
+    bad(std::string(props.deviceName) + " has Vulkan " + version(props.apiVersion) +
+        ", fftmux needs 1.1");
+  uint32_t nf = 0;
+  api.vkGetPhysicalDeviceQueueFamilyProperties(physical, &nf, nullptr);
+  std::vector<VkQueueFamilyProperties> fam(nf);
+  api.vkGetPhysicalDeviceQueueFamilyProperties(physical, &nf, fam.data());
+  if (h[3] >= nf || !(fam[h[3]].queueFlags & VK_QUEUE_COMPUTE_BIT))
+    bad("handles[3] = " + std::to_string(h[3]) + " is not a queue family with compute (" +
+        std::to_string(nf) + " families)");
+  if (h[4] >= fam[h[3]].queueCount)
+    bad("handles[4] = " + std::to_string(h[4]) + ": queue family " + std::to_string(h[3]) +
+        " has " + std::to_string(fam[h[3]].queueCount) + " queues");
+  family = uint32_t(h[3]);
+  device = reinterpret_cast<VkDevice>(h[2]);
+  VkPhysicalDeviceFeatures feats;
+  api.vkGetPhysicalDeviceFeatures(physical, &feats);
+  feats.shaderFloat64 = feats.shaderFloat64 && h.size() > 5 && (h[5] & 1); // enabled, it says
+  describe(feats);
 }
 
 void Device::pick(const Settings& s) {
@@ -162,9 +214,15 @@ void Device::pick(const Settings& s) {
   if (!physical)
     fail(FFTMUX_ERROR_UNAVAILABLE, "no usable Vulkan device: " + skipped);
 
-  api.vkGetPhysicalDeviceMemoryProperties(physical, &memory);
   VkPhysicalDeviceFeatures feats;
   api.vkGetPhysicalDeviceFeatures(physical, &feats);
+  describe(feats);
+  create_device(feats);
+}
+
+// What plans and the listing need to know of the physical device.
+void Device::describe(const VkPhysicalDeviceFeatures& feats) {
+  api.vkGetPhysicalDeviceMemoryProperties(physical, &memory);
   f64 = feats.shaderFloat64;
   VkPhysicalDeviceSubgroupProperties sub{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
   VkPhysicalDeviceIDProperties id{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
@@ -181,7 +239,9 @@ void Device::pick(const Settings& s) {
   driver_name = props.apiVersion >= VK_API_VERSION_1_2
                     ? std::string(drv.driverName) + " " + drv.driverInfo
                     : "driver " + std::to_string(props.driverVersion);
+}
 
+void Device::create_device(const VkPhysicalDeviceFeatures& feats) {
   float priority = 1.0f;
   VkDeviceQueueCreateInfo q{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
   q.queueFamilyIndex = family;
@@ -207,9 +267,10 @@ Device::~Device() {
     api.vkDestroyPipelineCache(device, pipeline_cache, nullptr);
     api.vkDestroyPipelineLayout(device, layout, nullptr);
     api.vkDestroyDescriptorSetLayout(device, set_layout, nullptr);
-    api.vkDestroyDevice(device, nullptr);
+    if (!adopted_)
+      api.vkDestroyDevice(device, nullptr);
   }
-  if (instance)
+  if (instance && !adopted_)
     api.vkDestroyInstance(instance, nullptr);
 }
 

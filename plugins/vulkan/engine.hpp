@@ -30,6 +30,10 @@ struct Settings {
   // Bytes one binding addresses, below the device's maxStorageBufferRange
   // (0: that range); lower values make plans run in batch chunks, for tests.
   uint64_t max_binding_bytes = 0;
+  // The application's device (fftmux_native_device handles): VkInstance,
+  // VkPhysicalDevice, VkDevice, queue family, queue index, flags (bit 0:
+  // shaderFloat64 enabled). Empty: the backend creates its own.
+  std::vector<uint64_t> native;
   std::string cache_dir; // SPIR-V and pipeline cache; empty: no disk cache
   // Atomic file replacement (the host's write_file); nullptr: plain write.
   std::function<void(const std::string&, const std::vector<char>&)> write_file;
@@ -120,6 +124,11 @@ public:
 
 private:
   void pick(const Settings& s);
+  void create(const Settings& s);
+  void adopt(const std::vector<uint64_t>& h);
+  void describe(const VkPhysicalDeviceFeatures& feats);
+  void create_device(const VkPhysicalDeviceFeatures& feats);
+  bool adopted_ = false; // the application's instance and device: not destroyed here
   std::mutex pipelines_mutex_;
   codegen::KernelCache<const Pipeline> pipelines_{kKeptPipelines}; // by source hash
   std::mutex tables_mutex_;

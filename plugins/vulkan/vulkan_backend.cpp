@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -70,6 +71,9 @@ fftmux_status init(const fftmux_host_v1* h, void** out) {
         index(h, "max_binding_bytes", "a byte count (0: the device's maxStorageBufferRange)", 0));
     std::string opt = config(h, "spirv_opt");
     s.spirv_opt = opt.empty() ? -1 : plugin::flag("vulkan", "spirv_opt", opt);
+    if (h->struct_size >= offsetof(fftmux_host_v1, native_count) + sizeof h->native_count &&
+        h->native)
+      s.native.assign(h->native, h->native + h->native_count);
     if (h->cache_dir && *h->cache_dir)
       s.cache_dir = std::string(h->cache_dir) + "/vulkan";
     if (auto write = h->write_file)
