@@ -55,12 +55,22 @@ class Layout(ctypes.Structure):
     ]
 
 
+class NativeDevice(ctypes.Structure):
+    _fields_ = [
+        ("backend", c_char_p),
+        ("handles", c_uint64 * 8),
+    ]
+
+
 class ContextOptions(ctypes.Structure):
     _fields_ = [
         ("struct_size", c_uint32),
         ("reserved", c_uint32),
         ("config_path", c_char_p),
         ("plugin_path", c_char_p),
+        ("devices", POINTER(NativeDevice)),
+        ("device_count", c_uint32),
+        ("reserved2", c_uint32),
     ]
 
 
