@@ -376,7 +376,8 @@ std::vector<codegen::Chunk> Device::generated(const fftmux_desc& desc,
 
 std::string Device::description() const {
   return std::string(props.deviceName) + " (" + type_name(props.deviceType) + ", Vulkan " +
-         version(props.apiVersion) + ", " + driver_name + ")";
+         version(props.apiVersion) + ", " + driver_name + ")" +
+         (adopted_ ? ", the application's device" : "");
 }
 
 std::string Device::hardware_key() const {

@@ -179,6 +179,8 @@ TEST(AppDevice, TransformsTheApplicationsBuffers) {
       context ctx(with_device(dev));
       fftmux_backend_info info = vulkan_of(ctx.get());
       ASSERT_EQ(info.state, FFTMUX_BACKEND_READY) << info.reason;
+      EXPECT_NE(std::string(info.devices).find("the application's device"), std::string::npos)
+          << info.devices;
       fftmux_buffer wi = nullptr, wo = nullptr;
       ASSERT_EQ(fftmux_buffer_wrap(ctx.get(), "vulkan", reinterpret_cast<uint64_t>(in.buffer),
                                    l.in_bytes, &wi),
