@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -252,6 +253,14 @@ TEST(AppDevice, OptionsAreChecked) {
   EXPECT_EQ(fftmux_context_create(&o, &ctx), FFTMUX_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(fftmux_last_error()).find("options->devices[0].backend is NULL"),
             std::string::npos);
+  // A caller built before the devices fields: its smaller struct is taken,
+  // and what lies beyond it is never read.
+  fftmux_context_options old = o;
+  old.struct_size = offsetof(fftmux_context_options, devices);
+  old.devices = nullptr;
+  old.device_count = 7;
+  ASSERT_EQ(fftmux_context_create(&old, &ctx), FFTMUX_OK) << fftmux_last_error();
+  fftmux_context_destroy(ctx);
   // A device for a backend that is not installed is a note, not an error.
   two[0].backend = "no-such-backend";
   o.device_count = 1;
