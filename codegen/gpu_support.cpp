@@ -64,6 +64,13 @@ Options device_defaults(Options o, bool cpu) {
   return o;
 }
 
+std::string summary(const std::vector<Chunk>& chunks) {
+  std::string s = chunks.at(0).generated->planned.plans.back().summary;
+  if (chunks.size() > 1)
+    s += "; in " + std::to_string(chunks.size()) + " batch chunks";
+  return s;
+}
+
 const char* const* variant_names() {
   static const std::vector<const char*> names = [] {
     std::vector<const char*> n;

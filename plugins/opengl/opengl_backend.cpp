@@ -76,15 +76,16 @@ fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answ
     Device& dev = *b->device;
     a->supported = 0;
     a->estimate_seconds = -1;
-    size_t passes = 0;
+    std::vector<codegen::Chunk> chunks;
     try {
-      passes = dev.generated(*d, codegen::variant_options(variant, "opengl"))[0]
-                   .generated->planned.passes;
+      chunks = dev.generated(*d, codegen::variant_options(variant, "opengl"));
     } catch (const codegen::Unsupported& e) {
       std::snprintf(a->reason, sizeof a->reason, "opengl: %s", e.what());
       return;
     }
+    size_t passes = chunks[0].generated->planned.passes;
     a->supported = 1;
+    std::snprintf(a->reason, sizeof a->reason, "%s", codegen::summary(chunks).c_str());
     // llvmpipe (measured): about 1 GB/s and 0.1 ms per dispatch; GPUs about
     // a TB/s, with GL's dispatch and fence costs per pass.
     a->estimate_seconds = dev.software() ? codegen::estimate_seconds(*d, passes, 1e9, 1e-4, 1e10)

@@ -52,13 +52,11 @@ Plan::Plan(Device& d, const fftmux_desc& desc, const codegen::Options& options)
       dd.table->write(0, table.data(), table.size());
       for (const codegen::Pass& pass : p.passes)
         dd.passes.push_back({pass.src, pass.dst, pass.kernel.groups(), programs[at++]});
-      summary_ = p.summary;
     }
     scratch = std::max(scratch, planned.scratch_bytes);
     passes = std::max(passes, planned.passes);
   }
-  if (chunks_.size() > 1)
-    summary_ += "; in " + std::to_string(chunks_.size()) + " batch chunks";
+  summary_ = codegen::summary(parts);
   if (scratch)
     scratch_ = std::make_unique<Buffer>(d, scratch);
   HostIo io = d.settings().host_io;

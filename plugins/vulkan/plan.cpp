@@ -54,12 +54,10 @@ Plan::Plan(Device& d, const fftmux_desc& desc, const codegen::Options& options)
       dd.table = d.table(g.table(pi));
       for (const codegen::Pass& pass : p.passes)
         dd.passes.push_back({pass.kernel, pass.src, pass.dst, made[at++]});
-      summary_ = p.summary;
     }
     scratch = std::max(scratch, g.planned.scratch_bytes);
   }
-  if (chunks_.size() > 1)
-    summary_ += "; in " + std::to_string(chunks_.size()) + " batch chunks";
+  summary_ = codegen::summary(parts);
   if (scratch)
     scratch_ = d.scratch(scratch);
   build_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

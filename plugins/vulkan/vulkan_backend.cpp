@@ -107,14 +107,16 @@ fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answ
     const Device& dev = *static_cast<Backend*>(p)->device;
     a->supported = 0;
     a->estimate_seconds = -1;
-    size_t passes = 0;
+    std::vector<codegen::Chunk> chunks;
     try {
-      passes = dev.generated(*d, options_of(variant))[0].generated->planned.passes;
+      chunks = dev.generated(*d, options_of(variant));
     } catch (const codegen::Unsupported& e) {
       std::snprintf(a->reason, sizeof a->reason, "vulkan: %s", e.what());
       return;
     }
+    size_t passes = chunks[0].generated->planned.passes;
     a->supported = 1;
+    std::snprintf(a->reason, sizeof a->reason, "%s", codegen::summary(chunks).c_str());
     // Memory-bound: every pass reads and writes the data once. lavapipe
     // (measured): about 1 GB/s and 0.1 ms per dispatch, like llvmpipe.
     VkPhysicalDeviceType type = dev.props.deviceType;

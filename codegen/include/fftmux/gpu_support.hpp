@@ -87,6 +87,9 @@ struct Chunk {
   int64_t first = 0, count = 0;
   std::shared_ptr<const Generated> generated;
 };
+// How the chunks run, one line for explain() and the benchmarks: the last
+// direction's plan summary of the first chunk, and the chunk count.
+std::string summary(const std::vector<Chunk>& chunks);
 // The problem as one chunk where its buffers fit one binding; else as
 // chunks of the largest batch count (halved until it fits) whose offsets
 // are multiples of offset_align bytes, the remainder as one more. Throws
