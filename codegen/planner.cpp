@@ -481,9 +481,12 @@ struct Planner {
       return false;
     bool complex = l.load.access == Access::complex && l.store.access == Access::complex;
     bool strided = preference(l.load) == minor || preference(l.store) == minor;
-    int64_t together = shared_scalars() / (l.n + 1);
-    return post || !complex || !strided || together * 2 * scalar() >= 32 || !splits(l.n, 2);
+    return post || !complex || !strided || fills_sector(shared_scalars() / (l.n + 1)) ||
+           !splits(l.n, 2);
   }
+
+  // Whether runs of this many adjacent complex elements fill a 32-byte sector.
+  bool fills_sector(int64_t run) const { return run * 2 * scalar() >= 32; }
 
   // The digit of a strided side that is unit-stride there and fills a
   // 32-byte sector, else -1.
@@ -491,7 +494,7 @@ struct Planner {
     if (stride(s, kElement) == 1 || s.access != Access::complex)
       return -1;
     for (size_t i = 0; i < digits.size(); ++i)
-      if (digits[i] * 2 * scalar() >= 32 && stride(s, int(i)) == 1)
+      if (fills_sector(digits[i]) && stride(s, int(i)) == 1)
         return int(i);
     return -1;
   }

@@ -125,12 +125,7 @@ void Device::adopt(const std::vector<uint64_t>& h) {
   instance = reinterpret_cast<VkInstance>(h[0]);
   adopted_ = true;
   api.load_instance(instance);
-  uint32_t count = 0;
-  vk::check(api.vkEnumeratePhysicalDevices(instance, &count, nullptr),
-            "vkEnumeratePhysicalDevices");
-  std::vector<VkPhysicalDevice> all(count);
-  vk::check(api.vkEnumeratePhysicalDevices(instance, &count, all.data()),
-            "vkEnumeratePhysicalDevices");
+  std::vector<VkPhysicalDevice> all = physical_devices();
   physical = reinterpret_cast<VkPhysicalDevice>(h[1]);
   if (std::find(all.begin(), all.end(), physical) == all.end())
     bad("handles[1] is not a VkPhysicalDevice of the VkInstance in handles[0]");
@@ -138,10 +133,8 @@ void Device::adopt(const std::vector<uint64_t>& h) {
   if (props.apiVersion < VK_API_VERSION_1_1)
     bad(std::string(props.deviceName) + " has Vulkan " + version(props.apiVersion) +
         ", fftmux needs 1.1");
-  uint32_t nf = 0;
-  api.vkGetPhysicalDeviceQueueFamilyProperties(physical, &nf, nullptr);
-  std::vector<VkQueueFamilyProperties> fam(nf);
-  api.vkGetPhysicalDeviceQueueFamilyProperties(physical, &nf, fam.data());
+  std::vector<VkQueueFamilyProperties> fam = queue_families(physical);
+  size_t nf = fam.size();
   if (h[3] >= nf || !(fam[h[3]].queueFlags & VK_QUEUE_COMPUTE_BIT))
     bad("handles[3] = " + std::to_string(h[3]) + " is not a queue family with compute (" +
         std::to_string(nf) + " families)");
@@ -156,15 +149,31 @@ void Device::adopt(const std::vector<uint64_t>& h) {
   describe(feats);
 }
 
-void Device::pick(const Settings& s) {
+std::vector<VkPhysicalDevice> Device::physical_devices() const {
   uint32_t count = 0;
   vk::check(api.vkEnumeratePhysicalDevices(instance, &count, nullptr),
             "vkEnumeratePhysicalDevices");
-  if (!count)
-    fail(FFTMUX_ERROR_UNAVAILABLE, "the Vulkan driver reports no device");
   std::vector<VkPhysicalDevice> all(count);
   vk::check(api.vkEnumeratePhysicalDevices(instance, &count, all.data()),
             "vkEnumeratePhysicalDevices");
+  all.resize(count);
+  return all;
+}
+
+std::vector<VkQueueFamilyProperties> Device::queue_families(VkPhysicalDevice p) const {
+  uint32_t n = 0;
+  api.vkGetPhysicalDeviceQueueFamilyProperties(p, &n, nullptr);
+  std::vector<VkQueueFamilyProperties> fam(n);
+  api.vkGetPhysicalDeviceQueueFamilyProperties(p, &n, fam.data());
+  fam.resize(n);
+  return fam;
+}
+
+void Device::pick(const Settings& s) {
+  std::vector<VkPhysicalDevice> all = physical_devices();
+  uint32_t count = uint32_t(all.size());
+  if (!count)
+    fail(FFTMUX_ERROR_UNAVAILABLE, "the Vulkan driver reports no device");
   std::vector<uint32_t> order(count);
   for (uint32_t i = 0; i < count; ++i)
     order[i] = i;
@@ -190,10 +199,8 @@ void Device::pick(const Settings& s) {
       skipped += std::string(p.deviceName) + " (Vulkan " + version(p.apiVersion) + " < 1.1); ";
       continue;
     }
-    uint32_t nf = 0;
-    api.vkGetPhysicalDeviceQueueFamilyProperties(all[i], &nf, nullptr);
-    std::vector<VkQueueFamilyProperties> fam(nf);
-    api.vkGetPhysicalDeviceQueueFamilyProperties(all[i], &nf, fam.data());
+    std::vector<VkQueueFamilyProperties> fam = queue_families(all[i]);
+    uint32_t nf = uint32_t(fam.size());
     int chosen = -1;
     for (uint32_t f = 0; f < nf && chosen < 0; ++f) // a compute-only queue first
       if ((fam[f].queueFlags & VK_QUEUE_COMPUTE_BIT) &&

@@ -123,6 +123,8 @@ public:
   std::shared_ptr<const Buffer> table(const std::vector<unsigned char>& bytes);
 
 private:
+  std::vector<VkPhysicalDevice> physical_devices() const; // the instance's
+  std::vector<VkQueueFamilyProperties> queue_families(VkPhysicalDevice p) const;
   void pick(const Settings& s);
   void create(const Settings& s);
   void adopt(const std::vector<uint64_t>& h);
