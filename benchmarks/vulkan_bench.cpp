@@ -14,7 +14,9 @@
 //   vulkan_bench [--elements 2^k] [--repeat 20] [--warmup SECONDS] [--only LIST] (LIST: 1d, 2d, 3d,
 //                f64, r2c and sizes N of the 1D set, comma-separated, run in that
 //                order, repeats included)
-//                [--device i] [--csv file] [--variant name]
+//                [--device i] [--csv file] [--variant name] [--stats] [--spirv-opt 0|1]
+// --stats prints the driver's statistics of each pass's pipeline (registers,
+// shared memory, ...) where it reports them (VK_KHR_pipeline_executable_properties).
 #include "engine.hpp"
 #include "pass_times.hpp"
 #include "warm_up.hpp"
@@ -57,6 +59,8 @@ struct Options {
   double warmup = 1.0; // seconds of untimed runs before each timing
   std::string only, csv, variant = "default";
   int device = -1;
+  bool stats = false;
+  int spirv_opt = -1; // vulkan::Settings::spirv_opt
 };
 
 fftmux_desc resolve(const Problem& p) {
@@ -334,6 +338,8 @@ int run(const Options& o) {
   vulkan::Settings s;
   s.device = o.device;
   s.cache_dir = cache;
+  s.statistics = o.stats;
+  s.spirv_opt = o.spirv_opt;
   s.write_file = [](const std::string& path, const std::vector<char>& data) {
     std::filesystem::create_directories(std::filesystem::path(path).parent_path());
     std::ofstream(path, std::ios::binary).write(data.data(), std::streamsize(data.size()));
@@ -437,6 +443,9 @@ int run(const Options& o) {
                   warm * 1e3, st.median * 1e3, st.spread * 1e3, gbs, copy_gbs, gbs / copy_gbs, err,
                   ok ? "ok" : "FAILED");
       std::printf("     %s\n", plan->summary().c_str());
+      if (o.stats)
+        for (const std::string& line : plan->pass_statistics(dir))
+          std::printf("     %s\n", line.c_str());
       if (plan->passes() > 1) { // where the time goes
         Timer tp(dev, uint32_t(o.repeat * (plan->passes() + 1)));
         tp.warm(o.warmup, [&](VkCommandBuffer cmd) { plan->record(cmd, dir, bin, bout); });
@@ -493,12 +502,17 @@ int main(int argc, char** argv) {
       o.device = std::stoi(next());
     else if (a == "--variant")
       o.variant = next();
+    else if (a == "--stats")
+      o.stats = true;
+    else if (a == "--spirv-opt")
+      o.spirv_opt = std::stoi(next());
     else if (a == "--warmup")
       o.warmup = std::stod(next());
     else {
       std::fprintf(stderr,
                    "usage: vulkan_bench [--elements 2^27] [--repeat 20] [--warmup 1] [--only "
-                   "1d|2d|3d|f64|r2c|N,N,...] [--device i] [--variant name] [--csv file]\n");
+                   "1d|2d|3d|f64|r2c|N,N,...] [--device i] [--variant name] [--csv file] [--stats] "
+                   "[--spirv-opt 0|1]\n");
       return 2;
     }
   }

@@ -58,6 +58,12 @@ Device::Device(const Settings& s) : settings(s) {
   else
     adopt(s.native);
   api.load_device(device);
+  if (statistics) {
+    api.vkGetPipelineExecutableStatisticsKHR =
+        reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
+            api.vkGetDeviceProcAddr(device, "vkGetPipelineExecutableStatisticsKHR"));
+    statistics = api.vkGetPipelineExecutableStatisticsKHR != nullptr;
+  }
   api.vkGetDeviceQueue(device, family, adopted_ ? uint32_t(s.native[4]) : 0, &queue);
 
   VkDescriptorSetLayoutBinding b[3];
@@ -260,7 +266,54 @@ void Device::create_device(const VkPhysicalDeviceFeatures& feats) {
   dci.queueCreateInfoCount = 1;
   dci.pQueueCreateInfos = &q;
   dci.pEnabledFeatures = &enable;
+  const char* ext = VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME;
+  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR exec{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+  exec.pipelineExecutableInfo = VK_TRUE;
+  statistics = settings.statistics && has_extension(ext);
+  if (statistics) {
+    dci.enabledExtensionCount = 1;
+    dci.ppEnabledExtensionNames = &ext;
+    dci.pNext = &exec;
+  }
   vk::check(api.vkCreateDevice(physical, &dci, nullptr, &device), "vkCreateDevice");
+}
+
+bool Device::has_extension(const char* name) const {
+  uint32_t n = 0;
+  api.vkEnumerateDeviceExtensionProperties(physical, nullptr, &n, nullptr);
+  std::vector<VkExtensionProperties> all(n);
+  api.vkEnumerateDeviceExtensionProperties(physical, nullptr, &n, all.data());
+  return std::any_of(all.begin(), all.end(), [&](const VkExtensionProperties& e) {
+    return !std::strcmp(e.extensionName, name);
+  });
+}
+
+// "Register Count 40, ..." for each executable of the pipeline (one for a
+// compute pipeline), as the driver names them; empty where it reports none.
+std::string Device::pipeline_statistics(VkPipeline pipeline) const {
+  if (!api.vkGetPipelineExecutableStatisticsKHR)
+    return "";
+  VkPipelineExecutableInfoKHR info{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
+  info.pipeline = pipeline;
+  uint32_t n = 0;
+  if (api.vkGetPipelineExecutableStatisticsKHR(device, &info, &n, nullptr) != VK_SUCCESS)
+    return "";
+  std::vector<VkPipelineExecutableStatisticKHR> stats(
+      n, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
+  if (api.vkGetPipelineExecutableStatisticsKHR(device, &info, &n, stats.data()) != VK_SUCCESS)
+    return "";
+  std::string out;
+  for (const VkPipelineExecutableStatisticKHR& st : stats) {
+    const VkPipelineExecutableStatisticValueKHR& v = st.value;
+    std::string value =
+        st.format == VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR   ? std::to_string(v.b32)
+        : st.format == VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR  ? std::to_string(v.i64)
+        : st.format == VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR ? std::to_string(v.u64)
+                                                                          : std::to_string(v.f64);
+    out += (out.empty() ? "" : ", ") + std::string(st.name) + " " + value;
+  }
+  return out;
 }
 
 Device::~Device() {
@@ -294,6 +347,8 @@ Pipeline::Pipeline(Device& dev, std::string src, const std::vector<uint32_t>& sp
   ci.stage.module = module;
   ci.stage.pName = "main";
   ci.layout = d.layout;
+  if (d.statistics)
+    ci.flags = VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   VkResult r = d.api.vkCreateComputePipelines(d.device, d.pipeline_cache, 1, &ci, nullptr, &handle);
   d.api.vkDestroyShaderModule(d.device, module, nullptr);
   vk::check(r, "vkCreateComputePipelines");

@@ -34,6 +34,9 @@ struct Settings {
   // VkPhysicalDevice, VkDevice, queue family, queue index, flags (bit 0:
   // shaderFloat64 enabled). Empty: the backend creates its own.
   std::vector<uint64_t> native;
+  // The driver's statistics of each pipeline (registers, shared memory...,
+  // VK_KHR_pipeline_executable_properties), for vulkan_bench --stats.
+  bool statistics = false;
   std::string cache_dir; // SPIR-V and pipeline cache; empty: no disk cache
   // Atomic file replacement (the host's write_file); nullptr: plain write.
   std::function<void(const std::string&, const std::vector<char>&)> write_file;
@@ -71,6 +74,7 @@ public:
   VkPhysicalDeviceMemoryProperties memory{};
   uint32_t subgroup = 1;
   bool f64 = false;
+  bool statistics = false; // Settings::statistics, where the driver has the extension
   std::string device_uuid, driver_uuid, driver_name;
   VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
   VkPipelineLayout layout = VK_NULL_HANDLE;
@@ -96,6 +100,7 @@ public:
   // One command buffer, recorded by record, submitted and waited for.
   void run_once(const std::function<void(VkCommandBuffer)>& record);
   void save_pipeline_cache();
+  std::string pipeline_statistics(VkPipeline pipeline) const; // see Settings::statistics
   void idle(); // waits until the queue has no work left
   // Waits for a fence (codegen::wait_fence: polled first on GPUs, where the
   // driver's sleeping wait woke late; H200: 44 -> 21 us a call at 128x128).
@@ -130,6 +135,7 @@ private:
   void adopt(const std::vector<uint64_t>& h);
   void describe(const VkPhysicalDeviceFeatures& feats);
   void create_device(const VkPhysicalDeviceFeatures& feats);
+  bool has_extension(const char* name) const;
   bool adopted_ = false; // the application's instance and device: not destroyed here
   std::mutex pipelines_mutex_;
   codegen::KernelCache<const Pipeline> pipelines_{kKeptPipelines}; // by source hash
@@ -188,6 +194,9 @@ public:
   const std::string& summary() const { return summary_; }
   size_t passes() const;              // kernels per execution (all chunks), the longest direction
   size_t passes(int direction) const; // kernels per execution of direction (all chunks)
+  // Each pass of direction: its kernel's name and the driver's statistics
+  // of its pipeline (Settings::statistics).
+  std::vector<std::string> pass_statistics(int direction);
   double cold_seconds() const { return build_seconds_; }
   int compiled = 0, cached = 0; // kernels compiled now / found in the disk cache
 
@@ -207,15 +216,26 @@ private:
     int64_t first = 0;
     std::map<int, Direction> dirs;
   };
+  // One copy of a recording's command buffer and the fence of its latest
+  // submission.
+  struct Submission {
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    VkFence fence = VK_NULL_HANDLE;
+    bool pending = false;
+  };
+  // Executions in flight per recording: a command buffer cannot be submitted
+  // again before it completes, and with one copy each call waited for the
+  // previous one, leaving the GPU idle from its end until the host woke and
+  // submitted again.
+  static constexpr size_t kInFlight = 3;
   struct Recording {
     int direction;
     VkBuffer in, out;
     bool host = false; // through the staging buffers: copies, passes, copies
     VkDescriptorPool pool = VK_NULL_HANDLE;
     std::vector<VkDescriptorSet> sets; // one per pass of each chunk
-    VkCommandBuffer cmd = VK_NULL_HANDLE;
-    VkFence fence = VK_NULL_HANDLE;
-    bool pending = false;
+    std::array<Submission, kInFlight> copies;
+    size_t next = 0; // the copy the next execution submits
   };
 
   Direction& dir(int direction, size_t chunk = 0);
@@ -223,7 +243,8 @@ private:
   pipelines(const std::vector<const codegen::Generated*>& gens);
   Recording& recording(int direction, Buffer& in, Buffer& out, bool host);
   void bind(Recording& r, Direction& d, Buffer& in, Buffer& out);
-  void wait(Recording& r);
+  void wait(Recording& r); // every execution of r
+  void wait(Submission& s);
   // The passes, with r's bindings.
   void encode(VkCommandBuffer cmd, const Recording& r,
               const std::function<void(VkCommandBuffer)>& after_pass = {});

@@ -157,6 +157,15 @@ Plan::Direction& Plan::dir(int direction, size_t chunk) {
   return it->second;
 }
 
+std::vector<std::string> Plan::pass_statistics(int direction) {
+  std::vector<std::string> out;
+  for (const Pass& p : dir(direction).passes) {
+    std::string st = d_.pipeline_statistics(p.pipeline->handle);
+    out.push_back(p.kernel.name + ": " + (st.empty() ? "the driver reports no statistics" : st));
+  }
+  return out;
+}
+
 void Plan::record(VkCommandBuffer cmd, int direction, Buffer& in, Buffer& out,
                   const std::function<void(VkCommandBuffer)>& after_pass) {
   encode(cmd, recording(direction, in, out, false), after_pass);
@@ -265,47 +274,56 @@ Plan::Recording& Plan::recording(int direction, Buffer& in, Buffer& out, bool ho
 void Plan::release(Recording& r) {
   wait(r);
   auto& api = d_.api;
-  if (r.fence)
-    api.vkDestroyFence(d_.device, r.fence, nullptr);
-  if (r.cmd) {
-    std::lock_guard<std::mutex> lock(d_.queue_mutex);
-    api.vkFreeCommandBuffers(d_.device, d_.pool, 1, &r.cmd);
+  for (Submission& s : r.copies) {
+    if (s.fence)
+      api.vkDestroyFence(d_.device, s.fence, nullptr);
+    if (s.cmd) {
+      std::lock_guard<std::mutex> lock(d_.queue_mutex);
+      api.vkFreeCommandBuffers(d_.device, d_.pool, 1, &s.cmd);
+    }
   }
   if (r.pool)
     api.vkDestroyDescriptorPool(d_.device, r.pool, nullptr);
 }
 
 void Plan::wait(Recording& r) {
-  if (!r.pending)
+  for (Submission& s : r.copies)
+    wait(s);
+}
+
+void Plan::wait(Submission& s) {
+  if (!s.pending)
     return;
-  d_.wait(r.fence, "waiting for the transform's fence");
-  r.pending = false;
+  d_.wait(s.fence, "waiting for the transform's fence");
+  s.pending = false;
 }
 
 void Plan::submit(Recording& r, const std::function<void(VkCommandBuffer)>& body) {
   auto& api = d_.api;
-  wait(r);
-  if (!r.cmd) { // recorded once, resubmitted afterwards
+  Submission& s = r.copies[r.next];
+  r.next = (r.next + 1) % kInFlight;
+  wait(s);
+  if (!s.cmd) { // recorded once, resubmitted afterwards
     std::lock_guard<std::mutex> lock(d_.queue_mutex);
     VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
     ai.commandPool = d_.pool;
     ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
     ai.commandBufferCount = 1;
-    vk::check(api.vkAllocateCommandBuffers(d_.device, &ai, &r.cmd), "vkAllocateCommandBuffers");
+    vk::check(api.vkAllocateCommandBuffers(d_.device, &ai, &s.cmd), "vkAllocateCommandBuffers");
     VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    vk::check(api.vkBeginCommandBuffer(r.cmd, &bi), "vkBeginCommandBuffer");
-    body(r.cmd);
-    vk::check(api.vkEndCommandBuffer(r.cmd), "vkEndCommandBuffer");
+    vk::check(api.vkBeginCommandBuffer(s.cmd, &bi), "vkBeginCommandBuffer");
+    body(s.cmd);
+    vk::check(api.vkEndCommandBuffer(s.cmd), "vkEndCommandBuffer");
     VkFenceCreateInfo fi{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    vk::check(api.vkCreateFence(d_.device, &fi, nullptr, &r.fence), "vkCreateFence");
+    vk::check(api.vkCreateFence(d_.device, &fi, nullptr, &s.fence), "vkCreateFence");
   }
-  vk::check(api.vkResetFences(d_.device, 1, &r.fence), "vkResetFences");
+  vk::check(api.vkResetFences(d_.device, 1, &s.fence), "vkResetFences");
   VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
   si.commandBufferCount = 1;
-  si.pCommandBuffers = &r.cmd;
+  si.pCommandBuffers = &s.cmd;
   std::lock_guard<std::mutex> lock(d_.queue_mutex);
-  vk::check(api.vkQueueSubmit(d_.queue, 1, &si, r.fence), "vkQueueSubmit");
-  r.pending = true;
+  vk::check(api.vkQueueSubmit(d_.queue, 1, &si, s.fence), "vkQueueSubmit");
+  s.pending = true;
 }
 
 void Plan::execute_buffers(int direction, Buffer& in, Buffer& out) {

@@ -18,6 +18,7 @@ namespace fftmux::vk {
   X(vkGetPhysicalDeviceFeatures)                                                                   \
   X(vkGetPhysicalDeviceQueueFamilyProperties)                                                      \
   X(vkGetPhysicalDeviceMemoryProperties)                                                           \
+  X(vkEnumerateDeviceExtensionProperties)                                                          \
   X(vkCreateDevice)                                                                                \
   X(vkGetDeviceProcAddr)
 
@@ -81,6 +82,8 @@ struct Api {
   FFTMUX_VK_INSTANCE(FFTMUX_VK_MEMBER)
   FFTMUX_VK_DEVICE(FFTMUX_VK_MEMBER)
 #undef FFTMUX_VK_MEMBER
+  // VK_KHR_pipeline_executable_properties, loaded when the device enables it.
+  PFN_vkGetPipelineExecutableStatisticsKHR vkGetPipelineExecutableStatisticsKHR = nullptr;
 
   // Opens the loader; false with why when it is missing.
   bool open(std::string& why);

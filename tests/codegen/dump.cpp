@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
   for (const Variant& v : variants())
     if (argc > 7 && !std::strcmp(argv[7], v.name))
       opt = v.options;
+  opt = device_defaults(opt, false); // as the GPU backends plan
   fftmux_layout l;
   l.struct_size = sizeof l;
   if (fftmux_desc_layout(&d, &l) != FFTMUX_OK) {
@@ -54,6 +55,12 @@ int main(int argc, char** argv) {
       std::printf("// ---- %s: length %lld threads %u teams %u %s groups %llu\n", k.name.c_str(),
                   (long long)k.length, k.threads, k.teams, k.team_major ? "major" : "minor",
                   (unsigned long long)k.groups());
+      std::printf("// radices");
+      for (const Step& s : k.steps)
+        if (s.kind == Step::stage)
+          std::printf(" %d", s.radix);
+      std::printf("; shared words %u%s%s\n", k.shared_scalars(), k.split_exchange ? " split" : "",
+                  k.pad_shared ? " padded" : "");
       std::printf("%s\n", emit(k, dialect).c_str());
     }
   } catch (const std::exception& e) {

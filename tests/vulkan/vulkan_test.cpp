@@ -481,6 +481,32 @@ TEST(Backend, LivePlansShareScratch) {
   }
 }
 
+// Executions on device buffers return without waiting, several in flight
+// (each recording has copies of its command buffer): a chain of forward and
+// inverse transforms through two buffers, more calls than copies, queued
+// back to back, each reading what the previous one wrote.
+TEST(Backend, ExecutionsQueueInOrder) {
+  SKIP_WITHOUT_VULKAN();
+  fftmux_desc d = desc({512}, 3);
+  d.placement = FFTMUX_DEVICE;
+  d.norm = FFTMUX_NORM_ORTHO;
+  std::vector<unsigned char> in = ref::random_input(d, 9), out(layout(d).out_bytes);
+  plan p = shared().ctx->make_plan(d, "vulkan");
+  buffer a = p.make_buffer(in.size()), b = p.make_buffer(out.size());
+  a.write(in.data(), in.size());
+  const int calls = 9; // forward, inverse, ..., forward
+  for (int i = 0; i < calls; ++i)
+    if (i % 2)
+      p.execute(FFTMUX_INVERSE, b, a);
+    else
+      p.execute(FFTMUX_FORWARD, a, b);
+  p.synchronize();
+  b.read(out.data(), out.size());
+  EXPECT_LE(ref::relative_error(ref::read_side(d, false, out.data()),
+                                ref::expected(d, FFTMUX_FORWARD, in.data())),
+            calls * ref::error_bound(d));
+}
+
 // Problems whose buffers exceed what one binding addresses run in chunks
 // of their batch, each bound at its own offset (max_binding_bytes = 65536
 // makes small problems do so; chunk offsets keep the device's alignment):
