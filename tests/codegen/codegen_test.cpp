@@ -215,6 +215,17 @@ TEST(Plan, ThreadsStayBusyInEveryStage) {
   narrow.values_per_thread = 4;
   EXPECT_EQ(plan(problem({4096}), FFTMUX_FORWARD, lavapipe(), narrow).passes[0].kernel.threads,
             256u);
+  // radix8-narrow: radix 8 on 8 values a thread, twice radix8's threads.
+  Options r8n;
+  for (const Variant& v : variants())
+    if (std::string(v.name) == "radix8-narrow")
+      r8n = v.options;
+  const Kernel k = plan(problem({4096}, FFTMUX_C2C, FFTMUX_F32, 64), FFTMUX_FORWARD, h200(), r8n)
+                       .passes[0]
+                       .kernel;
+  EXPECT_EQ(k.threads, 512u);
+  for (const Step& s : k.steps)
+    EXPECT_TRUE(s.kind != Step::stage || s.radix == 8) << s.radix;
 }
 
 TEST(Emit, CudaQualifiersFollowTheKernel) {

@@ -174,7 +174,8 @@ TEST(CudaDevice, ReportsNameArchitectureDriverAndUuid) {
   EXPECT_NE(std::string(b.hardware_key).find("driver "), std::string::npos);
   EXPECT_EQ(std::string(b.variants),
             "cufft,native,native-radix8,native-radix4,native-wide,native-narrow,"
-            "native-small-groups");
+            "native-radix8-narrow,native-small-groups,native-two-pass,native-wide-strides,"
+            "native-two-groups,native-radix16");
 }
 
 buffer wrap(context& ctx, void* device_pointer, uint64_t bytes) {
