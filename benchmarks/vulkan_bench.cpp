@@ -14,9 +14,12 @@
 //   vulkan_bench [--elements 2^k] [--repeat 20] [--warmup SECONDS] [--only LIST] (LIST: 1d, 2d, 3d,
 //                f64, r2c and sizes N of the 1D set, comma-separated, run in that
 //                order, repeats included)
-//                [--device i] [--csv file] [--variant name] [--stats] [--spirv-opt 0|1]
+//                [--device i] [--csv file] [--variant name] [--stats] [--ir DIR]
+//                [--spirv-opt 0|1]
 // --stats prints the driver's statistics of each pass's pipeline (registers,
-// shared memory, ...) where it reports them (VK_KHR_pipeline_executable_properties).
+// shared memory, ...) where it reports them (VK_KHR_pipeline_executable_properties);
+// --ir DIR also writes the text forms it gives of their code (IRs, machine
+// code) to DIR/<problem>-<kernel>-<form>.txt.
 #include "engine.hpp"
 #include "pass_times.hpp"
 #include "warm_up.hpp"
@@ -26,6 +29,7 @@
 #include <fftw3.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <complex>
@@ -60,6 +64,7 @@ struct Options {
   std::string only, csv, variant = "default";
   int device = -1;
   bool stats = false;
+  std::string ir_dir; // --ir: where the pipelines' text forms go
   int spirv_opt = -1; // vulkan::Settings::spirv_opt
 };
 
@@ -332,6 +337,28 @@ double bound(const Problem& p) {
   return eps * (5.0 * std::max(1.0, std::log2(n)) + 4.0);
 }
 
+// The driver's statistics of each pass's pipeline, and its text forms of
+// their code into ir_dir (when given).
+void statistics(vulkan::Device& dev, vulkan::Plan& plan, int dir, const std::string& ir_dir,
+                const std::string& problem) {
+  for (const auto& [kernel, pipeline] : plan.pass_pipelines(dir)) {
+    std::string st = dev.pipeline_statistics(pipeline);
+    std::printf("     %s: %s\n", kernel.c_str(),
+                st.empty() ? "the driver reports no statistics" : st.c_str());
+    if (ir_dir.empty())
+      continue;
+    std::filesystem::create_directories(ir_dir);
+    for (const auto& [form, text] : dev.pipeline_representations(pipeline)) {
+      std::string name = problem + "-" + kernel + "-" + form;
+      for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-')
+          c = '_';
+      std::ofstream(ir_dir + "/" + name + ".txt") << text;
+      std::printf("     %s: wrote %s/%s.txt\n", kernel.c_str(), ir_dir.c_str(), name.c_str());
+    }
+  }
+}
+
 int run(const Options& o) {
   std::string cache = (std::filesystem::temp_directory_path() / "fftmux-vulkan-bench").string();
   std::filesystem::remove_all(cache); // cold plans first
@@ -444,8 +471,7 @@ int run(const Options& o) {
                   ok ? "ok" : "FAILED");
       std::printf("     %s\n", plan->summary().c_str());
       if (o.stats)
-        for (const std::string& line : plan->pass_statistics(dir))
-          std::printf("     %s\n", line.c_str());
+        statistics(dev, *plan, dir, o.ir_dir, n);
       if (plan->passes() > 1) { // where the time goes
         Timer tp(dev, uint32_t(o.repeat * (plan->passes() + 1)));
         tp.warm(o.warmup, [&](VkCommandBuffer cmd) { plan->record(cmd, dir, bin, bout); });
@@ -504,7 +530,10 @@ int main(int argc, char** argv) {
       o.variant = next();
     else if (a == "--stats")
       o.stats = true;
-    else if (a == "--spirv-opt")
+    else if (a == "--ir") {
+      o.stats = true;
+      o.ir_dir = next();
+    } else if (a == "--spirv-opt")
       o.spirv_opt = std::stoi(next());
     else if (a == "--warmup")
       o.warmup = std::stod(next());

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <type_traits>
 
 namespace fftmux::vulkan {
 
@@ -59,9 +60,13 @@ Device::Device(const Settings& s) : settings(s) {
     adopt(s.native);
   api.load_device(device);
   if (statistics) {
-    api.vkGetPipelineExecutableStatisticsKHR =
-        reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
-            api.vkGetDeviceProcAddr(device, "vkGetPipelineExecutableStatisticsKHR"));
+    auto load = [&](auto& f, const char* name) {
+      f = reinterpret_cast<std::remove_reference_t<decltype(f)>>(
+          api.vkGetDeviceProcAddr(device, name));
+    };
+    load(api.vkGetPipelineExecutableStatisticsKHR, "vkGetPipelineExecutableStatisticsKHR");
+    load(api.vkGetPipelineExecutableInternalRepresentationsKHR,
+         "vkGetPipelineExecutableInternalRepresentationsKHR");
     statistics = api.vkGetPipelineExecutableStatisticsKHR != nullptr;
   }
   api.vkGetDeviceQueue(device, family, adopted_ ? uint32_t(s.native[4]) : 0, &queue);
@@ -289,6 +294,37 @@ bool Device::has_extension(const char* name) const {
   });
 }
 
+// The driver's text forms of the pipeline's code (its IRs, its machine
+// code where it shows it), by name; empty where it gives none.
+std::vector<std::pair<std::string, std::string>>
+Device::pipeline_representations(VkPipeline pipeline) const {
+  std::vector<std::pair<std::string, std::string>> out;
+  auto get = api.vkGetPipelineExecutableInternalRepresentationsKHR;
+  if (!get)
+    return out;
+  VkPipelineExecutableInfoKHR info{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
+  info.pipeline = pipeline;
+  uint32_t n = 0;
+  if (get(device, &info, &n, nullptr) != VK_SUCCESS)
+    return out;
+  std::vector<VkPipelineExecutableInternalRepresentationKHR> reps(
+      n, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INTERNAL_REPRESENTATION_KHR});
+  if (get(device, &info, &n, reps.data()) != VK_SUCCESS) // the sizes
+    return out;
+  std::vector<std::vector<char>> text(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    text[i].resize(reps[i].dataSize);
+    reps[i].pData = text[i].data();
+  }
+  if (get(device, &info, &n, reps.data()) != VK_SUCCESS)
+    return out;
+  for (uint32_t i = 0; i < n; ++i)
+    if (reps[i].isText)
+      out.emplace_back(reps[i].name,
+                       std::string(text[i].data(), strnlen(text[i].data(), text[i].size())));
+  return out;
+}
+
 // "Register Count 40, ..." for each executable of the pipeline (one for a
 // compute pipeline), as the driver names them; empty where it reports none.
 std::string Device::pipeline_statistics(VkPipeline pipeline) const {
@@ -348,7 +384,8 @@ Pipeline::Pipeline(Device& dev, std::string src, const std::vector<uint32_t>& sp
   ci.stage.pName = "main";
   ci.layout = d.layout;
   if (d.statistics)
-    ci.flags = VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
+    ci.flags = VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR |
+               VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR;
   VkResult r = d.api.vkCreateComputePipelines(d.device, d.pipeline_cache, 1, &ci, nullptr, &handle);
   d.api.vkDestroyShaderModule(d.device, module, nullptr);
   vk::check(r, "vkCreateComputePipelines");

@@ -34,8 +34,9 @@ struct Settings {
   // VkPhysicalDevice, VkDevice, queue family, queue index, flags (bit 0:
   // shaderFloat64 enabled). Empty: the backend creates its own.
   std::vector<uint64_t> native;
-  // The driver's statistics of each pipeline (registers, shared memory...,
-  // VK_KHR_pipeline_executable_properties), for vulkan_bench --stats.
+  // The driver's statistics and text forms of each pipeline (registers,
+  // shared memory..., IRs; VK_KHR_pipeline_executable_properties), for
+  // vulkan_bench --stats.
   bool statistics = false;
   std::string cache_dir; // SPIR-V and pipeline cache; empty: no disk cache
   // Atomic file replacement (the host's write_file); nullptr: plain write.
@@ -100,7 +101,10 @@ public:
   // One command buffer, recorded by record, submitted and waited for.
   void run_once(const std::function<void(VkCommandBuffer)>& record);
   void save_pipeline_cache();
-  std::string pipeline_statistics(VkPipeline pipeline) const; // see Settings::statistics
+  // See Settings::statistics.
+  std::string pipeline_statistics(VkPipeline pipeline) const;
+  std::vector<std::pair<std::string, std::string>>
+  pipeline_representations(VkPipeline pipeline) const;
   void idle(); // waits until the queue has no work left
   // Waits for a fence (codegen::wait_fence: polled first on GPUs, where the
   // driver's sleeping wait woke late; H200: 44 -> 21 us a call at 128x128).
@@ -194,9 +198,9 @@ public:
   const std::string& summary() const { return summary_; }
   size_t passes() const;              // kernels per execution (all chunks), the longest direction
   size_t passes(int direction) const; // kernels per execution of direction (all chunks)
-  // Each pass of direction: its kernel's name and the driver's statistics
-  // of its pipeline (Settings::statistics).
-  std::vector<std::string> pass_statistics(int direction);
+  // Each pass of direction: its kernel's name and its pipeline (for the
+  // driver's statistics, Settings::statistics).
+  std::vector<std::pair<std::string, VkPipeline>> pass_pipelines(int direction);
   double cold_seconds() const { return build_seconds_; }
   int compiled = 0, cached = 0; // kernels compiled now / found in the disk cache
 

@@ -157,12 +157,10 @@ Plan::Direction& Plan::dir(int direction, size_t chunk) {
   return it->second;
 }
 
-std::vector<std::string> Plan::pass_statistics(int direction) {
-  std::vector<std::string> out;
-  for (const Pass& p : dir(direction).passes) {
-    std::string st = d_.pipeline_statistics(p.pipeline->handle);
-    out.push_back(p.kernel.name + ": " + (st.empty() ? "the driver reports no statistics" : st));
-  }
+std::vector<std::pair<std::string, VkPipeline>> Plan::pass_pipelines(int direction) {
+  std::vector<std::pair<std::string, VkPipeline>> out;
+  for (const Pass& p : dir(direction).passes)
+    out.emplace_back(p.kernel.name, p.pipeline->handle);
   return out;
 }
 

@@ -84,6 +84,8 @@ struct Api {
 #undef FFTMUX_VK_MEMBER
   // VK_KHR_pipeline_executable_properties, loaded when the device enables it.
   PFN_vkGetPipelineExecutableStatisticsKHR vkGetPipelineExecutableStatisticsKHR = nullptr;
+  PFN_vkGetPipelineExecutableInternalRepresentationsKHR
+      vkGetPipelineExecutableInternalRepresentationsKHR = nullptr;
 
   // Opens the loader; false with why when it is missing.
   bool open(std::string& why);
