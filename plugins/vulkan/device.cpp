@@ -559,8 +559,14 @@ Buffer::Buffer(Device& d, uint64_t bytes, bool host_visible) : d_(d) {
   bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   vk::check(d.api.vkCreateBuffer(d.device, &bi, nullptr, &buffer_), "vkCreateBuffer");
   try {
-    VkMemoryRequirements req;
-    d.api.vkGetBufferMemoryRequirements(d.device, buffer_, &req);
+    // Where the driver prefers (or requires) the buffer to own its memory,
+    // it does: Vulkan 1.1's dedicated allocations.
+    VkMemoryDedicatedRequirements ded{VK_STRUCTURE_TYPE_MEMORY_DEDICATED_REQUIREMENTS};
+    VkMemoryRequirements2 req2{VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2, &ded};
+    VkBufferMemoryRequirementsInfo2 ri{VK_STRUCTURE_TYPE_BUFFER_MEMORY_REQUIREMENTS_INFO_2};
+    ri.buffer = buffer_;
+    d.api.vkGetBufferMemoryRequirements2(d.device, &ri, &req2);
+    const VkMemoryRequirements& req = req2.memoryRequirements;
     const VkMemoryPropertyFlags host =
         VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
     uint32_t type = host_visible
@@ -570,6 +576,10 @@ Buffer::Buffer(Device& d, uint64_t bytes, bool host_visible) : d_(d) {
     VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     ai.allocationSize = req.size;
     ai.memoryTypeIndex = type;
+    VkMemoryDedicatedAllocateInfo own{VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO};
+    own.buffer = buffer_;
+    if (ded.prefersDedicatedAllocation || ded.requiresDedicatedAllocation)
+      ai.pNext = &own;
     vk::check(d.api.vkAllocateMemory(d.device, &ai, nullptr, &mem_),
               ("vkAllocateMemory of " + std::to_string(req.size) + " bytes").c_str());
     vk::check(d.api.vkBindBufferMemory(d.device, buffer_, mem_, 0), "vkBindBufferMemory");

@@ -28,7 +28,7 @@ namespace fftmux::vk {
   X(vkDeviceWaitIdle)                                                                              \
   X(vkCreateBuffer)                                                                                \
   X(vkDestroyBuffer)                                                                               \
-  X(vkGetBufferMemoryRequirements)                                                                 \
+  X(vkGetBufferMemoryRequirements2)                                                                \
   X(vkAllocateMemory)                                                                              \
   X(vkFreeMemory)                                                                                  \
   X(vkBindBufferMemory)                                                                            \
