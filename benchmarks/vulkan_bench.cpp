@@ -15,7 +15,9 @@
 //                f64, r2c and sizes N of the 1D set, comma-separated, run in that
 //                order, repeats included)
 //                [--device i] [--csv file] [--variant name] [--stats] [--ir DIR]
-//                [--spirv-opt 0|1]
+//                [--spirv-opt 0|1] [--pointers]
+// --pointers: kernels that address the buffers through device addresses in
+// push constants instead of descriptors (vulkan::Settings::pointers).
 // --stats prints the driver's statistics of each pass's pipeline (registers,
 // shared memory, ...) where it reports them (VK_KHR_pipeline_executable_properties);
 // --ir DIR also writes the text forms it gives of their code (IRs, machine
@@ -64,8 +66,9 @@ struct Options {
   std::string only, csv, variant = "default";
   int device = -1;
   bool stats = false;
-  std::string ir_dir; // --ir: where the pipelines' text forms go
-  int spirv_opt = -1; // vulkan::Settings::spirv_opt
+  std::string ir_dir;    // --ir: where the pipelines' text forms go
+  int spirv_opt = -1;    // vulkan::Settings::spirv_opt
+  bool pointers = false; // vulkan::Settings::pointers
 };
 
 fftmux_desc resolve(const Problem& p) {
@@ -367,6 +370,7 @@ int run(const Options& o) {
   s.cache_dir = cache;
   s.statistics = o.stats;
   s.spirv_opt = o.spirv_opt;
+  s.pointers = o.pointers;
   s.write_file = [](const std::string& path, const std::vector<char>& data) {
     std::filesystem::create_directories(std::filesystem::path(path).parent_path());
     std::ofstream(path, std::ios::binary).write(data.data(), std::streamsize(data.size()));
@@ -535,13 +539,15 @@ int main(int argc, char** argv) {
       o.ir_dir = next();
     } else if (a == "--spirv-opt")
       o.spirv_opt = std::stoi(next());
+    else if (a == "--pointers")
+      o.pointers = true;
     else if (a == "--warmup")
       o.warmup = std::stod(next());
     else {
       std::fprintf(stderr,
                    "usage: vulkan_bench [--elements 2^27] [--repeat 20] [--warmup 1] [--only "
                    "1d|2d|3d|f64|r2c|N,N,...] [--device i] [--variant name] [--csv file] [--stats] "
-                   "[--spirv-opt 0|1]\n");
+                   "[--ir DIR] [--spirv-opt 0|1] [--pointers]\n");
       return 2;
     }
   }

@@ -38,6 +38,41 @@ const Syntax vulkan = {
     "dst.d[(%1$s) >> 1][(%1$s) & 1u]",
 };
 
+// Vulkan with buffer device addresses (GL_EXT_buffer_reference): the
+// buffers are pointers in push constants, as CUDA's kernel arguments, in
+// place of descriptor-bound storage buffers; an experiment of vulkan_bench
+// (--pointers), to tell whether that is what keeps NVIDIA's Vulkan kernels
+// slower than the same kernels under CUDA.
+const Syntax vulkan_pointers = {
+    Dialect::vulkan_pointers,
+    "vulkan-pointers",
+    "#version 450\n#extension GL_EXT_buffer_reference : require\n"
+    "#define real_t %s\n#define cplx_t %s\n#define CPLX(a, b) cplx_t(a, b)\n"
+    "#define FN\n#define INOUT(T) inout T\n",
+    {"float", "double"},
+    {"vec2", "dvec2"},
+    {"", "LF"},
+    "layout(local_size_x = %u) in;\n"
+    "layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Src "
+    "{ cplx_t d[]; };\n"
+    "layout(buffer_reference, std430, buffer_reference_align = 8) writeonly buffer Dst "
+    "{ cplx_t d[]; };\n"
+    "layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Tab "
+    "{ cplx_t d[]; };\n"
+    "layout(push_constant) uniform Push { Src src; Dst dst; Tab tab; uint group_offset; } pc;\n",
+    "shared real_t sh[%u];\n",
+    "void %s() {\n",
+    "}\n",
+    "gl_LocalInvocationID.x",
+    "(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x + pc.group_offset)",
+    "barrier();",
+    "pc.src.d[%s]",
+    "pc.dst.d[%s]",
+    "pc.tab.d[%s]",
+    "pc.src.d[(%1$s) >> 1][(%1$s) & 1u]",
+    "pc.dst.d[(%1$s) >> 1][(%1$s) & 1u]",
+};
+
 // OpenGL 4.3: SSBO bindings without sets, a plain uniform for the offset.
 const Syntax opengl = {
     Dialect::opengl,
@@ -109,6 +144,7 @@ const Syntax& syntax(Dialect d) {
   switch (d) {
   case Dialect::opengl: return opengl;
   case Dialect::cuda: return cuda;
+  case Dialect::vulkan_pointers: return vulkan_pointers;
   default: return vulkan;
   }
 }

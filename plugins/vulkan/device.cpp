@@ -56,6 +56,9 @@ Device::Device(const Settings& s) : settings(s) {
     fail(FFTMUX_ERROR_UNAVAILABLE, why);
   if (s.native.empty())
     create(s);
+  else if (s.pointers)
+    fail(FFTMUX_ERROR_INVALID_ARGUMENT,
+         "vulkan: pointers = true needs the backend's own device, not the application's");
   else
     adopt(s.native);
   api.load_device(device);
@@ -69,6 +72,9 @@ Device::Device(const Settings& s) : settings(s) {
          "vkGetPipelineExecutableInternalRepresentationsKHR");
     statistics = api.vkGetPipelineExecutableStatisticsKHR != nullptr;
   }
+  if (pointers)
+    api.vkGetBufferDeviceAddressKHR = reinterpret_cast<PFN_vkGetBufferDeviceAddressKHR>(
+        api.vkGetDeviceProcAddr(device, "vkGetBufferDeviceAddressKHR"));
   api.vkGetDeviceQueue(device, family, adopted_ ? uint32_t(s.native[4]) : 0, &queue);
 
   VkDescriptorSetLayoutBinding b[3];
@@ -79,7 +85,8 @@ Device::Device(const Settings& s) : settings(s) {
   dl.pBindings = b;
   vk::check(api.vkCreateDescriptorSetLayout(device, &dl, nullptr, &set_layout),
             "vkCreateDescriptorSetLayout");
-  VkPushConstantRange pc{VK_SHADER_STAGE_COMPUTE_BIT, 0, 4};
+  // group_offset alone, or three addresses and group_offset (pointers).
+  VkPushConstantRange pc{VK_SHADER_STAGE_COMPUTE_BIT, 0, pointers ? 28u : 4u};
   VkPipelineLayoutCreateInfo pl{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   pl.setLayoutCount = 1;
   pl.pSetLayouts = &set_layout;
@@ -271,16 +278,32 @@ void Device::create_device(const VkPhysicalDeviceFeatures& feats) {
   dci.queueCreateInfoCount = 1;
   dci.pQueueCreateInfos = &q;
   dci.pEnabledFeatures = &enable;
-  const char* ext = VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME;
+  std::vector<const char*> exts;
   VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR exec{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
   exec.pipelineExecutableInfo = VK_TRUE;
-  statistics = settings.statistics && has_extension(ext);
+  statistics =
+      settings.statistics && has_extension(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
   if (statistics) {
-    dci.enabledExtensionCount = 1;
-    dci.ppEnabledExtensionNames = &ext;
+    exts.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    exec.pNext = const_cast<void*>(dci.pNext);
     dci.pNext = &exec;
   }
+  VkPhysicalDeviceBufferDeviceAddressFeaturesKHR address{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES_KHR};
+  address.bufferDeviceAddress = VK_TRUE;
+  pointers = settings.pointers;
+  if (pointers) {
+    if (!has_extension(VK_KHR_BUFFER_DEVICE_ADDRESS_EXTENSION_NAME))
+      fail(FFTMUX_ERROR_UNAVAILABLE, std::string(props.deviceName) + " lacks " +
+                                         VK_KHR_BUFFER_DEVICE_ADDRESS_EXTENSION_NAME +
+                                         ", which the pointers setting needs");
+    exts.push_back(VK_KHR_BUFFER_DEVICE_ADDRESS_EXTENSION_NAME);
+    address.pNext = const_cast<void*>(dci.pNext);
+    dci.pNext = &address;
+  }
+  dci.enabledExtensionCount = uint32_t(exts.size());
+  dci.ppEnabledExtensionNames = exts.data();
   vk::check(api.vkCreateDevice(physical, &dci, nullptr, &device), "vkCreateDevice");
 }
 
@@ -469,7 +492,8 @@ uint64_t Device::binding_limit() const {
 std::vector<codegen::Chunk> Device::generated(const fftmux_desc& desc,
                                               const codegen::Options& o) const {
   return codegen::generate_chunks(desc, limits(), tuned(o), binding_limit(),
-                                  codegen::Dialect::vulkan,
+                                  pointers ? codegen::Dialect::vulkan_pointers
+                                           : codegen::Dialect::vulkan,
                                   props.limits.minStorageBufferOffsetAlignment);
 }
 
@@ -555,7 +579,8 @@ Buffer::Buffer(Device& d, uint64_t bytes, bool host_visible) : d_(d) {
   VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   bi.size = size_;
   bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-             VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+             VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+             (d.pointers ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT_KHR : 0);
   bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   vk::check(d.api.vkCreateBuffer(d.device, &bi, nullptr, &buffer_), "vkCreateBuffer");
   try {
@@ -580,6 +605,10 @@ Buffer::Buffer(Device& d, uint64_t bytes, bool host_visible) : d_(d) {
     own.buffer = buffer_;
     if (ded.prefersDedicatedAllocation || ded.requiresDedicatedAllocation)
       ai.pNext = &own;
+    VkMemoryAllocateFlagsInfo flags{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO, ai.pNext,
+                                    VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT_KHR};
+    if (d.pointers)
+      ai.pNext = &flags;
     vk::check(d.api.vkAllocateMemory(d.device, &ai, nullptr, &mem_),
               ("vkAllocateMemory of " + std::to_string(req.size) + " bytes").c_str());
     vk::check(d.api.vkBindBufferMemory(d.device, buffer_, mem_, 0), "vkBindBufferMemory");
@@ -591,6 +620,12 @@ Buffer::Buffer(Device& d, uint64_t bytes, bool host_visible) : d_(d) {
     d.api.vkDestroyBuffer(d.device, buffer_, nullptr);
     throw;
   }
+}
+
+uint64_t Buffer::address() const {
+  VkBufferDeviceAddressInfoKHR info{VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO_KHR};
+  info.buffer = buffer_;
+  return d_.api.vkGetBufferDeviceAddressKHR(d_.device, &info);
 }
 
 Buffer::Buffer(Device& d, VkBuffer wrapped, uint64_t bytes)

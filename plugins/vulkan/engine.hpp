@@ -38,6 +38,12 @@ struct Settings {
   // shared memory..., IRs; VK_KHR_pipeline_executable_properties), for
   // vulkan_bench --stats.
   bool statistics = false;
+  // Kernels address the buffers through device addresses in push constants
+  // (codegen::Dialect::vulkan_pointers, VK_KHR_buffer_device_address)
+  // instead of descriptors (config `pointers`, vulkan_bench --pointers): an
+  // experiment; a wrapped VkBuffer then needs the device-address usage,
+  // which the backend's own buffers have.
+  bool pointers = false;
   std::string cache_dir; // SPIR-V and pipeline cache; empty: no disk cache
   // Atomic file replacement (the host's write_file); nullptr: plain write.
   std::function<void(const std::string&, const std::vector<char>&)> write_file;
@@ -76,6 +82,7 @@ public:
   uint32_t subgroup = 1;
   bool f64 = false;
   bool statistics = false; // Settings::statistics, where the driver has the extension
+  bool pointers = false;   // Settings::pointers (the device fails without the extension)
   std::string device_uuid, driver_uuid, driver_name;
   VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
   VkPipelineLayout layout = VK_NULL_HANDLE;
@@ -161,6 +168,7 @@ public:
   void write(uint64_t offset, const void* src, uint64_t bytes);
   void read(uint64_t offset, void* dst, uint64_t bytes);
   VkBuffer handle() const { return buffer_; }
+  uint64_t address() const; // the device address (Device::pointers only)
   uint64_t size() const { return size_; }
   void* mapped() const { return mapped_; }
 
@@ -238,6 +246,8 @@ private:
     bool host = false; // through the staging buffers: copies, passes, copies
     VkDescriptorPool pool = VK_NULL_HANDLE;
     std::vector<VkDescriptorSet> sets; // one per pass of each chunk
+    // Device::pointers: src, dst and table addresses per pass of each chunk.
+    std::vector<std::array<uint64_t, 3>> addresses;
     std::array<Submission, kInFlight> copies;
     size_t next = 0; // the copy the next execution submits
   };

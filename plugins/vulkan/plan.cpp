@@ -188,7 +188,13 @@ void Plan::encode(VkCommandBuffer cmd, const Recording& r,
                                   &r.sets[set++], 0, nullptr);
       for (const codegen::Dispatch& g :
            codegen::dispatches(p.kernel.groups(), count[0], count[1])) {
-        api.vkCmdPushConstants(cmd, d_.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &g.offset);
+        if (d_.pointers) { // the addresses, then group_offset (codegen::Dialect::vulkan_pointers)
+          uint32_t push[7];
+          std::memcpy(push, r.addresses[set - 1].data(), 24);
+          push[6] = g.offset;
+          api.vkCmdPushConstants(cmd, d_.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, push);
+        } else
+          api.vkCmdPushConstants(cmd, d_.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &g.offset);
         api.vkCmdDispatch(cmd, g.x, g.y, 1);
       }
       // The next pass (or chunk, which may share the scratch) reads what
@@ -244,12 +250,16 @@ Plan::Recording& Plan::recording(int direction, Buffer& in, Buffer& out, bool ho
   vk::check(api.vkAllocateDescriptorSets(d_.device, &ai, r->sets.data()),
             "vkAllocateDescriptorSets");
   // A binding covers at most the device's range, from its chunk's offset.
+  auto buffer = [&](codegen::Binding b) -> const Buffer& {
+    return b == codegen::Binding::input ? in : b == codegen::Binding::output ? out : *scratch_;
+  };
   auto info = [&](codegen::Binding b, int64_t first) -> VkDescriptorBufferInfo {
-    const Buffer& buf = b == codegen::Binding::input    ? in
-                        : b == codegen::Binding::output ? out
-                                                        : *scratch_;
+    const Buffer& buf = buffer(b);
     uint64_t offset = codegen::binding_offset(desc_, b, first);
     return {buf.handle(), offset, std::min(buf.size() - offset, d_.binding_limit())};
+  };
+  auto address = [&](codegen::Binding b, int64_t first) {
+    return buffer(b).address() + codegen::binding_offset(desc_, b, first);
   };
   uint32_t set = 0;
   for (const Chunk& c : chunks_)
@@ -257,6 +267,8 @@ Plan::Recording& Plan::recording(int direction, Buffer& in, Buffer& out, bool ho
       const Buffer& table = *c.dirs.at(direction).table;
       VkDescriptorBufferInfo bufs[3] = {
           info(p.src, c.first), info(p.dst, c.first), {table.handle(), 0, VK_WHOLE_SIZE}};
+      if (d_.pointers)
+        r->addresses.push_back({address(p.src, c.first), address(p.dst, c.first), table.address()});
       VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
       w.dstSet = r->sets[set++];
       w.dstBinding = 0;

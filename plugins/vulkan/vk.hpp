@@ -84,6 +84,8 @@ struct Api {
 #undef FFTMUX_VK_MEMBER
   // VK_KHR_pipeline_executable_properties, loaded when the device enables it.
   PFN_vkGetPipelineExecutableStatisticsKHR vkGetPipelineExecutableStatisticsKHR = nullptr;
+  // VK_KHR_buffer_device_address, loaded when the device enables it.
+  PFN_vkGetBufferDeviceAddressKHR vkGetBufferDeviceAddressKHR = nullptr;
   PFN_vkGetPipelineExecutableInternalRepresentationsKHR
       vkGetPipelineExecutableInternalRepresentationsKHR = nullptr;
 

@@ -71,6 +71,8 @@ fftmux_status init(const fftmux_host_v1* h, void** out) {
         index(h, "max_binding_bytes", "a byte count (0: the device's maxStorageBufferRange)", 0));
     std::string opt = config(h, "spirv_opt");
     s.spirv_opt = opt.empty() ? -1 : plugin::flag("vulkan", "spirv_opt", opt);
+    std::string pointers = config(h, "pointers");
+    s.pointers = !pointers.empty() && plugin::flag("vulkan", "pointers", pointers);
     if (h->struct_size >= offsetof(fftmux_host_v1, native_count) + sizeof h->native_count &&
         h->native)
       s.native.assign(h->native, h->native + h->native_count);

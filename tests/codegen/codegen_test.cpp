@@ -579,6 +579,11 @@ TEST_P(Compiles, VulkanAndOpenGL) {
   Plan p = plan(s.desc, direction(s.desc), lavapipe());
   for (const Pass& pass : p.passes) {
     compile(emit(pass.kernel, Dialect::vulkan), shaderc_target_env_vulkan, s.name);
+    std::string pointers = emit(pass.kernel, Dialect::vulkan_pointers);
+    EXPECT_NE(pointers.find("buffer_reference"), std::string::npos);
+    EXPECT_EQ(pointers.find("binding ="), std::string::npos)
+        << "descriptors in the pointer dialect";
+    compile(pointers, shaderc_target_env_vulkan, s.name + " (pointers)");
     std::string gl = emit(pass.kernel, Dialect::opengl);
     EXPECT_NE(gl.find("#version 430"), std::string::npos);
     compile(gl, shaderc_target_env_opengl, s.name);

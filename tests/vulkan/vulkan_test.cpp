@@ -507,6 +507,54 @@ TEST(Backend, ExecutionsQueueInOrder) {
             calls * ref::error_bound(d));
 }
 
+// pointers = true: the kernels take the buffers as device addresses in push
+// constants; every kind of pass still verifies, and the backend's own
+// buffers still wrap.
+TEST(Backend, PointersSettingRunsTheSameTransforms) {
+  SKIP_WITHOUT_VULKAN();
+  auto ctx = configured(shared().cache, "pointers", "pointers = true");
+  bool up = false;
+  std::string why;
+  for (const fftmux_backend_info& b : ctx->backends(true))
+    if (std::string(b.name) == "vulkan") {
+      up = b.state == FFTMUX_BACKEND_READY;
+      why = b.reason;
+    }
+  if (!up)
+    GTEST_SKIP() << "pointers = true left the backend unavailable: " << why;
+  fftmux_desc in_place = desc({512}, 2, FFTMUX_C2C, FFTMUX_F64);
+  in_place.flags = FFTMUX_IN_PLACE;
+  for (fftmux_desc d : {desc({1024}, 3), desc({16384}), desc({4097}), desc({1000}, 2, FFTMUX_R2C),
+                        in_place, desc({48, 64}, 2)}) {
+    plan p = ctx->make_plan(d, "vulkan");
+    std::vector<unsigned char> in = ref::random_input(d, 11), out(layout(d).out_bytes);
+    p.execute(FFTMUX_FORWARD, in.data(), d.flags & FFTMUX_IN_PLACE ? in.data() : out.data());
+    const unsigned char* result = d.flags & FFTMUX_IN_PLACE ? in.data() : out.data();
+    std::vector<unsigned char> again = ref::random_input(d, 11);
+    EXPECT_LE(ref::relative_error(ref::read_side(d, false, result),
+                                  ref::expected(d, FFTMUX_FORWARD, again.data())),
+              ref::error_bound(d))
+        << p.explain();
+  }
+  fftmux_desc d = desc({256}, 2);
+  d.placement = FFTMUX_DEVICE;
+  plan p = ctx->make_plan(d, "vulkan");
+  fftmux_layout l = layout(d);
+  buffer a = p.make_buffer(l.in_bytes), b = p.make_buffer(l.out_bytes);
+  fftmux_buffer wa = nullptr;
+  ASSERT_EQ(fftmux_buffer_wrap(ctx->get(), "vulkan", a.native(), l.in_bytes, &wa), FFTMUX_OK)
+      << fftmux_last_error();
+  buffer ba(wa);
+  std::vector<unsigned char> in = ref::random_input(d, 5), out(l.out_bytes);
+  ba.write(in.data(), l.in_bytes);
+  p.execute(FFTMUX_FORWARD, ba, b);
+  p.synchronize();
+  b.read(out.data(), l.out_bytes);
+  EXPECT_LE(ref::relative_error(ref::read_side(d, false, out.data()),
+                                ref::expected(d, FFTMUX_FORWARD, in.data())),
+            ref::error_bound(d));
+}
+
 // Problems whose buffers exceed what one binding addresses run in chunks
 // of their batch, each bound at its own offset (max_binding_bytes = 65536
 // makes small problems do so; chunk offsets keep the device's alignment):

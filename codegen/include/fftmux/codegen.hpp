@@ -222,7 +222,9 @@ uint64_t side_bytes(const fftmux_desc& desc, bool input);
 
 // ---- Emission ----
 
-enum class Dialect { vulkan, opengl, cuda };
+// vulkan_pointers: Vulkan GLSL whose buffers are device addresses in push
+// constants (src, dst, table, then group_offset at byte 24).
+enum class Dialect { vulkan, opengl, cuda, vulkan_pointers };
 const char* dialect_name(Dialect d);
 
 // Source of one kernel. Bindings: 0 = src, 1 = dst, 2 = table, each a
