@@ -8,12 +8,17 @@ namespace fftmux::codegen {
 
 namespace {
 
+// What the GLSL dialects share: the type macros after their #version, the
+// linear workgroup index.
+#define GLSL_TYPES                                                                                 \
+  "#define real_t %s\n#define cplx_t %s\n#define CPLX(a, b) cplx_t(a, b)\n"                        \
+  "#define FN\n#define INOUT(T) inout T\n"
+#define GLSL_GROUP(offset) "(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x + " offset ")"
+
 const Syntax vulkan = {
     Dialect::vulkan,
     "vulkan",
-    "#version 450\n"
-    "#define real_t %s\n#define cplx_t %s\n#define CPLX(a, b) cplx_t(a, b)\n"
-    "#define FN\n#define INOUT(T) inout T\n",
+    "#version 450\n" GLSL_TYPES,
     {"float", "double"},
     {"vec2", "dvec2"},
     {"", "LF"},
@@ -26,7 +31,7 @@ const Syntax vulkan = {
     "void %s() {\n",
     "}\n",
     "gl_LocalInvocationID.x",
-    "(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x + pc.group_offset)",
+    GLSL_GROUP("pc.group_offset"),
     // barrier() alone orders shared memory in a compute shader (glslang gives
     // it workgroup-memory semantics); memoryBarrierShared() added a memory
     // barrier of device scope to every exchange.
@@ -46,9 +51,7 @@ const Syntax vulkan = {
 const Syntax vulkan_pointers = {
     Dialect::vulkan_pointers,
     "vulkan-pointers",
-    "#version 450\n#extension GL_EXT_buffer_reference : require\n"
-    "#define real_t %s\n#define cplx_t %s\n#define CPLX(a, b) cplx_t(a, b)\n"
-    "#define FN\n#define INOUT(T) inout T\n",
+    "#version 450\n#extension GL_EXT_buffer_reference : require\n" GLSL_TYPES,
     {"float", "double"},
     {"vec2", "dvec2"},
     {"", "LF"},
@@ -64,7 +67,7 @@ const Syntax vulkan_pointers = {
     "void %s() {\n",
     "}\n",
     "gl_LocalInvocationID.x",
-    "(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x + pc.group_offset)",
+    GLSL_GROUP("pc.group_offset"),
     "barrier();",
     "pc.src.d[%s]",
     "pc.dst.d[%s]",
@@ -77,9 +80,7 @@ const Syntax vulkan_pointers = {
 const Syntax opengl = {
     Dialect::opengl,
     "opengl",
-    "#version 430\n"
-    "#define real_t %s\n#define cplx_t %s\n#define CPLX(a, b) cplx_t(a, b)\n"
-    "#define FN\n#define INOUT(T) inout T\n",
+    "#version 430\n" GLSL_TYPES,
     {"float", "double"},
     {"vec2", "dvec2"},
     {"", "LF"},
@@ -96,7 +97,7 @@ const Syntax opengl = {
     "void %s() {\n",
     "}\n",
     "gl_LocalInvocationID.x",
-    "(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x + group_offset)",
+    GLSL_GROUP("group_offset"),
     "barrier();", // as in Vulkan: it makes shared writes visible to the group
     "src.d[%s]",
     "dst.d[%s]",
