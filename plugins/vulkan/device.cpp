@@ -62,19 +62,18 @@ Device::Device(const Settings& s) : settings(s) {
   else
     adopt(s.native);
   api.load_device(device);
+  auto load = [&](auto& f, const char* name) { // an extension's function
+    f = reinterpret_cast<std::remove_reference_t<decltype(f)>>(
+        api.vkGetDeviceProcAddr(device, name));
+  };
   if (statistics) {
-    auto load = [&](auto& f, const char* name) {
-      f = reinterpret_cast<std::remove_reference_t<decltype(f)>>(
-          api.vkGetDeviceProcAddr(device, name));
-    };
     load(api.vkGetPipelineExecutableStatisticsKHR, "vkGetPipelineExecutableStatisticsKHR");
     load(api.vkGetPipelineExecutableInternalRepresentationsKHR,
          "vkGetPipelineExecutableInternalRepresentationsKHR");
     statistics = api.vkGetPipelineExecutableStatisticsKHR != nullptr;
   }
-  if (pointers)
-    api.vkGetBufferDeviceAddressKHR = reinterpret_cast<PFN_vkGetBufferDeviceAddressKHR>(
-        api.vkGetDeviceProcAddr(device, "vkGetBufferDeviceAddressKHR"));
+  if (settings.pointers)
+    load(api.vkGetBufferDeviceAddressKHR, "vkGetBufferDeviceAddressKHR");
   api.vkGetDeviceQueue(device, family, adopted_ ? uint32_t(s.native[4]) : 0, &queue);
 
   VkDescriptorSetLayoutBinding b[3];
@@ -86,7 +85,7 @@ Device::Device(const Settings& s) : settings(s) {
   vk::check(api.vkCreateDescriptorSetLayout(device, &dl, nullptr, &set_layout),
             "vkCreateDescriptorSetLayout");
   // group_offset alone, or three addresses and group_offset (pointers).
-  VkPushConstantRange pc{VK_SHADER_STAGE_COMPUTE_BIT, 0, pointers ? 28u : 4u};
+  VkPushConstantRange pc{VK_SHADER_STAGE_COMPUTE_BIT, 0, settings.pointers ? 28u : 4u};
   VkPipelineLayoutCreateInfo pl{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   pl.setLayoutCount = 1;
   pl.pSetLayouts = &set_layout;
@@ -292,8 +291,7 @@ void Device::create_device(const VkPhysicalDeviceFeatures& feats) {
   VkPhysicalDeviceBufferDeviceAddressFeaturesKHR address{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES_KHR};
   address.bufferDeviceAddress = VK_TRUE;
-  pointers = settings.pointers;
-  if (pointers) {
+  if (settings.pointers) {
     if (!has_extension(VK_KHR_BUFFER_DEVICE_ADDRESS_EXTENSION_NAME))
       fail(FFTMUX_ERROR_UNAVAILABLE, std::string(props.deviceName) + " lacks " +
                                          VK_KHR_BUFFER_DEVICE_ADDRESS_EXTENSION_NAME +
@@ -492,8 +490,8 @@ uint64_t Device::binding_limit() const {
 std::vector<codegen::Chunk> Device::generated(const fftmux_desc& desc,
                                               const codegen::Options& o) const {
   return codegen::generate_chunks(desc, limits(), tuned(o), binding_limit(),
-                                  pointers ? codegen::Dialect::vulkan_pointers
-                                           : codegen::Dialect::vulkan,
+                                  settings.pointers ? codegen::Dialect::vulkan_pointers
+                                                    : codegen::Dialect::vulkan,
                                   props.limits.minStorageBufferOffsetAlignment);
 }
 
@@ -580,7 +578,7 @@ Buffer::Buffer(Device& d, uint64_t bytes, bool host_visible) : d_(d) {
   bi.size = size_;
   bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
              VK_BUFFER_USAGE_TRANSFER_DST_BIT |
-             (d.pointers ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT_KHR : 0);
+             (d.settings.pointers ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT_KHR : 0);
   bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   vk::check(d.api.vkCreateBuffer(d.device, &bi, nullptr, &buffer_), "vkCreateBuffer");
   try {
@@ -607,7 +605,7 @@ Buffer::Buffer(Device& d, uint64_t bytes, bool host_visible) : d_(d) {
       ai.pNext = &own;
     VkMemoryAllocateFlagsInfo flags{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO, ai.pNext,
                                     VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT_KHR};
-    if (d.pointers)
+    if (d.settings.pointers)
       ai.pNext = &flags;
     vk::check(d.api.vkAllocateMemory(d.device, &ai, nullptr, &mem_),
               ("vkAllocateMemory of " + std::to_string(req.size) + " bytes").c_str());

@@ -82,7 +82,6 @@ public:
   uint32_t subgroup = 1;
   bool f64 = false;
   bool statistics = false; // Settings::statistics, where the driver has the extension
-  bool pointers = false;   // Settings::pointers (the device fails without the extension)
   std::string device_uuid, driver_uuid, driver_name;
   VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
   VkPipelineLayout layout = VK_NULL_HANDLE;
@@ -168,7 +167,7 @@ public:
   void write(uint64_t offset, const void* src, uint64_t bytes);
   void read(uint64_t offset, void* dst, uint64_t bytes);
   VkBuffer handle() const { return buffer_; }
-  uint64_t address() const; // the device address (Device::pointers only)
+  uint64_t address() const; // the device address (Settings::pointers only)
   uint64_t size() const { return size_; }
   void* mapped() const { return mapped_; }
 
@@ -246,7 +245,7 @@ private:
     bool host = false; // through the staging buffers: copies, passes, copies
     VkDescriptorPool pool = VK_NULL_HANDLE;
     std::vector<VkDescriptorSet> sets; // one per pass of each chunk
-    // Device::pointers: src, dst and table addresses per pass of each chunk.
+    // Settings::pointers: src, dst and table addresses per pass of each chunk.
     std::vector<std::array<uint64_t, 3>> addresses;
     std::array<Submission, kInFlight> copies;
     size_t next = 0; // the copy the next execution submits

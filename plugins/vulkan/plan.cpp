@@ -188,7 +188,8 @@ void Plan::encode(VkCommandBuffer cmd, const Recording& r,
                                   &r.sets[set++], 0, nullptr);
       for (const codegen::Dispatch& g :
            codegen::dispatches(p.kernel.groups(), count[0], count[1])) {
-        if (d_.pointers) { // the addresses, then group_offset (codegen::Dialect::vulkan_pointers)
+        if (d_.settings
+                .pointers) { // the addresses, then group_offset (codegen::Dialect::vulkan_pointers)
           uint32_t push[7];
           std::memcpy(push, r.addresses[set - 1].data(), 24);
           push[6] = g.offset;
@@ -267,7 +268,7 @@ Plan::Recording& Plan::recording(int direction, Buffer& in, Buffer& out, bool ho
       const Buffer& table = *c.dirs.at(direction).table;
       VkDescriptorBufferInfo bufs[3] = {
           info(p.src, c.first), info(p.dst, c.first), {table.handle(), 0, VK_WHOLE_SIZE}};
-      if (d_.pointers)
+      if (d_.settings.pointers)
         r->addresses.push_back({address(p.src, c.first), address(p.dst, c.first), table.address()});
       VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
       w.dstSet = r->sets[set++];
