@@ -7,9 +7,12 @@
 // cuFFT's over every element (outputs poisoned with NaN first), and cuFFT's
 // own output against exact DFT bins computed in double on the CPU.
 //
-//   cuda_bench [--quick] [--all-variants] [--shifts-only] [--match TEXT] [--repeats N]
-//              [--warmup SECONDS] [--json FILE]
-// --match keeps the problems whose name contains TEXT (e.g. "10007 x").
+//   cuda_bench [--quick] [--all-variants] [--variants A,B] [--shifts-only] [--match TEXT]
+//              [--repeats N] [--warmup SECONDS] [--json FILE]
+// --variants runs the named native variants, as the backend lists them
+// ("native-two-groups,native-wide"), where --all-variants runs them all.
+// --match keeps the problems whose name contains TEXT (e.g. "10007 x"), or one
+// of several texts separated by '|' ("c2c f32 8192 x|c2c f32 2187 x").
 #include "warm_up.hpp"
 
 #include <elementwise.hpp>
@@ -55,6 +58,7 @@ void cufft_ok(cufftResult r, const char* what) {
 struct Options {
   bool quick = false;
   bool all_variants = false; // every native variant on every problem
+  std::string variants;      // those native variants only (comma-separated), "" = all
   bool shifts_only = false;  // the fused-shift rows alone
   std::string match;         // problems whose name contains this, "" = all
   int repeats = 25;
@@ -90,6 +94,18 @@ int64_t points(const fftmux_desc& d) {
   for (uint32_t i = 0; i < d.rank; ++i)
     n *= d.n[i];
   return n;
+}
+
+// Whether name contains one of the '|'-separated texts of match.
+bool matches(const std::string& name, const std::string& match) {
+  for (size_t at = 0;;) {
+    size_t bar = match.find('|', at);
+    if (name.find(match.substr(at, bar - at)) != std::string::npos)
+      return true;
+    if (bar == std::string::npos)
+      return false;
+    at = bar + 1;
+  }
 }
 
 std::vector<Problem> problems(bool quick) {
@@ -472,7 +488,9 @@ struct Bench {
       std::vector<std::string> out;
       std::stringstream list(b.variants);
       for (std::string v; std::getline(list, v, ',');)
-        if (v != "cufft" && v != "native")
+        if (v != "cufft" && v != "native" &&
+            (opt.variants.empty() ||
+             ("," + opt.variants + ",").find("," + v + ",") != std::string::npos))
           out.push_back(v);
       return out;
     }
@@ -585,15 +603,19 @@ int main(int argc, char** argv) {
       b.opt.shifts_only = true;
     else if (a == "--all-variants")
       b.opt.all_variants = true;
-    else if (a == "--warmup" && i + 1 < argc)
+    else if (a == "--variants" && i + 1 < argc) {
+      b.opt.all_variants = true;
+      b.opt.variants = argv[++i];
+    } else if (a == "--warmup" && i + 1 < argc)
       b.opt.warmup = std::stod(argv[++i]);
     else if (a == "--json" && i + 1 < argc)
       b.opt.json = argv[++i];
     else if (a == "--match" && i + 1 < argc)
       b.opt.match = argv[++i];
     else {
-      std::fprintf(stderr, "usage: cuda_bench [--quick] [--all-variants] [--shifts-only] "
-                           "[--match TEXT] [--repeats N] [--warmup SECONDS] [--json FILE]\n");
+      std::fprintf(stderr,
+                   "usage: cuda_bench [--quick] [--all-variants] [--variants A,B] [--shifts-only] "
+                   "[--match TEXT] [--repeats N] [--warmup SECONDS] [--json FILE]\n");
       return 2;
     }
   }
@@ -606,9 +628,8 @@ int main(int argc, char** argv) {
     b.copy_line();
     const int64_t shift_sizes[] = {1024, 16384, 4093};
     std::vector<Problem> all = problems(b.opt.quick);
-    all.erase(std::remove_if(
-                  all.begin(), all.end(),
-                  [&](const Problem& p) { return p.name.find(b.opt.match) == std::string::npos; }),
+    all.erase(std::remove_if(all.begin(), all.end(),
+                             [&](const Problem& p) { return !matches(p.name, b.opt.match); }),
               all.end());
     auto has_shifts = [&](const Problem& p) {
       bool shifts = p.desc.rank > 1 && p.group == "2d";

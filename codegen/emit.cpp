@@ -108,7 +108,7 @@ public:
       << (inside ? shared : "");
     o << "  uint lid = " << x_.local_id << ";\n  uint group = " << x_.group_id << ";\n";
     o << "  cplx_t r[" << std::max<size_t>(1, registers_) << "];\n";
-    if (k_.split_exchange)
+    if (k_.split_exchange && shared_used_)
       o << "  real_t xs[" << std::max<size_t>(1, registers_) << "];\n";
     o << code_.str() << x_.entry_close;
     return typed_literals(o.str(), x_.literal_suffix[p]);

@@ -353,6 +353,20 @@ struct Planner {
     return uint32_t(pick);
   }
 
+  // Lines interleaved in shared memory (a strided pass) exchange one
+  // component at a time, except long lines with four-step twiddles. H200,
+  // CUDA, time against both components at once: 1024x1024 x64 0.87x (its
+  // column pass 386 -> 293 us, the group then holding 128 registers, not 80:
+  // more loads in flight), 512^3 0.94x, 32768-131072 0.95-0.96x, 4096x4096
+  // 0.95-0.99x; but 2^20-2^24, whose strided passes twiddle lines of
+  // 1024-4096 points, 1.02-1.06x.
+  static bool interleaved_split(const Kernel& k) {
+    bool twiddled = false;
+    for (const Step& s : k.steps)
+      twiddled = twiddled || s.kind == Step::multiply;
+    return !k.team_major && (!twiddled || k.length <= 512);
+  }
+
   Kernel shape(Kernel k) {
     k.precision = prec;
     if (!k.positions)
@@ -381,6 +395,9 @@ struct Planner {
     wanted = std::max<int64_t>(1, std::min({wanted, cap_threads, lines}));
     // Lines that fit with both components in shared memory, or with one.
     int64_t fit2 = shared_scalars() / (2 * per_line), fit1 = shared_scalars() / per_line;
+    bool split = interleaved_split(k) && !post; // r2c_post reads both components
+    if (split)
+      fit2 = 0;
     int64_t teams;
     if (wanted <= fit2)
       teams = wanted;
@@ -391,7 +408,7 @@ struct Planner {
     else
       teams = std::max<int64_t>(1, std::min(wanted, fit1));
     k.teams = uint32_t(teams);
-    k.split_exchange = 2 * per_line * k.teams > shared_scalars();
+    k.split_exchange = split || 2 * per_line * k.teams > shared_scalars();
     if (k.teams > 1) {
       k.load_alt = pl != none && pl != want;
       k.store_alt = ps != none && ps != want;

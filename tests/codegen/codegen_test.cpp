@@ -276,6 +276,23 @@ TEST(Plan, StridedLinesShareSectors) {
       2u);
 }
 
+// A strided pass exchanges one component at a time unless it twiddles long
+// lines (planner.cpp, interleaved_split, says what the H200 measured).
+TEST(Plan, StridedPassesExchangeOneComponentAtATime) {
+  auto split = [](std::vector<int64_t> n, int64_t batch) {
+    std::vector<int> out;
+    for (const Pass& p :
+         plan(problem(n, FFTMUX_C2C, FFTMUX_F32, batch), FFTMUX_FORWARD, h200_cuda()).passes)
+      out.push_back(p.kernel.team_major ? -1 : p.kernel.split_exchange);
+    return out;
+  };
+  // -1: lines one after another; 1 / 0: interleaved lines, split or not.
+  EXPECT_EQ(split({1024, 1024}, 64), (std::vector<int>{-1, 1}));
+  EXPECT_EQ(split({512, 512, 512}, 1), (std::vector<int>{-1, 1, 1}));
+  EXPECT_EQ(split({65536}, 2048), (std::vector<int>{1, -1}));  // 256-point twiddled columns
+  EXPECT_EQ(split({1 << 20}, 128), (std::vector<int>{0, -1})); // 1024-point twiddled columns
+}
+
 TEST(Plan, InterleavedLinesOfEveryKind) {
   // Lines of a batch interleaved in memory (stride = batch, distance 1): a
   // strided axis of every kind, real and Hermitian sides included.

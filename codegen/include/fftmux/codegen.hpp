@@ -19,7 +19,7 @@
 namespace fftmux::codegen {
 
 // Bumped whenever emitted code changes: part of every compiled-code cache key.
-constexpr int generator_version = 8;
+constexpr int generator_version = 9;
 
 // What the device allows a kernel.
 struct Device {
