@@ -486,7 +486,7 @@ struct Bench {
           std::strcmp(b.name, "cuda"))
         continue;
       std::vector<std::string> out;
-      std::stringstream list(b.variants);
+      std::stringstream list(ctx["pass"]->variants(i));
       for (std::string v; std::getline(list, v, ',');)
         if (v != "cufft" && v != "native" &&
             (opt.variants.empty() ||

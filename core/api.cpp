@@ -47,6 +47,19 @@ template <size_t N> void copy_text(char (&dst)[N], const std::string& src) {
   dst[n] = '\0';
 }
 
+// A list into a fixed field: whole names only, as many as fit (a name cut
+// short would read as a variant that does not exist).
+template <size_t N> void copy_list(char (&dst)[N], const std::vector<std::string>& names) {
+  std::string text;
+  for (const std::string& n : names) {
+    std::string next = text.empty() ? n : text + "," + n;
+    if (next.size() > N - 1)
+      break;
+    text = std::move(next);
+  }
+  copy_text(dst, text);
+}
+
 // Text out through a caller's buffer, truncated to size, with the full length.
 void copy_out(const std::string& s, char* text, size_t size, size_t* needed) {
   if (needed)
@@ -365,9 +378,21 @@ fftmux_status fftmux_backend_get(fftmux_context ctx, uint32_t index, uint32_t fl
     copy_text(out.library, b.library());
     copy_text(out.reason, b.reason());
     copy_text(out.devices, b.devices());
-    copy_text(out.variants, join(b.variants(), ","));
+    copy_list(out.variants, b.variants());
     copy_text(out.hardware_key, b.hardware_key());
     std::memcpy(info, &out, std::min<size_t>(info->struct_size, sizeof out));
+  });
+}
+
+fftmux_status fftmux_backend_variants(fftmux_context ctx, uint32_t index, char* text, size_t size,
+                                      size_t* needed) {
+  return guard("fftmux_backend_variants", [&] {
+    require(ctx, "context");
+    const auto& all = ctx->registry.all();
+    if (index >= all.size())
+      invalid("index = " + std::to_string(index) + ": there are " + std::to_string(all.size()) +
+              " backends");
+    copy_out(join(all[index]->variants(), ","), text, size, needed);
   });
 }
 
@@ -402,7 +427,7 @@ fftmux_status fftmux_query(fftmux_context ctx, const fftmux_desc* desc, const ch
     }
     out.supported = !yes.empty();
     copy_text(out.backend, b->name());
-    copy_text(out.variants, join(yes, ","));
+    copy_list(out.variants, yes);
     copy_text(out.reason, yes.empty() ? b->name() + ": " + join(no, "; ") : "");
     std::memcpy(support, &out, std::min<size_t>(support->struct_size, sizeof out));
   });

@@ -29,13 +29,15 @@ std::vector<std::string> lines(const std::string& text, char sep = '\n') {
 
 // One row a backend; its devices (or the reason it cannot run) and its
 // variants on the lines below, under the DEVICES column.
-void print_table(const std::vector<fftmux_backend_info>& all, const std::string& notes) {
+void print_table(const std::vector<fftmux_backend_info>& all,
+                 const std::vector<std::string>& variants, const std::string& notes) {
   std::printf("%-10s %-12s %-8s %s\n", "NAME", "STATUS", "VERSION", "DEVICES / REASON");
-  for (const auto& b : all) {
+  for (size_t i = 0; i < all.size(); ++i) {
+    const fftmux_backend_info& b = all[i];
     bool ok = b.state == FFTMUX_BACKEND_READY;
     std::vector<std::string> detail = lines(ok ? b.devices : b.reason);
-    if (*b.variants)
-      detail.push_back("variants: " + std::string(b.variants));
+    if (!variants[i].empty())
+      detail.push_back("variants: " + variants[i]);
     std::printf("%-10s %-12s %-8s %s\n", b.name, state_name(b.state), b.version,
                 detail.empty() ? "" : detail[0].c_str());
     for (size_t i = 1; i < detail.size(); ++i)
@@ -47,17 +49,20 @@ void print_table(const std::vector<fftmux_backend_info>& all, const std::string&
     std::printf("note: %s\n", n.c_str());
 }
 
-nlohmann::json to_json(const std::vector<fftmux_backend_info>& all) {
+nlohmann::json to_json(const std::vector<fftmux_backend_info>& all,
+                       const std::vector<std::string>& variants) {
   nlohmann::json out = nlohmann::json::array();
-  for (const auto& b : all)
+  for (size_t i = 0; i < all.size(); ++i) {
+    const fftmux_backend_info& b = all[i];
     out.push_back({{"name", b.name},
                    {"version", b.version},
                    {"status", state_name(b.state)},
                    {"reason", b.reason},
                    {"library", b.library},
                    {"devices", lines(b.devices)},
-                   {"variants", lines(b.variants, ',')},
+                   {"variants", lines(variants[i], ',')},
                    {"hardware_key", b.hardware_key}});
+  }
   return out;
 }
 
@@ -70,10 +75,13 @@ Action add_backends(CLI::App& app) {
   return [json] {
     context ctx;
     auto all = ctx.backends(true);
+    std::vector<std::string> variants;
+    for (uint32_t i = 0; i < all.size(); ++i)
+      variants.push_back(ctx.variants(i));
     if (*json)
-      std::printf("%s\n", to_json(all).dump(2).c_str());
+      std::printf("%s\n", to_json(all, variants).dump(2).c_str());
     else
-      print_table(all, ctx.notes());
+      print_table(all, variants, ctx.notes());
     return 0;
   };
 }

@@ -186,7 +186,8 @@ typedef struct fftmux_backend_info {
   char library[1024];     /* path of the shared library */
   char reason[512];       /* why UNAVAILABLE or SKIPPED */
   char devices[512];      /* the devices the backend runs on, one per line */
-  char variants[256];     /* comma-separated variant names */
+  char variants[256];     /* comma-separated variant names: as many whole names as fit
+                             (fftmux_backend_variants gives them all) */
   char hardware_key[512]; /* identity of the engine and device for the tuning cache */
 } fftmux_backend_info;
 
@@ -198,6 +199,11 @@ FFTMUX_API void fftmux_backend_info_init(fftmux_backend_info* info);
 FFTMUX_API fftmux_status fftmux_backend_count(fftmux_context context, uint32_t* count);
 FFTMUX_API fftmux_status fftmux_backend_get(fftmux_context context, uint32_t index, uint32_t flags,
                                             fftmux_backend_info* info);
+/* Every variant name of backend `index`, comma-separated, in the backend's
+ * order (the preferred first): the whole list where fftmux_backend_info's
+ * field holds what fits. Same text conventions as fftmux_plan_explain. */
+FFTMUX_API fftmux_status fftmux_backend_variants(fftmux_context context, uint32_t index, char* text,
+                                                 size_t size, size_t* needed);
 
 /* ---- Negotiation ---- */
 
@@ -205,7 +211,8 @@ typedef struct fftmux_support {
   uint32_t struct_size;
   uint32_t supported;      /* 1 when some variant of the backend accepts it */
   char backend[64];        /* the backend asked */
-  char variants[256];      /* comma-separated variants that accept the problem */
+  char variants[256];      /* comma-separated variants that accept the problem (whole
+                              names, as many as fit) */
   char reason[512];        /* why not, when supported == 0 */
   double estimate_seconds; /* the backend's own estimate, < 0 when it has none */
 } fftmux_support;

@@ -154,6 +154,13 @@ public:
     }
     return out;
   }
+  // Every variant name of backend `index`, comma-separated (the info's field
+  // holds what fits).
+  std::string variants(uint32_t index) const {
+    return detail::text([&](char* t, size_t n, size_t* need) {
+      return fftmux_backend_variants(get(), index, t, n, need);
+    });
+  }
   std::string notes() const {
     return detail::text(
         [&](char* t, size_t n, size_t* need) { return fftmux_context_notes(get(), t, n, need); });

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -119,6 +120,29 @@ TEST(Discovery, QueryGivesTheBackendsReason) {
   s = ctx.query(fftmux::make_desc({8}, FFTMUX_C2C, FFTMUX_F64), "example");
   EXPECT_EQ(s.supported, 1u);
   EXPECT_STREQ(s.variants, "naive");
+}
+
+// The info's and the query's fixed fields hold whole names only; the whole
+// list comes from fftmux_backend_variants, and its last name plans.
+TEST(Discovery, LongVariantListsStayWhole) {
+  fftmux::context ctx = open(std::string(FIXTURES) + "/variants");
+  auto all = ctx.backends(true);
+  ASSERT_EQ(all.size(), 1u);
+  std::string field = all[0].variants, list = ctx.variants(0);
+  EXPECT_LT(field.size(), sizeof all[0].variants);
+  ASSERT_GT(list.size(), field.size());
+  EXPECT_EQ(list.substr(0, field.size() + 1), field + ",") << field;
+  EXPECT_EQ(list.substr(list.rfind(',') + 1), "variant-with-a-long-name-10");
+  fftmux_desc d = fftmux::make_desc({8}, FFTMUX_C2C, FFTMUX_F64);
+  fftmux_support s = ctx.query(d, "many");
+  EXPECT_EQ(list.substr(0, std::strlen(s.variants) + 1), std::string(s.variants) + ",");
+  EXPECT_NO_THROW(ctx.make_plan(d, "many", "variant-with-a-long-name-10"));
+  size_t needed = 0;
+  EXPECT_EQ(fftmux_backend_variants(ctx.get(), 1, nullptr, 0, &needed),
+            FFTMUX_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(fftmux_last_error()).find("index = 1: there are 1 backends"),
+            std::string::npos)
+      << fftmux_last_error();
 }
 
 TEST(Discovery, DisableGlobsTurnPluginsOff) {

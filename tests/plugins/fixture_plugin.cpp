@@ -189,7 +189,21 @@ uint64_t buffer_native(void* b) {
   return reinterpret_cast<uint64_t>(static_cast<Buffer*>(b)->bytes.data());
 }
 
+#ifdef FIXTURE_MANY_VARIANTS // names past what fftmux_backend_info's 256 bytes hold
+const char* const variants[] = {"naive",
+                                "variant-with-a-long-name-01",
+                                "variant-with-a-long-name-02",
+                                "variant-with-a-long-name-03",
+                                "variant-with-a-long-name-04",
+                                "variant-with-a-long-name-05",
+                                "variant-with-a-long-name-06",
+                                "variant-with-a-long-name-07",
+                                "variant-with-a-long-name-08",
+                                "variant-with-a-long-name-09",
+                                "variant-with-a-long-name-10"};
+#else
 const char* const variants[] = {"naive"};
+#endif
 
 const fftmux_backend_v1 table = {
     sizeof(fftmux_backend_v1),
@@ -199,7 +213,7 @@ const fftmux_backend_v1 table = {
     FFTMUX_CAP_F32 | FFTMUX_CAP_F64 | FFTMUX_CAP_C2C | FFTMUX_CAP_STRIDES,
     1,
     FFTMUX_DOMAIN_HOST,
-    1,
+    sizeof variants / sizeof *variants,
     variants,
     init,
     shutdown,

@@ -160,6 +160,7 @@ _PROTOTYPES = {
     "fftmux_context_create": (_S, [POINTER(ContextOptions), POINTER(_H)]),
     "fftmux_context_destroy": (_S, [_H]),
     "fftmux_context_notes": (_S, [_H, c_char_p, c_size_t, POINTER(c_size_t)]),
+    "fftmux_backend_variants": (_S, [_H, c_uint32, c_char_p, c_size_t, POINTER(c_size_t)]),
     "fftmux_backend_info_init": (None, [POINTER(BackendInfo)]),
     "fftmux_backend_count": (_S, [_H, POINTER(c_uint32)]),
     "fftmux_backend_get": (_S, [_H, c_uint32, c_uint32, POINTER(BackendInfo)]),
@@ -228,12 +229,12 @@ def call(name, *args):
     check(getattr(lib(), name)(*args))
 
 
-def text(name, handle):
+def text(name, *args):
     """A string returned through the (text, size, needed) convention."""
     needed = c_size_t(0)
-    call(name, handle, None, 0, ctypes.byref(needed))
+    call(name, *args, None, 0, ctypes.byref(needed))
     buf = ctypes.create_string_buffer(max(needed.value, 1))
-    call(name, handle, buf, len(buf), ctypes.byref(needed))
+    call(name, *args, buf, len(buf), ctypes.byref(needed))
     return buf.value.decode("utf-8", "replace")
 
 

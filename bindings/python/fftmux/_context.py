@@ -46,7 +46,8 @@ def _split(text, sep):
     return tuple(part for part in C.decode(text).split(sep) if part)
 
 
-def _backend_info(raw):
+def _backend_info(raw, variants):
+    """variants: the whole list (fftmux_backend_variants); raw's field holds what fits."""
     state = raw.state
     return BackendInfo(
         name=C.decode(raw.name),
@@ -55,7 +56,7 @@ def _backend_info(raw):
         library=C.decode(raw.library),
         reason=C.decode(raw.reason),
         devices=_split(raw.devices, "\n"),
-        variants=_split(raw.variants, ","),
+        variants=tuple(v for v in variants.split(",") if v),
         hardware_key=C.decode(raw.hardware_key),
     )
 
@@ -114,7 +115,7 @@ class Context:
             raw = C.new(C.BackendInfo, "fftmux_backend_info_init")
             C.call("fftmux_backend_get", self.handle, i, C.PROBE if probe else 0,
                    ctypes.byref(raw))
-            out.append(_backend_info(raw))
+            out.append(_backend_info(raw, C.text("fftmux_backend_variants", self.handle, i)))
         return out
 
     def notes(self):
