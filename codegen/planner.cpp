@@ -301,6 +301,15 @@ struct Planner {
     return uint32_t(best ? best : fewest_idle(k, 2 * E));
   }
 
+  // Whether the kernel multiplies by a table (four-step twiddles, Bluestein's
+  // chirps) besides its butterflies.
+  static bool multiplies(const Kernel& k) {
+    for (const Step& s : k.steps)
+      if (s.kind == Step::multiply)
+        return true;
+    return false;
+  }
+
   // A line whose group takes most of the shared memory: it runs alone on
   // its multiprocessor.
   bool alone(const Kernel& k) const { return 4 * k.length * scalar() > int64_t(dev.shared_bytes); }
@@ -313,9 +322,8 @@ struct Planner {
   // r2c: 2220 -> 2700). Shorter lines' groups fit as they are; longer ones
   // run alone whatever the registers.
   bool shares_with_one_or_two(const Kernel& k) const {
-    for (const Step& s : k.steps)
-      if (s.kind == Step::multiply)
-        return false;
+    if (multiplies(k))
+      return false;
     return k.length >= 8192 && !alone(k) && 8 * k.length * scalar() > int64_t(dev.shared_bytes);
   }
 
@@ -361,10 +369,7 @@ struct Planner {
   // 0.95-0.99x; but 2^20-2^24, whose strided passes twiddle lines of
   // 1024-4096 points, 1.02-1.06x.
   static bool interleaved_split(const Kernel& k) {
-    bool twiddled = false;
-    for (const Step& s : k.steps)
-      twiddled = twiddled || s.kind == Step::multiply;
-    return !k.team_major && (!twiddled || k.length <= 512);
+    return !k.team_major && (!multiplies(k) || k.length <= 512);
   }
 
   Kernel shape(Kernel k) {

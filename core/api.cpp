@@ -357,19 +357,28 @@ fftmux_status fftmux_backend_count(fftmux_context ctx, uint32_t* count) {
   });
 }
 
+namespace {
+
+// The backend at index of the context's list, or the rule the index broke.
+Backend& backend_at(fftmux_context ctx, uint32_t index) {
+  const auto& all = ctx->registry.all();
+  if (index >= all.size())
+    invalid("index = " + std::to_string(index) + ": there are " + std::to_string(all.size()) +
+            " backends");
+  return *all[index];
+}
+
+} // namespace
+
 fftmux_status fftmux_backend_get(fftmux_context ctx, uint32_t index, uint32_t flags,
                                  fftmux_backend_info* info) {
   return guard("fftmux_backend_get", [&] {
     require(ctx, "context");
     require(info, "info");
     fftmux_backend_info out = read_struct(info, "fftmux_backend_info", sizeof(fftmux_backend_info));
-    const auto& all = ctx->registry.all();
-    if (index >= all.size())
-      invalid("index = " + std::to_string(index) + ": there are " + std::to_string(all.size()) +
-              " backends");
+    Backend& b = backend_at(ctx, index);
     if (flags & ~FFTMUX_PROBE)
       invalid("flags = " + std::to_string(flags) + ": only FFTMUX_PROBE (1) is known");
-    Backend& b = *all[index];
     if (flags & FFTMUX_PROBE)
       b.ready();
     out.state = b.state();
@@ -388,11 +397,7 @@ fftmux_status fftmux_backend_variants(fftmux_context ctx, uint32_t index, char* 
                                       size_t* needed) {
   return guard("fftmux_backend_variants", [&] {
     require(ctx, "context");
-    const auto& all = ctx->registry.all();
-    if (index >= all.size())
-      invalid("index = " + std::to_string(index) + ": there are " + std::to_string(all.size()) +
-              " backends");
-    copy_out(join(all[index]->variants(), ","), text, size, needed);
+    copy_out(join(backend_at(ctx, index).variants(), ","), text, size, needed);
   });
 }
 

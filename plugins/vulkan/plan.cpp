@@ -188,8 +188,8 @@ void Plan::encode(VkCommandBuffer cmd, const Recording& r,
                                   &r.sets[set++], 0, nullptr);
       for (const codegen::Dispatch& g :
            codegen::dispatches(p.kernel.groups(), count[0], count[1])) {
-        if (d_.settings
-                .pointers) { // the addresses, then group_offset (codegen::Dialect::vulkan_pointers)
+        // pointers: the addresses, then group_offset (codegen::Dialect::vulkan_pointers)
+        if (d_.settings.pointers) {
           uint32_t push[7];
           std::memcpy(push, r.addresses[set - 1].data(), 24);
           push[6] = g.offset;
