@@ -64,6 +64,7 @@ struct Options {
   int repeats = 25;
   double warmup = 1; // seconds of untimed runs before each timing
   std::string json;
+  int plans = 0; // the native plan made this many times more, each timed twice in turn
 };
 
 // ---- problems ----
@@ -558,6 +559,8 @@ struct Bench {
     if (opt.shifts_only && !shifts)
       return;
     variant(p, p.desc, "pass", "native", "fftmux native", direct_ms);
+    if (opt.plans)
+      plan_spread(p, direct_ms);
     if (more_variants(p) && !opt.shifts_only)
       for (const std::string& v : more)
         variant(p, p.desc, "pass", v.c_str(), "fftmux " + v, direct_ms);
@@ -568,6 +571,38 @@ struct Bench {
     variant(p, s, "callback", "cufft", "cufft + shift (callback)", direct_ms);
     variant(p, s, "pass", "cufft", "cufft + shift (pass)", direct_ms);
     variant(p, s, "pass", "native", "native + shift (modulation)", direct_ms);
+  }
+
+  // The native plan made opt.plans times in this process and each timed
+  // twice, in turn: whether a plan's time sticks to the plan (its own
+  // allocations) or changes from one timing to the next. The kernels are the
+  // native row's; each plan's output is checked against cuFFT's too.
+  void plan_spread(const Problem& p, double direct_ms) {
+    fftmux::context& c = *ctx["pass"];
+    std::vector<fftmux::plan> plans;
+    for (int i = 0; i < opt.plans; ++i) {
+      plans.push_back(c.make_plan(p.desc, "cuda", "native"));
+      plans.back().set_stream(reinterpret_cast<uint64_t>(stream));
+    }
+    fftmux::buffer bin = wrap(c, in->p, in_bytes(p.desc)),
+                   bout = wrap(c, got->p, out_bytes(p.desc));
+    for (int round = 0; round < 2; ++round)
+      for (int i = 0; i < opt.plans; ++i) {
+        Row r{p.group, p.name, "native plan " + std::to_string(i) + (round ? " again" : " first")};
+        r.t = time_on(stream, opt.repeats, opt.warmup,
+                      [&] { plans[size_t(i)].execute(FFTMUX_FORWARD, bin, bout); });
+        cuda_ok(cudaMemsetAsync(got->p, 0xFF, out_bytes(p.desc), stream), "poison");
+        plans[size_t(i)].execute(FFTMUX_FORWARD, bin, bout);
+        r.error = compare->error(p.desc, got->p, want->p, stream);
+        r.bound = 2 * fftmux::ref::error_bound(p.desc);
+        r.ok = r.error <= r.bound;
+        r.gbs = gbs(p.desc, r.t.median);
+        char note[64];
+        std::snprintf(note, sizeof note, "%.3fx cuFFT time", r.t.median / direct_ms);
+        r.note = note;
+        rows.push_back(r);
+        print(r);
+      }
   }
 
   static void print(const Row& r) {
@@ -612,10 +647,12 @@ int main(int argc, char** argv) {
       b.opt.json = argv[++i];
     else if (a == "--match" && i + 1 < argc)
       b.opt.match = argv[++i];
+    else if (a == "--plans" && i + 1 < argc)
+      b.opt.plans = std::stoi(argv[++i]);
     else {
       std::fprintf(stderr,
                    "usage: cuda_bench [--quick] [--all-variants] [--variants A,B] [--shifts-only] "
-                   "[--match TEXT] [--repeats N] [--warmup SECONDS] [--json FILE]\n");
+                   "[--match TEXT] [--plans K] [--repeats N] [--warmup SECONDS] [--json FILE]\n");
       return 2;
     }
   }

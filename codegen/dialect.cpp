@@ -191,34 +191,53 @@ std::string odd_butterfly(int p, int sign, const char* suffix) {
   return s + "}\n";
 }
 
-std::string radix32_butterfly(int sign, const char* suffix) {
-  std::string sfx = suffix, s = "FN void bf32" + sfx + "(", even, odd;
-  for (int i = 0; i < 32; ++i) {
-    std::string a = "a" + std::to_string(i);
-    s += (i ? ", " : "") + std::string("INOUT(cplx_t) ") + a;
-    (i % 2 ? odd : even) += (i > 1 ? ", " : "") + a;
+// A twiddle w_r^e applied to v: the eighth turns exactly (w8 from
+// shaders/butterflies.glsl, spliced wherever r has a factor 8), the rest by
+// its constant.
+static std::string twiddled(const std::string& v, int r, int e, int sign, const std::string& sfx) {
+  if (8 * e % r == 0) {
+    static const char* const eighth[] = {"", "w81", "rot", "w83", "-", "-w81", "-rot", "-w83"};
+    std::string f = eighth[8 * e / r];
+    return f == "-" ? "-" + v : f + sfx + "(" + v + ")";
   }
-  s += ") {\n  bf16" + sfx + "(" + even + ");\n  bf16" + sfx + "(" + odd + ");\n";
   const double pi = 3.14159265358979323846;
-  for (int k = 0; k < 16; ++k) {
-    std::string K = std::to_string(k), o = "a" + std::to_string(2 * k + 1), w;
-    if (k == 0)
-      w = o;
-    else if (k % 4 == 0) // w32^4 = w8, w32^8 = the quarter turn, w32^12 = w8^3
-      w = (k == 4 ? "w81" : k == 8 ? "rot" : "w83") + sfx + "(" + o + ")";
-    else {
-      char c[96];
-      std::snprintf(c, sizeof c, "CPLX(K(%.20f), K(%.20f))", std::cos(2 * pi * k / 32),
-                    sign * std::sin(2 * pi * k / 32));
-      w = "cmul(" + o + ", " + c + ")";
-    }
-    s += "  cplx_t e" + K + " = a" + std::to_string(2 * k) + ", o" + K + " = " + w + ";\n";
-  }
-  for (int k = 0; k < 16; ++k) {
-    std::string K = std::to_string(k);
-    s += "  a" + K + " = e" + K + " + o" + K + ";\n  a" + std::to_string(k + 16) + " = e" + K +
-         " - o" + K + ";\n";
-  }
+  char c[96];
+  std::snprintf(c, sizeof c, "CPLX(K(%.20f), K(%.20f))", std::cos(2 * pi * e / r),
+                sign * std::sin(2 * pi * e / r));
+  return "cmul(" + v + ", " + c + ")";
+}
+
+// Cooley-Tukey in registers, r = a b, input n = b n1 + n2, output
+// k = k1 + a k2: DFT_a down each of the b columns, the twiddles w_r^(n2 k1),
+// DFT_b along each row (slot b k1 + k2 then holds X[k1 + a k2]), and the
+// transpose into natural order, which is only renaming.
+std::string composite_butterfly(int r, int sign, const char* suffix) {
+  auto [a, b] = composite_parts(r);
+  std::string sfx = suffix, s = "FN void bf" + std::to_string(r) + sfx + "(";
+  auto at = [](int i) { return "a" + std::to_string(i); };
+  for (int i = 0; i < r; ++i)
+    s += (i ? ", " : "") + std::string("INOUT(cplx_t) ") + at(i);
+  s += ") {\n";
+  auto call = [&](int radix, int first, int stride, int count) {
+    s += "  bf" + std::to_string(radix) + sfx + "(";
+    for (int i = 0; i < count; ++i)
+      s += (i ? ", " : "") + at(first + i * stride);
+    s += ");\n";
+  };
+  for (int n2 = 0; n2 < b; ++n2)
+    call(a, n2, b, a);
+  for (int k1 = 1; k1 < a; ++k1)
+    for (int n2 = 1; n2 < b; ++n2)
+      s +=
+          "  " + at(b * k1 + n2) + " = " + twiddled(at(b * k1 + n2), r, n2 * k1, sign, sfx) + ";\n";
+  for (int k1 = 0; k1 < a; ++k1)
+    call(b, b * k1, 1, b);
+  for (int i = 0; i < r; ++i)
+    s += "  cplx_t t" + std::to_string(i) + " = " + at(i) + ";\n";
+  for (int k1 = 0; k1 < a; ++k1)
+    for (int k2 = 0; k2 < b; ++k2)
+      if (k1 + a * k2 != b * k1 + k2)
+        s += "  " + at(k1 + a * k2) + " = t" + std::to_string(b * k1 + k2) + ";\n";
   return s + "}\n";
 }
 

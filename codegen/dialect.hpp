@@ -41,8 +41,8 @@ extern const char* const shader_real;
 // An odd butterfly (3, 5, 7, 9, 11, 13) named bf<p><suffix>: the DFT of p
 // points through its symmetric pairs, valid for any odd p.
 std::string odd_butterfly(int p, int sign, const char* suffix);
-// bf32<suffix>: two radix-16 butterflies (shaders/butterflies.glsl) on the
-// even and odd inputs, combined with the twiddles w32^k.
-std::string radix32_butterfly(int sign, const char* suffix);
+// bf<r><suffix> for a composite radix r = a b (composite_parts): butterflies
+// of a and b with the twiddles between them, in registers (32 = 16 x 2).
+std::string composite_butterfly(int r, int sign, const char* suffix);
 
 } // namespace fftmux::codegen

@@ -88,16 +88,21 @@ public:
     if (x_.dialect != Dialect::cuda)
       o << format(x_.globals, k_.workgroup());
     o << shader_complex << shader_real;
+    // Ascending radix: a composite's parts (and the power-of-two text with
+    // its eighth turns) come before it.
+    std::set<std::pair<int, int>> all = butterflies_;
+    for (auto& [radix, sign] : butterflies_)
+      if (auto [a, b] = composite_parts(radix); a)
+        all.insert({{a, sign}, {b, sign}});
     std::set<int> pow2_signs;
-    for (auto& [radix, sign] : butterflies_) {
-      if (radix % 2)
-        o << odd_butterfly(radix, sign, sign < 0 ? "_f" : "_i");
-      else {
-        if (pow2_signs.insert(sign).second)
-          o << pow2_butterflies(sign);
-        if (radix == 32)
-          o << radix32_butterfly(sign, sign < 0 ? "_f" : "_i");
-      }
+    for (auto& [radix, sign] : all) {
+      const char* sfx = sign < 0 ? "_f" : "_i";
+      if (composite_parts(radix).first)
+        o << composite_butterfly(radix, sign, sfx);
+      else if (radix % 2)
+        o << odd_butterfly(radix, sign, sfx);
+      else if (pow2_signs.insert(sign).second)
+        o << pow2_butterflies(sign);
     }
     // CUDA declares shared memory inside the kernel, GLSL outside.
     bool inside = x_.dialect == Dialect::cuda;
@@ -431,11 +436,12 @@ private:
     return terms(a.terms, pos, alt, a.offset);
   }
 
+  std::string src(const std::string& ix) const { return format(x_.src, ix.c_str()); }
+  std::string src_real(const std::string& ix) const { return format(x_.src_real, ix.c_str()); }
+
   std::string load_value(const Side& side, const std::string& pos, bool alt) {
     std::string l = logical(side, pos, alt);
     std::string h = u(side.length);
-    auto src = [&](const std::string& ix) { return format(x_.src, ix.c_str()); };
-    auto src_real = [&](const std::string& ix) { return format(x_.src_real, ix.c_str()); };
     switch (side.access) {
     case Access::complex: return src(address(side, alt, l));
     case Access::real: return "CPLX(" + src_real(address(side, alt, l)) + ", K(0.0))";
@@ -468,7 +474,7 @@ private:
       const Slot& sl = from.slots[i];
       line(reg(i) + " = CPLX(K(0.0), K(0.0));");
       if (from.flat) {
-        guarded(sl.guard, reg(i) + " = " + format(x_.src, flat_address(side, i).c_str()) + ";");
+        guarded(sl.guard, reg(i) + " = " + src(flat_address(side, i)) + ";");
         continue;
       }
       std::string g = join(std::string(from.alt ? "okA" : "okS"), sl.guard);

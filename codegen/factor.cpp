@@ -10,30 +10,37 @@ namespace {
 
 // Cost of one stage per element, in units of a shared-memory exchange: the
 // exchange (write, barrier, read) dominates, then the butterfly's arithmetic.
-// 9 is the one odd composite: 3^7 = 2187 in seven radix-3 stages ran at
-// 0.46x cuFFT on the H200.
+// A composite radix a b costs its parts' less the exchange it saves (0.85:
+// 32 = 16 x 2 at 1.75). 9 is a direct odd DFT: 3^7 = 2187 in seven radix-3
+// stages ran at 0.46x cuFFT on the H200.
 struct Radix {
   int r;
   double cost;
+  int a = 0, b = 0; // a composite's parts (composite_butterfly)
 };
-const Radix radices[] = {{32, 1.75}, {16, 1.45}, {13, 2.2}, {11, 2.0}, {9, 1.7}, {8, 1.3},
-                         {7, 1.6},   {5, 1.45},  {4, 1.2},  {3, 1.3},  {2, 1.15}};
+const Radix radices[] = {{32, 1.75, 16, 2}, {27, 2.15, 3, 9}, {25, 2.05, 5, 5}, {24, 1.75, 8, 3},
+                         {20, 1.8, 4, 5},   {16, 1.45},       {15, 1.9, 3, 5},  {13, 2.2},
+                         {11, 2.0},         {10, 1.75, 2, 5}, {9, 1.7},         {8, 1.3},
+                         {7, 1.6},          {5, 1.45},        {4, 1.2},         {3, 1.3},
+                         {2, 1.15}};
 
 struct Best {
   double cost;
   std::vector<int> radices;
 };
 
-const Best& best(int64_t n, uint32_t max_radix, bool nine, std::map<int64_t, Best>& memo) {
+const Best& best(int64_t n, uint32_t max_radix, uint32_t max_composite,
+                 std::map<int64_t, Best>& memo) {
   auto it = memo.find(n);
   if (it != memo.end())
     return it->second;
   Best b{n == 1 ? 0.0 : 1e300, {}};
   for (const Radix& r : radices) {
-    bool pow2 = (r.r & (r.r - 1)) == 0;
-    if ((pow2 && uint32_t(r.r) > max_radix) || (r.r == 9 && !nine) || n % r.r != 0)
+    bool pow2 = (r.r & (r.r - 1)) == 0, composite = (r.a && !pow2) || r.r == 9;
+    if (((pow2 || r.a) && uint32_t(r.r) > max_radix) ||
+        (composite && uint32_t(r.r) > max_composite) || n % r.r != 0)
       continue;
-    const Best& rest = best(n / r.r, max_radix, nine, memo);
+    const Best& rest = best(n / r.r, max_radix, max_composite, memo);
     double c = rest.cost + r.cost;
     if (c < b.cost) {
       b.cost = c;
@@ -53,12 +60,18 @@ bool smooth(int64_t n) {
   return n == 1;
 }
 
-std::vector<int> factorize(int64_t n, uint32_t max_radix, bool nine) {
+std::pair<int, int> composite_parts(int r) {
+  for (const Radix& x : radices)
+    if (x.r == r && x.a)
+      return {x.a, x.b};
+  return {0, 0};
+}
+
+std::vector<int> factorize(int64_t n, uint32_t max_radix, uint32_t max_composite) {
   if (n < 1 || !smooth(n))
     return {};
-  // max_radix bounds the power-of-two radices only.
   std::map<int64_t, Best> memo;
-  std::vector<int> r = best(n, std::max<uint32_t>(max_radix, 2), nine, memo).radices;
+  std::vector<int> r = best(n, std::max<uint32_t>(max_radix, 2), max_composite, memo).radices;
   std::sort(r.rbegin(), r.rend());
   return r;
 }
@@ -76,7 +89,7 @@ int64_t bluestein_length(int64_t n) {
     for (int64_t b = a; b < 2 * lo; b *= 3)
       for (int64_t c = b; c < 2 * lo; c *= 5)
         for (int64_t d = c; d < 2 * lo; d *= 7) {
-          double cost = d >= lo ? double(d) * best(d, 16, false, memo).cost : 1e300;
+          double cost = d >= lo ? double(d) * best(d, 16, 0, memo).cost : 1e300;
           if (cost < least || (cost == least && d < m))
             least = cost, m = d;
         }

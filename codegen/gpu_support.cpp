@@ -46,6 +46,9 @@ const std::vector<Variant>& variants() {
         // The default before radix 32 (H200: 2^17 and 2^18 on CUDA 0.97x
         // the time of radix 32's).
         {"radix16", with([](Options& o) { o.max_radix = 16; })},
+        // The radices before composites (10 = 2 x 5 ... 27 = 3 x 9 in
+        // registers): one exchange more for lines such as 1000 or 3125.
+        {"prime-radices", with([](Options& o) { o.max_composite = 9; })},
     };
   }();
   return table;

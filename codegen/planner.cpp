@@ -182,10 +182,11 @@ struct Planner {
     return cap >= 32 && (n < from || 2 * opt.values_per_thread < 32) ? 16 : cap;
   }
 
-  std::vector<Step> stages(int64_t n, int s, bool nine = true, uint32_t max_radix = 32) {
+  std::vector<Step> stages(int64_t n, int s, bool composites = true, uint32_t max_radix = 32) {
+    uint32_t mc = composites ? opt.max_composite : 0;
     std::vector<Step> st;
     int64_t span = 1;
-    for (int r : factorize(n, radix_cap(n, max_radix), nine)) {
+    for (int r : factorize(n, radix_cap(n, max_radix), mc)) {
       Step k;
       k.kind = Step::stage;
       k.radix = r;

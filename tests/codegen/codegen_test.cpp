@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <numeric>
+#include <set>
 
 namespace fftmux::codegen {
 namespace {
@@ -75,10 +76,14 @@ TEST(Factorize, ProductIsTheLengthAndRadicesAreAllowed) {
       std::vector<int> r = factorize(n, maxr);
       EXPECT_EQ(product(r), n) << n;
       for (int x : r) {
-        EXPECT_TRUE(x == 2 || x == 3 || x == 4 || x == 5 || x == 7 || x == 8 || x == 9 || x == 11 ||
-                    x == 13 || x == 16 || x == 32)
-            << x;
-        if ((x & (x - 1)) == 0) {
+        bool prime = x == 2 || x == 3 || x == 5 || x == 7 || x == 11 || x == 13;
+        bool composite = composite_parts(x).first > 0;
+        EXPECT_TRUE(prime || composite || x == 9 || x == 4 || x == 8 || x == 16) << x;
+        if (composite) {
+          auto [a, b] = composite_parts(x);
+          EXPECT_EQ(a * b, x);
+        }
+        if ((x & (x - 1)) == 0 || composite) {
           EXPECT_LE(uint32_t(x), maxr) << n;
         }
       }
@@ -93,7 +98,24 @@ TEST(Factorize, PrefersFewStages) {
   EXPECT_EQ(factorize(1024, 32), (std::vector<int>{32, 32}));
   EXPECT_EQ(factorize(8, 4), (std::vector<int>{4, 2}));
   EXPECT_EQ(factorize(2187), (std::vector<int>{9, 9, 9, 3}));
-  EXPECT_EQ(factorize(2187, 16, false), (std::vector<int>(7, 3)));
+  EXPECT_EQ(factorize(2187, 16, 0), (std::vector<int>(7, 3)));
+  // Composite radices save exchanges: 1000 in three stages (cuFFT's 10^3)
+  // where the primes take four, 3125 in three where they take five.
+  EXPECT_EQ(factorize(1000), (std::vector<int>{10, 10, 10}));
+  EXPECT_EQ(factorize(1000, 16, 9), (std::vector<int>{8, 5, 5, 5}));
+  EXPECT_EQ(factorize(3125, 32), (std::vector<int>{25, 25, 5}));
+  EXPECT_EQ(factorize(2187, 32), (std::vector<int>{27, 9, 9}));
+}
+
+// The sizes vulkan.backend's CompositeRadicesAreCorrect runs take every
+// composite radix between them (lines under 512 points stop at radix 16).
+TEST(Factorize, CompositeSizesCoverEveryComposite) {
+  std::set<int> seen;
+  for (int64_t n : {100, 1440, 1536, 2187, 3125, 6000})
+    for (int r : factorize(n, n < 512 ? 16 : 32))
+      if (composite_parts(r).first)
+        seen.insert(r);
+  EXPECT_EQ(seen, (std::set<int>{10, 15, 20, 24, 25, 27}));
 }
 
 TEST(Factorize, DeclinesLargePrimes) {

@@ -14,12 +14,13 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace fftmux::codegen {
 
 // Bumped whenever emitted code changes: part of every compiled-code cache key.
-constexpr int generator_version = 9;
+constexpr int generator_version = 10;
 
 // What the device allows a kernel.
 struct Device {
@@ -34,6 +35,7 @@ struct Device {
 // The knobs an autotuner turns (the backends' variants).
 struct Options {
   uint32_t max_radix = 32;        // largest power-of-two butterfly (32: F32 lines >= 512)
+  uint32_t max_composite = 32;    // largest odd or mixed composite radix (factorize)
   uint32_t values_per_thread = 0; // target registers per thread, 0 = by precision
   uint32_t group_threads = 0;     // target invocations per workgroup, 0 = 256
   uint32_t max_single = 0;        // longest one-pass transform, 0 = what shared memory holds
@@ -53,8 +55,14 @@ struct Unsupported : std::runtime_error {
 // Radices for an n whose prime factors are all <= 13, chosen by a cost model
 // (fewest shared-memory exchanges first), largest first; empty when n has a
 // larger prime factor. factorize(1) is empty too. max_radix bounds the
-// power-of-two radices only; nine = false leaves out the composite radix 9.
-std::vector<int> factorize(int64_t n, uint32_t max_radix = 16, bool nine = true);
+// power-of-two and composite radices (the primes 3 to 13 always run);
+// max_composite bounds the odd and mixed composites (9, 10, 15, 20, 24, 25,
+// 27): 0 for a Bluestein convolution, whose two transforms cannot hold them
+// in registers, 9 for the radices before composites (variant prime-radices).
+std::vector<int> factorize(int64_t n, uint32_t max_radix = 16, uint32_t max_composite = 32);
+// The parts a, b of a composite radix r = a b done in registers ({0, 0} for
+// a prime or 9, which is one direct DFT).
+std::pair<int, int> composite_parts(int r);
 bool smooth(int64_t n); // every prime factor <= 13
 // The padded length of a Bluestein convolution for n: 2,3,5,7-smooth,
 // >= 2n-2, the one of least arithmetic by the factorization's cost model.
