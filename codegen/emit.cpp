@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cstdarg>
 #include <cstdio>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -68,6 +69,12 @@ std::string typed_literals(const std::string& s, const char* suffix) {
 struct Slot {
   std::string pos, guard;
   std::string team; // flat layouts: the slot's line in the workgroup
+  // pos = base + offset where adding offset to base never carries into bit
+  // 5 (offset a multiple of 32, or base aligned to a power of two above
+  // offset): the padded index is then base's padded index + offset + offset
+  // / 32. offset < 0: no such split.
+  std::string base;
+  int64_t offset = -1;
 };
 struct Layout {
   bool alt = false;
@@ -81,6 +88,7 @@ public:
 
   std::string run() {
     body();
+    flush();
     std::ostringstream o;
     int p = f64_ ? 1 : 0;
     o << format(x_.prelude, x_.real_type[p], x_.complex_type[p]);
@@ -199,15 +207,24 @@ private:
       std::string b = "(tS + " + u(j * P) + ")";
       std::string guard = (j + 1) * P > q ? b + " < " + u(q) : "";
       for (int i = 0; i < s.radix; ++i) {
-        std::string pos;
-        if (!out)
-          pos = "(" + b + " + " + u(i * q) + ")";
-        else if (s.span == 1)
-          pos = "(" + b + " * " + u(s.radix) + " + " + u(i) + ")";
-        else
-          pos = "(" + b + " / " + u(s.span) + " * " + u(s.span * s.radix) + " + " + b + " % " +
-                u(s.span) + " + " + u(i * s.span) + ")";
-        l.slots.push_back({pos, guard, ""});
+        Slot sl{"", guard, ""};
+        if (!out) {
+          sl.pos = "(" + b + " + " + u(i * q) + ")";
+          if (i * q % 32 == 0)
+            sl.base = b, sl.offset = i * q;
+        } else if (s.span == 1) {
+          sl.pos = "(" + b + " * " + u(s.radix) + " + " + u(i) + ")";
+          if (32 % s.radix == 0)
+            sl.base = b + " * " + u(s.radix), sl.offset = i;
+        } else {
+          sl.base =
+              b + " / " + u(s.span) + " * " + u(s.span * s.radix) + " + " + b + " % " + u(s.span);
+          sl.pos = "(" + sl.base + " + " + u(i * s.span) + ")";
+          // base's first term is a multiple of 32 and its second below span
+          if (s.span % 32 == 0 || (32 % s.span == 0 && s.span * s.radix % 32 == 0))
+            sl.offset = i * s.span;
+        }
+        l.slots.push_back(sl);
       }
     }
     return grow(l);
@@ -286,12 +303,44 @@ private:
   }
   std::string half() const { return u(k_.component_scalars()); }
 
+  // The padded base index of every slot of l whose padding folds, declared
+  // once (a run of slots shares it): NVIDIA's OpenGL compiler computed each
+  // slot's i + (i >> 5) anew (four integer operations an access).
+  // (shared_var's cases: a staggered line pads its positions alone, a
+  // team-major one its whole index, which folds where lines start at
+  // multiples of 32 words.)
+  std::map<std::string, std::string> padded_bases(const Layout& l) {
+    std::map<std::string, std::string> names;
+    bool whole = k_.teams > 1 && !k_.staggered();
+    if (!k_.pad_shared || (whole && !(k_.team_major && k_.line_scalars() % 32 == 0)))
+      return names;
+    std::string line_start =
+        (l.alt ? "teamA" : "teamS") + std::string(" * ") + u(k_.line_scalars());
+    for (const Slot& sl : l.slots)
+      if (sl.offset >= 0 && sl.team.empty() && !names.count(sl.base)) {
+        std::string n = "ix" + std::to_string(bases_++);
+        std::string d = "uint " + n + " = " + (whole ? line_start + " + " : "") + sl.base + "; " +
+                        n + " += " + n + " >> 5u;";
+        line(k_.staggered() ? d + " " + n + " += " + line_start + ";" : d);
+        names[sl.base] = n;
+      }
+    return names;
+  }
+  std::string slot_index(const std::map<std::string, std::string>& bases, bool alt,
+                         const Slot& sl) const {
+    auto it = sl.offset >= 0 && sl.team.empty() ? bases.find(sl.base) : bases.end();
+    if (it == bases.end())
+      return shared_var("i", alt, sl.pos, sl.team);
+    return "uint i = " + it->second + " + " + u(sl.offset + sl.offset / 32) + "; ";
+  }
+
   void barrier() { line(x_.barrier); }
 
   void write_shared(const Layout& from, const char* comps) {
+    auto bases = padded_bases(from);
     for (size_t s = 0; s < from.slots.size(); ++s) {
       const Slot& sl = from.slots[s];
-      std::string stmt = shared_var("i", from.alt, sl.pos, sl.team);
+      std::string stmt = slot_index(bases, from.alt, sl);
       for (const char* c = comps; *c; ++c)
         stmt += std::string("sh[i") + (*c == 'y' && !k_.split_exchange ? " + " + half() : "") +
                 "] = r[" + std::to_string(s) + "]." + *c + "; ";
@@ -306,10 +355,11 @@ private:
       barrier();
     shared_used_ = true;
     auto read = [&](const char* what) {
+      auto bases = padded_bases(to);
       for (size_t s = 0; s < to.slots.size(); ++s) {
         std::string r = std::to_string(s);
         std::string stmt =
-            shared_var("i", to.alt, to.slots[s].pos, to.slots[s].team) +
+            slot_index(bases, to.alt, to.slots[s]) +
             (std::string(what) == "xy"  ? "r[" + r + "] = CPLX(sh[i], sh[i + " + half() + "]);"
              : std::string(what) == "x" ? "xs[" + r + "] = sh[i];"
                                         : "r[" + r + "] = CPLX(xs[" + r + "], sh[i]);");
@@ -470,9 +520,10 @@ private:
     const Side& side = k_.load;
     Layout target = first_layout();
     Layout from = k_.load_flat ? flat() : k_.load_alt ? linear(k_.length, true) : target;
+    for (size_t i = 0; i < from.slots.size(); ++i) // what guarded-off slots hold
+      line(reg(i) + " = CPLX(K(0.0), K(0.0));");
     for (size_t i = 0; i < from.slots.size(); ++i) {
       const Slot& sl = from.slots[i];
-      line(reg(i) + " = CPLX(K(0.0), K(0.0));");
       if (from.flat) {
         guarded(sl.guard, reg(i) + " = " + src(flat_address(side, i)) + ";");
         continue;
@@ -559,18 +610,44 @@ private:
   static std::string join(const std::string& a, const std::string& b) {
     return a.empty() ? b : b.empty() ? a : a + " && " + b;
   }
-  void line(const std::string& s) { code_ << "  " << s << "\n"; }
+  void line(const std::string& s) {
+    flush();
+    code_ << "  " << s << "\n";
+  }
+  // Statements under one guard share one if: NVIDIA's OpenGL compiler kept
+  // an IF/ENDIF around each load of a run (its NV assembly, H200).
   void guarded(const std::string& guard, const std::string& stmt) {
     if (guard.empty())
       line("{ " + stmt + " }");
-    else
-      line("if (" + guard + ") { " + stmt + " }");
+    else if (!held_.empty() && guard == held_guard_)
+      held_.push_back(stmt);
+    else {
+      flush();
+      held_guard_ = guard;
+      held_.push_back(stmt);
+    }
+  }
+  void flush() {
+    if (held_.empty())
+      return;
+    if (held_.size() == 1)
+      code_ << "  if (" << held_guard_ << ") { " << held_[0] << " }\n";
+    else {
+      code_ << "  if (" << held_guard_ << ") {\n";
+      for (const std::string& stmt : held_)
+        code_ << "    { " << stmt << " }\n";
+      code_ << "  }\n";
+    }
+    held_.clear();
   }
 
   const Kernel& k_;
   const Syntax& x_;
   bool f64_;
   std::ostringstream code_;
+  std::string held_guard_; // guarded statements not yet written
+  std::vector<std::string> held_;
+  int bases_ = 0; // padded base indices declared so far (ix0, ix1, ...)
   size_t registers_ = 0;
   bool shared_used_ = false;
   std::set<std::pair<int, int>> butterflies_;
