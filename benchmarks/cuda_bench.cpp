@@ -65,6 +65,9 @@ struct Options {
   double warmup = 1; // seconds of untimed runs before each timing
   std::string json;
   int plans = 0; // the native plan made this many times more, each timed twice in turn
+  // Runs queued back to back in one timed sample: 1 leaves the GPU idle
+  // while the host launches, so the launch's host time counts.
+  int chain = 1;
 };
 
 // ---- problems ----
@@ -153,21 +156,24 @@ struct Timing {
   double median = 0, low = 0, high = 0; // milliseconds
 };
 
-// Untimed runs first, for `warm` seconds (warm_up.hpp says why).
-Timing time_on(cudaStream_t s, int repeats, double warm, const std::function<void()>& run) {
-  fftmux::bench::warm_up(warm, run, [&] { cuda_ok(cudaStreamSynchronize(s), "a warm-up run"); });
+// Untimed runs first, for o.warmup seconds (warm_up.hpp says why); each
+// sample times o.chain runs queued back to back, divided by their count.
+Timing time_on(cudaStream_t s, const Options& o, const std::function<void()>& run) {
+  fftmux::bench::warm_up(o.warmup, run,
+                         [&] { cuda_ok(cudaStreamSynchronize(s), "a warm-up run"); });
   cudaEvent_t a, b;
   cuda_ok(cudaEventCreate(&a), "cudaEventCreate");
   cuda_ok(cudaEventCreate(&b), "cudaEventCreate");
   std::vector<double> t;
-  for (int i = 0; i < repeats; ++i) {
+  for (int i = 0; i < o.repeats; ++i) {
     cuda_ok(cudaEventRecord(a, s), "cudaEventRecord");
-    run();
+    for (int c = 0; c < o.chain; ++c)
+      run();
     cuda_ok(cudaEventRecord(b, s), "cudaEventRecord");
     cuda_ok(cudaEventSynchronize(b), "cudaEventSynchronize");
     float ms = 0;
     cuda_ok(cudaEventElapsedTime(&ms, a, b), "cudaEventElapsedTime");
-    t.push_back(ms);
+    t.push_back(ms / o.chain);
   }
   cudaEventDestroy(a);
   cudaEventDestroy(b);
@@ -421,7 +427,7 @@ struct Bench {
 
   void copy_line() {
     Row r{"copy", "cudaMemcpy D2D 1 GiB", "copy"};
-    r.t = time_on(stream, opt.repeats, opt.warmup, [&] {
+    r.t = time_on(stream, opt, [&] {
       cuda_ok(cudaMemcpyAsync(got->p, in->p, in->bytes, cudaMemcpyDeviceToDevice, stream), "copy");
     });
     r.gbs = 2.0 * double(in->bytes) / (r.t.median * 1e-3) * 1e-9;
@@ -432,7 +438,7 @@ struct Bench {
   // Direct cuFFT: the time, and its output (left in want) checked at bins.
   Timing direct(const Problem& p, Row& r) {
     Direct cu(p.desc, stream);
-    r.t = time_on(stream, opt.repeats, opt.warmup, [&] { cu.run(in->p, want->p); });
+    r.t = time_on(stream, opt, [&] { cu.run(in->p, want->p); });
     cuda_ok(cudaMemset(want->p, 0xFF, out_bytes(p.desc)), "poison");
     cu.run(in->p, want->p);
     cuda_ok(cudaStreamSynchronize(stream), "direct run");
@@ -456,8 +462,7 @@ struct Bench {
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       plan.set_stream(reinterpret_cast<uint64_t>(stream));
       fftmux::buffer bin = wrap(c, in->p, in_bytes(d)), bout = wrap(c, got->p, out_bytes(d));
-      r.t = time_on(stream, opt.repeats, opt.warmup,
-                    [&] { plan.execute(FFTMUX_FORWARD, bin, bout); });
+      r.t = time_on(stream, opt, [&] { plan.execute(FFTMUX_FORWARD, bin, bout); });
       cuda_ok(cudaMemsetAsync(got->p, 0xFF, out_bytes(d), stream), "poison");
       plan.execute(FFTMUX_FORWARD, bin, bout);
       r.error = compare->error(d, got->p, want->p, stream);
@@ -589,8 +594,7 @@ struct Bench {
     for (int round = 0; round < 2; ++round)
       for (int i = 0; i < opt.plans; ++i) {
         Row r{p.group, p.name, "native plan " + std::to_string(i) + (round ? " again" : " first")};
-        r.t = time_on(stream, opt.repeats, opt.warmup,
-                      [&] { plans[size_t(i)].execute(FFTMUX_FORWARD, bin, bout); });
+        r.t = time_on(stream, opt, [&] { plans[size_t(i)].execute(FFTMUX_FORWARD, bin, bout); });
         cuda_ok(cudaMemsetAsync(got->p, 0xFF, out_bytes(p.desc), stream), "poison");
         plans[size_t(i)].execute(FFTMUX_FORWARD, bin, bout);
         r.error = compare->error(p.desc, got->p, want->p, stream);
@@ -649,10 +653,13 @@ int main(int argc, char** argv) {
       b.opt.match = argv[++i];
     else if (a == "--plans" && i + 1 < argc)
       b.opt.plans = std::stoi(argv[++i]);
+    else if (a == "--chain" && i + 1 < argc)
+      b.opt.chain = std::max(1, std::stoi(argv[++i]));
     else {
       std::fprintf(stderr,
                    "usage: cuda_bench [--quick] [--all-variants] [--variants A,B] [--shifts-only] "
-                   "[--match TEXT] [--plans K] [--repeats N] [--warmup SECONDS] [--json FILE]\n");
+                   "[--match TEXT] [--plans K] [--chain K] [--repeats N] [--warmup SECONDS] "
+                   "[--json FILE]\n");
       return 2;
     }
   }
