@@ -336,6 +336,20 @@ TEST(Emit, PaddedIndexOncePerButterfly) {
   }
 }
 
+// A line's loads and stores go through one base a butterfly (CUDA: a
+// pointer, so NVRTC adds constant offsets instead of widening every index).
+TEST(Emit, MemoryThroughOneBaseAButterfly) {
+  Kernel k = plan(problem({8192}, FFTMUX_C2C, FFTMUX_F32, 8), FFTMUX_FORWARD, h200_cuda())
+                 .passes[0]
+                 .kernel;
+  std::string cu = emit(k, Dialect::cuda), gl = emit(k, Dialect::opengl);
+  EXPECT_EQ(cu.find("src["), std::string::npos);
+  EXPECT_EQ(cu.find("dst["), std::string::npos);
+  EXPECT_NE(cu.find("const cplx_t* gp0 = src + "), std::string::npos);
+  EXPECT_NE(cu.find("gp0[256u]"), std::string::npos);
+  EXPECT_NE(gl.find("src.d[gp0 + 256u]"), std::string::npos);
+}
+
 // Statements under one guard share one if (NVIDIA's OpenGL compiler kept
 // an IF/ENDIF around each load): a line's 32 loads, one branch.
 TEST(Emit, OneGuardOverARunOfStatements) {
