@@ -311,7 +311,8 @@ private:
   std::map<std::string, std::string> padded_bases(const Layout& l) {
     std::map<std::string, std::string> names;
     bool whole = k_.teams > 1 && !k_.staggered();
-    if (!k_.pad_shared || (whole && !(k_.team_major && k_.line_scalars() % 32 == 0)))
+    if (k_.slot_addresses || !k_.pad_shared ||
+        (whole && !(k_.team_major && k_.line_scalars() % 32 == 0)))
       return names;
     std::string line_start =
         (l.alt ? "teamA" : "teamS") + std::string(" * ") + u(k_.line_scalars());
@@ -516,15 +517,14 @@ private:
   }
 
   // A butterfly's slots reach memory through one base and constant offsets
-  // (CUDA: a pointer). Computed per slot in 32 bits, each address cost
-  // NVRTC a widening multiply and a 64-bit add (8192 points: 1872 SASS
-  // instructions, 1744 through pointers).
+  // (CUDA: a pointer), along contiguous and strided axes alike. Computed per slot in 32 bits, each
+  // address cost NVRTC a widening multiply and a 64-bit add (8192 points: 1872 SASS instructions,
+  // 1744 through pointers).
   std::map<std::string, std::string> line_bases(const Layout& l, const Side& side, bool store) {
     std::map<std::string, std::string> names;
     const Axis& a = side.axes[0];
-    bool plain = a.terms.size() == 1 && a.terms[0].coord == kElement && a.terms[0].coef == 1 &&
-                 !a.shift && a.stride == 1 && a.limit == std::numeric_limits<int64_t>::max();
-    if (side.access != Access::complex || !plain || l.flat)
+    bool plain = element_coef(a) && !a.shift && a.limit == std::numeric_limits<int64_t>::max();
+    if (k_.slot_addresses || side.access != Access::complex || !plain || l.flat)
       return names;
     bool cuda = x_.dialect == Dialect::cuda;
     for (const Slot& sl : l.slots)
@@ -537,15 +537,25 @@ private:
       }
     return names;
   }
+  // The coefficient of the position in an axis' index where it appears once
+  // (the index is then linear in it), else 0.
+  static int64_t element_coef(const Axis& a) {
+    int64_t c = 0, n = 0;
+    for (const Term& t : a.terms)
+      if (t.coord == kElement)
+        c = t.coef, ++n;
+    return n == 1 ? c : 0;
+  }
   // Slot sl's element through its base, "" where it has none.
   std::string through(const std::map<std::string, std::string>& bases, const Slot& sl,
-                      bool store) const {
+                      const Side& side, bool store) const {
     auto it = sl.offset >= 0 ? bases.find(sl.base) : bases.end();
     if (it == bases.end())
       return "";
+    std::string at = u(sl.offset * element_coef(side.axes[0]) * side.axes[0].stride);
     if (x_.dialect == Dialect::cuda)
-      return it->second + "[" + u(sl.offset) + "]";
-    return format(store ? x_.dst : x_.src, (it->second + " + " + u(sl.offset)).c_str());
+      return it->second + "[" + at + "]";
+    return format(store ? x_.dst : x_.src, (it->second + " + " + at).c_str());
   }
 
   Layout load() {
@@ -564,7 +574,7 @@ private:
       std::string g = join(std::string(from.alt ? "okA" : "okS"), sl.guard);
       if (side.axes[0].limit != std::numeric_limits<int64_t>::max())
         g = join(g, logical(side, sl.pos, from.alt) + " < " + u(side.axes[0].limit));
-      std::string p = through(bases, sl, false);
+      std::string p = through(bases, sl, side, false);
       guarded(g, reg(i) + " = " + (p.empty() ? load_value(side, sl.pos, from.alt) : p) + ";");
     }
     return exchange(from, target);
@@ -589,7 +599,7 @@ private:
       std::string l = logical(side, sl.pos, to.alt);
       if (side.axes[0].limit != std::numeric_limits<int64_t>::max())
         g = join(g, l + " < " + u(side.axes[0].limit));
-      std::string v = reg(i) + scale, stmt, p = through(bases, sl, true);
+      std::string v = reg(i) + scale, stmt, p = through(bases, sl, side, true);
       if (!p.empty())
         stmt = p + " = " + v + ";";
       else if (side.access == Access::complex)

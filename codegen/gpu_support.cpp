@@ -49,6 +49,9 @@ const std::vector<Variant>& variants() {
         // The radices before composites (10 = 2 x 5 ... 27 = 3 x 9 in
         // registers): one exchange more for lines such as 1000 or 3125.
         {"prime-radices", with([](Options& o) { o.max_composite = 9; })},
+        // Generator v10's addressing: each slot its own index (registers rose
+        // with the bases in some strided passes: 32768's first 56 -> 72).
+        {"slot-addresses", with([](Options& o) { o.slot_addresses = true; })},
     };
   }();
   return table;

@@ -379,6 +379,7 @@ struct Planner {
       k.positions = k.length;
     k.in_place = k.load.buffer == k.store.buffer;
     k.resident_groups = opt.resident_groups;
+    k.slot_addresses = opt.slot_addresses;
     k.threads = pick_threads(k);
     unit_digit_first(k);
     Pref pl = preference(k.load), ps = preference(k.store);

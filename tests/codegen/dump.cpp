@@ -3,8 +3,9 @@
 // [precision] [dialect] [shared_bytes] [variant].
 // With FFTMUX_DUMP_NVRTC=sm_90 (built where NVRTC is found) it prints, in
 // place of each CUDA kernel's source, what ptxas reports of it when NVRTC
-// compiles it as the CUDA backend does (registers, spills): the counts the
-// GPU runs, which nvcc's differ from (8192 points F32: NVRTC 128, nvcc 194).
+// compiles it as the CUDA backend does (registers, spills) and the count of
+// its machine instructions: the code the GPU runs, which nvcc's differs
+// from (8192 points F32: NVRTC 128 registers, nvcc 194).
 #include <fftmux/codegen.hpp>
 #include <fftmux/gpu_support.hpp>
 #ifdef FFTMUX_DUMP_NVRTC
@@ -14,6 +15,31 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+
+#ifdef FFTMUX_DUMP_NVRTC
+// The machine instructions of a cubin's code sections (16 bytes each on
+// sm_70 and later), read from its ELF section headers.
+std::string instructions(const std::string& elf) {
+  auto at = [&](size_t off, size_t bytes) {
+    uint64_t v = 0;
+    if (off + bytes <= elf.size())
+      std::memcpy(&v, elf.data() + off, bytes);
+    return v;
+  };
+  if (elf.size() < 64 || elf.compare(0, 4,
+                                     "\x7f"
+                                     "ELF") != 0)
+    return "";
+  uint64_t shoff = at(0x28, 8), size = at(0x3a, 2), count = at(0x3c, 2), names = at(0x3e, 2);
+  uint64_t strtab = at(shoff + names * size + 0x18, 8), total = 0;
+  for (uint64_t i = 0; i < count; ++i) {
+    uint64_t h = shoff + i * size, name = strtab + at(h, 4);
+    if (name < elf.size() && elf.compare(name, 6, ".text.") == 0)
+      total += at(h + 0x20, 8) / 16;
+  }
+  return "// SASS instructions: " + std::to_string(total) + "\n";
+}
+#endif
 
 // The kernel's source, or with FFTMUX_DUMP_NVRTC what ptxas says of it.
 std::string shown(const std::string& src) {
@@ -31,8 +57,14 @@ std::string shown(const std::string& src) {
   nvrtcGetProgramLogSize(prog, &n);
   std::string log(n, '\0');
   nvrtcGetProgramLog(prog, log.data());
+  std::string cubin;
+  if (r == NVRTC_SUCCESS && nvrtcGetCUBINSize(prog, &n) == NVRTC_SUCCESS) {
+    cubin.resize(n);
+    nvrtcGetCUBIN(prog, cubin.data());
+  }
   nvrtcDestroyProgram(&prog);
-  return (r == NVRTC_SUCCESS ? "" : "// NVRTC failed\n") + log;
+  log.resize(std::strlen(log.c_str())); // the size counted the terminating NUL
+  return (r == NVRTC_SUCCESS ? "" : "// NVRTC failed\n") + log + instructions(cubin);
 #else
   return "// built without NVRTC: FFTMUX_DUMP_NVRTC has no effect\n" + src;
 #endif

@@ -175,7 +175,7 @@ TEST(CudaDevice, ReportsNameArchitectureDriverAndUuid) {
   EXPECT_EQ(std::string(b.variants),
             "cufft,native,native-radix8,native-radix4,native-wide,native-narrow,"
             "native-radix8-narrow,native-small-groups,native-two-pass,native-wide-strides,"
-            "native-two-groups,native-radix16,native-prime-radices");
+            "native-two-groups,native-radix16,native-prime-radices,native-slot-addresses");
 }
 
 buffer wrap(context& ctx, void* device_pointer, uint64_t bytes) {

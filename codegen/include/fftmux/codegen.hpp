@@ -43,6 +43,10 @@ struct Options {
   // Workgroups the compiler must fit on one multiprocessor (CUDA's launch
   // bounds; GLSL has no such hint), 0 = no demand.
   uint32_t resident_groups = 0;
+  // Every slot computes its own memory and shared-memory index (generator
+  // v10's code) instead of adding constants to one base a butterfly: fewer
+  // registers in some kernels (variant slot-addresses).
+  bool slot_addresses = false;
 };
 
 // A problem the generator declines; what() is the reason, for query answers.
@@ -172,6 +176,7 @@ struct Kernel {
   bool pad_shared = false;      // one spare word per 32: strided stage writes avoid bank conflicts
   bool in_place = false;        // load and store address the same buffer
   uint32_t resident_groups = 0; // Options::resident_groups
+  bool slot_addresses = false;  // Options::slot_addresses
   bool convolution = false;     // a whole Bluestein convolution (chirp, FFT, spectrum, FFT, chirp)
 
   int64_t transforms() const; // lines: the product of the digits
