@@ -517,9 +517,9 @@ private:
   }
 
   // A butterfly's slots reach memory through one base and constant offsets
-  // (CUDA: a pointer), along contiguous and strided axes alike. Computed per slot in 32 bits, each
-  // address cost NVRTC a widening multiply and a 64-bit add (8192 points: 1872 SASS instructions,
-  // 1744 through pointers).
+  // (CUDA: a pointer), along contiguous and strided axes alike. Computed per
+  // slot in 32 bits, each address cost NVRTC a widening multiply and a 64-bit
+  // add (8192 points: 1872 SASS instructions, 1744 through pointers).
   std::map<std::string, std::string> line_bases(const Layout& l, const Side& side, bool store) {
     std::map<std::string, std::string> names;
     const Axis& a = side.axes[0];
