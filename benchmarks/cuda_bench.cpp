@@ -461,18 +461,10 @@ struct Bench {
       double plan_ms =
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       plan.set_stream(reinterpret_cast<uint64_t>(stream));
-      fftmux::buffer bin = wrap(c, in->p, in_bytes(d)), bout = wrap(c, got->p, out_bytes(d));
-      r.t = time_on(stream, opt, [&] { plan.execute(FFTMUX_FORWARD, bin, bout); });
-      cuda_ok(cudaMemsetAsync(got->p, 0xFF, out_bytes(d), stream), "poison");
-      plan.execute(FFTMUX_FORWARD, bin, bout);
-      r.error = compare->error(d, got->p, want->p, stream);
-      r.bound = 2 * fftmux::ref::error_bound(d);
-      r.ok = r.error <= r.bound;
-      r.gbs = gbs(d, r.t.median);
-      char note[96];
-      std::snprintf(note, sizeof note, "%.3fx cuFFT time, plan %.0f ms", r.t.median / direct_ms,
-                    plan_ms);
-      r.note = note;
+      measure(r, d, c, plan, direct_ms);
+      char note[32];
+      std::snprintf(note, sizeof note, ", plan %.0f ms", plan_ms);
+      r.note += note;
     } catch (const std::exception& e) {
       r.ok = false;
       r.note = e.what();
@@ -578,6 +570,23 @@ struct Bench {
     variant(p, s, "pass", "native", "native + shift (modulation)", direct_ms);
   }
 
+  // r's time of plan (on the wrapped in and got buffers) and its output
+  // checked against cuFFT's in want.
+  void measure(Row& r, const fftmux_desc& d, fftmux::context& c, fftmux::plan& plan,
+               double direct_ms) {
+    fftmux::buffer bin = wrap(c, in->p, in_bytes(d)), bout = wrap(c, got->p, out_bytes(d));
+    r.t = time_on(stream, opt, [&] { plan.execute(FFTMUX_FORWARD, bin, bout); });
+    cuda_ok(cudaMemsetAsync(got->p, 0xFF, out_bytes(d), stream), "poison");
+    plan.execute(FFTMUX_FORWARD, bin, bout);
+    r.error = compare->error(d, got->p, want->p, stream);
+    r.bound = 2 * fftmux::ref::error_bound(d);
+    r.ok = r.error <= r.bound;
+    r.gbs = gbs(d, r.t.median);
+    char note[32];
+    std::snprintf(note, sizeof note, "%.3fx cuFFT time", r.t.median / direct_ms);
+    r.note = note;
+  }
+
   // The native plan made opt.plans times in this process and each timed
   // twice, in turn: whether a plan's time sticks to the plan (its own
   // allocations) or changes from one timing to the next. The kernels are the
@@ -589,21 +598,10 @@ struct Bench {
       plans.push_back(c.make_plan(p.desc, "cuda", "native"));
       plans.back().set_stream(reinterpret_cast<uint64_t>(stream));
     }
-    fftmux::buffer bin = wrap(c, in->p, in_bytes(p.desc)),
-                   bout = wrap(c, got->p, out_bytes(p.desc));
     for (int round = 0; round < 2; ++round)
       for (int i = 0; i < opt.plans; ++i) {
         Row r{p.group, p.name, "native plan " + std::to_string(i) + (round ? " again" : " first")};
-        r.t = time_on(stream, opt, [&] { plans[size_t(i)].execute(FFTMUX_FORWARD, bin, bout); });
-        cuda_ok(cudaMemsetAsync(got->p, 0xFF, out_bytes(p.desc), stream), "poison");
-        plans[size_t(i)].execute(FFTMUX_FORWARD, bin, bout);
-        r.error = compare->error(p.desc, got->p, want->p, stream);
-        r.bound = 2 * fftmux::ref::error_bound(p.desc);
-        r.ok = r.error <= r.bound;
-        r.gbs = gbs(p.desc, r.t.median);
-        char note[64];
-        std::snprintf(note, sizeof note, "%.3fx cuFFT time", r.t.median / direct_ms);
-        r.note = note;
+        measure(r, p.desc, c, plans[size_t(i)], direct_ms);
         rows.push_back(r);
         print(r);
       }

@@ -309,19 +309,30 @@ private:
   // team-major one its whole index, which folds where lines start at
   // multiples of 32 words.)
   std::map<std::string, std::string> padded_bases(const Layout& l) {
-    std::map<std::string, std::string> names;
     bool whole = k_.teams > 1 && !k_.staggered();
     if (k_.slot_addresses || !k_.pad_shared ||
         (whole && !(k_.team_major && k_.line_scalars() % 32 == 0)))
-      return names;
+      return {};
     std::string line_start =
         (l.alt ? "teamA" : "teamS") + std::string(" * ") + u(k_.line_scalars());
+    return per_base(
+        l, "ix", [](const Slot& sl) { return sl.pad_folds && sl.team.empty(); },
+        [&](const std::string& n, const Slot& sl) {
+          std::string d = "uint " + n + " = " + (whole ? line_start + " + " : "") + sl.base + "; " +
+                          n + " += " + n + " >> 5u;";
+          return k_.staggered() ? d + " " + n + " += " + line_start + ";" : d;
+        });
+  }
+  // A name declared once (by decl's statement) for each distinct base among
+  // l's slots that use accepts.
+  template <class Use, class Decl>
+  std::map<std::string, std::string> per_base(const Layout& l, const char* prefix, Use use,
+                                              Decl decl) {
+    std::map<std::string, std::string> names;
     for (const Slot& sl : l.slots)
-      if (sl.pad_folds && sl.team.empty() && !names.count(sl.base)) {
-        std::string n = "ix" + std::to_string(bases_++);
-        std::string d = "uint " + n + " = " + (whole ? line_start + " + " : "") + sl.base + "; " +
-                        n + " += " + n + " >> 5u;";
-        line(k_.staggered() ? d + " " + n + " += " + line_start + ";" : d);
+      if (use(sl) && !names.count(sl.base)) {
+        std::string n = prefix + std::to_string(declared_++);
+        line(decl(n, sl));
         names[sl.base] = n;
       }
     return names;
@@ -521,21 +532,18 @@ private:
   // slot in 32 bits, each address cost NVRTC a widening multiply and a 64-bit
   // add (8192 points: 1872 SASS instructions, 1744 through pointers).
   std::map<std::string, std::string> line_bases(const Layout& l, const Side& side, bool store) {
-    std::map<std::string, std::string> names;
     const Axis& a = side.axes[0];
     bool plain = element_coef(a) && !a.shift && a.limit == std::numeric_limits<int64_t>::max();
     if (k_.slot_addresses || side.access != Access::complex || !plain || l.flat)
-      return names;
+      return {};
     bool cuda = x_.dialect == Dialect::cuda;
-    for (const Slot& sl : l.slots)
-      if (sl.offset >= 0 && !names.count(sl.base)) {
-        std::string n = "gp" + std::to_string(pointers_++);
-        std::string at = address(side, l.alt, logical(side, "(" + sl.base + ")", l.alt));
-        std::string type = !cuda ? "uint " : store ? "cplx_t* " : "const cplx_t* ";
-        line(type + n + " = " + (cuda ? store ? "dst + " : "src + " : "") + "(" + at + ");");
-        names[sl.base] = n;
-      }
-    return names;
+    return per_base(
+        l, "gp", [](const Slot& sl) { return sl.offset >= 0; },
+        [&](const std::string& n, const Slot& sl) {
+          std::string at = address(side, l.alt, logical(side, "(" + sl.base + ")", l.alt));
+          std::string type = !cuda ? "uint " : store ? "cplx_t* " : "const cplx_t* ";
+          return type + n + " = " + (cuda ? store ? "dst + " : "src + " : "") + "(" + at + ");";
+        });
   }
   // The coefficient of the position in an axis' index where it appears once
   // (the index is then linear in it), else 0.
@@ -694,8 +702,7 @@ private:
   std::ostringstream code_;
   std::string held_guard_; // guarded statements not yet written
   std::vector<std::string> held_;
-  int bases_ = 0;    // padded base indices declared so far (ix0, ix1, ...)
-  int pointers_ = 0; // memory bases declared so far (gp0, gp1, ...)
+  int declared_ = 0; // per_base's names so far (ix0, gp1, ...)
   size_t registers_ = 0;
   bool shared_used_ = false;
   std::set<std::pair<int, int>> butterflies_;

@@ -111,6 +111,8 @@ Device probe(int index) {
   d.multiprocessors = p.multiProcessorCount;
   d.memory = p.totalGlobalMem;
   d.shared_optin = p.sharedMemPerBlockOptin;
+  d.shared_per_sm = p.sharedMemPerMultiprocessor;
+  d.shared_reserved = p.reservedSharedMemPerBlock;
   d.l2_bytes = p.l2CacheSize;
   d.uuid = format_uuid(p.uuid);
   check(cudaDriverGetVersion(&d.driver_cuda), "cudaDriverGetVersion");

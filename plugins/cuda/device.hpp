@@ -14,7 +14,9 @@ struct Device {
   int major = 0, minor = 0; // compute capability
   int multiprocessors = 0;
   size_t memory = 0;
-  size_t shared_optin = 0; // shared memory a block may opt in to
+  size_t shared_optin = 0;    // shared memory a block may opt in to
+  size_t shared_per_sm = 0;   // the most a multiprocessor's carveout gives
+  size_t shared_reserved = 0; // the driver's own share of each block's
   int l2_bytes = 0;
   std::string uuid;                      // "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"
   std::string driver;                    // the kernel driver's version, e.g. "580.159.04"

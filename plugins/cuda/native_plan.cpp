@@ -162,22 +162,20 @@ private:
   // one the same plan's time moved by up to 22 % between timings. A hint:
   // where the driver refuses it, the pass runs with its own choice.
   void prefer_l1(const Pass& pass) const {
-    int device = backend().device.index, groups = 0, per_sm = 0, reserved = 0;
-    const void* f = reinterpret_cast<const void*>(pass.kernel);
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&groups, f, int(pass.threads), pass.shared) !=
+    const Device& dev = backend().device;
+    int groups = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &groups, reinterpret_cast<const void*>(pass.kernel), int(pass.threads), pass.shared) !=
             cudaSuccess ||
-        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device) !=
-            cudaSuccess ||
-        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, device) !=
-            cudaSuccess ||
-        groups < 1 || per_sm < 1) {
+        groups < 1 || !dev.shared_per_sm) {
       cudaGetLastError(); // a hint's failure must not surface as a later launch's
       return;
     }
-    int64_t need = int64_t(groups) * (int64_t(pass.shared) + reserved);
-    int percent = int(std::min<int64_t>(100, (need * 100 + per_sm - 1) / per_sm));
+    size_t need = size_t(groups) * (pass.shared + dev.shared_reserved);
+    int percent =
+        int(std::min<size_t>(100, (need * 100 + dev.shared_per_sm - 1) / dev.shared_per_sm));
     if (cudaKernelSetAttributeForDevice(pass.kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                        percent, device) != cudaSuccess)
+                                        percent, dev.index) != cudaSuccess)
       cudaGetLastError();
   }
 

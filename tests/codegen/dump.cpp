@@ -26,9 +26,7 @@ std::string instructions(const std::string& elf) {
       std::memcpy(&v, elf.data() + off, bytes);
     return v;
   };
-  if (elf.size() < 64 || elf.compare(0, 4,
-                                     "\x7f"
-                                     "ELF") != 0)
+  if (elf.size() < 64 || elf.compare(0, 4, "\177ELF") != 0)
     return "";
   uint64_t shoff = at(0x28, 8), size = at(0x3a, 2), count = at(0x3c, 2), names = at(0x3e, 2);
   uint64_t strtab = at(shoff + names * size + 0x18, 8), total = 0;
