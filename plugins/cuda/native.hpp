@@ -15,6 +15,14 @@ namespace fftmux::cuda {
 // block (227 KiB on an H200), 1024 threads, 32-bit element indices.
 codegen::Device native_limits(size_t shared_optin);
 
+// The shared-memory carveout (percent of shared_per_sm) for `groups`
+// resident workgroups of group_bytes each (their shared memory and the
+// driver's reserved share): what they need and no more, so that the rest of
+// the multiprocessor's memory stays L1 (the twiddle table, and the staging
+// of every global load in flight), and at most 72 % unless one group needs
+// more, since fewer groups with more L1 ran faster than more with less.
+int carveout_percent(int groups, size_t group_bytes, size_t shared_per_sm);
+
 // Every kernel source of a problem, both directions where it runs both.
 // Throws codegen::Unsupported with the reason.
 std::vector<std::string> native_sources(const fftmux_desc& d, const codegen::Device& limits,

@@ -155,11 +155,7 @@ private:
     }
   }
 
-  // The shared-memory carveout the pass's resident groups need and no more:
-  // the rest of the multiprocessor's 256 KiB stays L1, which holds the
-  // twiddle table. Left to the driver (no preference) the carveout of the
-  // same kernel was 168 KiB in a fresh process (ncu, H200), where in a long
-  // one the same plan's time moved by up to 22 % between timings. A hint:
+  // The carveout the pass's resident groups ask (carveout_percent). A hint:
   // where the driver refuses it, the pass runs with its own choice.
   void prefer_l1(const Pass& pass) const {
     const Device& dev = backend().device;
@@ -171,9 +167,7 @@ private:
       cudaGetLastError(); // a hint's failure must not surface as a later launch's
       return;
     }
-    size_t need = size_t(groups) * (pass.shared + dev.shared_reserved);
-    int percent =
-        int(std::min<size_t>(100, (need * 100 + dev.shared_per_sm - 1) / dev.shared_per_sm));
+    int percent = carveout_percent(groups, pass.shared + dev.shared_reserved, dev.shared_per_sm);
     if (cudaKernelSetAttributeForDevice(pass.kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
                                         percent, dev.index) != cudaSuccess)
       cudaGetLastError();
@@ -191,6 +185,21 @@ std::string size_limit(const fftmux_desc& d) {
 }
 
 } // namespace
+
+// 72 % of the H200's 228 KiB is its 164 KiB carveout. H200, 4096 points F32
+// (44 registers, 5 groups of 35 KiB an SM): a 200 KiB carveout ran 578 us at
+// 78 % of DRAM bandwidth, stalled on L1TEX; at 164 KiB (4 groups) 535 us,
+// and the same or faster at every other size measured (ncu, and one process
+// per setting: benchmarks/results/h200-2026-12-01d).
+constexpr size_t kMaxCarveoutPercent = 72;
+
+int carveout_percent(int groups, size_t group_bytes, size_t shared_per_sm) {
+  if (!group_bytes || !shared_per_sm)
+    return 0; // no shared memory: all of it L1
+  size_t cap = std::max(group_bytes, shared_per_sm * kMaxCarveoutPercent / 100);
+  size_t need = std::min(size_t(std::max(groups, 1)), cap / group_bytes) * group_bytes;
+  return int(std::min<size_t>(100, (need * 100 + shared_per_sm - 1) / shared_per_sm));
+}
 
 codegen::Device native_limits(size_t shared_optin) {
   codegen::Device d;

@@ -181,6 +181,24 @@ TEST(CudaKernels, CompileErrorsComeBackWithTheLog) {
   }
 }
 
+// The H200's figures: 228 KiB of shared memory an SM, 1 KiB reserved a block.
+TEST(CudaKernels, CarveoutLeavesL1ToLoadsInFlight) {
+  const size_t sm = 233472, k = 1024;
+  // Two 8192-point groups (66 KiB each): what they need, rounded up.
+  EXPECT_EQ(cuda::carveout_percent(2, 66 * k + k, sm), 59);
+  // Five 4096-point groups (33 KiB) would take 200 KiB: four of them fit 72 %.
+  EXPECT_EQ(cuda::carveout_percent(5, 33 * k + k, sm), 60);
+  EXPECT_EQ(cuda::carveout_percent(5, 33 * k + k, sm), cuda::carveout_percent(4, 33 * k + k, sm));
+  // One group larger than 72 % (10007's convolution, 165 KiB) still gets its own.
+  EXPECT_EQ(cuda::carveout_percent(1, 165 * k + k, sm), 73);
+  // A group count the occupancy API could not give, or no shared memory at all.
+  EXPECT_EQ(cuda::carveout_percent(0, 33 * k + k, sm), 15);
+  EXPECT_EQ(cuda::carveout_percent(3, 0, sm), 0);
+  EXPECT_EQ(cuda::carveout_percent(3, 33 * k, 0), 0);
+  // Many small groups: never above 100 % and never above the cap.
+  EXPECT_LE(cuda::carveout_percent(64, 4 * k, sm), 72);
+}
+
 // ---- The route's arithmetic, run on the CPU ----
 
 void unpack(const Side& s, int64_t e, int64_t i[kAxes]) {
