@@ -284,6 +284,19 @@ TEST(Plan, RegistersLeaveRoomForASecondGroup) {
       << "alone in 48 KiB, radix 32";
 }
 
+// Between a thread count above the register target and one below it, the
+// one below: 1000 = 10 x 10 x 10 on 100 threads of 10 values, not 50 of 20
+// (16 is the F32 target); 729 on 81 threads of 9, not 27 of 27.
+TEST(Plan, ValuesAThreadLeanBelowTheTarget) {
+  auto threads = [](int64_t n) {
+    return plan(problem({n}), FFTMUX_FORWARD, h200_cuda()).passes.at(0).kernel.threads;
+  };
+  EXPECT_EQ(threads(1000), 100u);
+  EXPECT_EQ(threads(729), 81u);
+  EXPECT_EQ(threads(2187), 81u) << "radix 27 needs its 27 values";
+  EXPECT_EQ(threads(512), 32u) << "16 values: on target";
+}
+
 // A strided axis whose lines share a workgroup fewer than fill a 32-byte
 // sector is taken in two passes of long runs: 4096^2 in 48 KiB, F32 and F64;
 // in CUDA's 227 KiB four F32 lines fit (32 bytes) and three F64 (48).
