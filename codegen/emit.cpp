@@ -76,6 +76,10 @@ struct Slot {
   std::string base;
   int64_t offset = -1;
   bool pad_folds = false;
+  int64_t lo = -1, hi = -1; // bounds of pos where known (lo < 0: anywhere on the line)
+  // pos and base share their block of `block` positions (0: not known), so
+  // a bound that is a multiple of it holds for pos where it holds for base.
+  int64_t block = 0;
 };
 struct Layout {
   bool alt = false;
@@ -124,6 +128,8 @@ public:
     o << "  cplx_t r[" << std::max<size_t>(1, registers_) << "];\n";
     if (k_.split_exchange && shared_used_)
       o << "  real_t xs[" << std::max<size_t>(1, registers_) << "];\n";
+    if (k_.chunks > 1 && shared_used_)
+      o << "  real_t ys[" << std::max<size_t>(1, registers_) << "];\n";
     o << code_.str() << x_.entry_close;
     return typed_literals(o.str(), x_.literal_suffix[p]);
   }
@@ -195,6 +201,8 @@ private:
     for (int64_t j = 0; j * P < count; ++j) {
       std::string pos = "(" + t(alt) + " + " + u(j * P) + ")";
       l.slots.push_back({pos, (j + 1) * P > count ? pos + " < " + u(count) : "", ""});
+      l.slots.back().lo = j * P;
+      l.slots.back().hi = std::min((j + 1) * P, count) - 1;
     }
     return grow(l);
   }
@@ -212,13 +220,17 @@ private:
         if (!out) {
           sl.base = b, sl.offset = i * q;
           sl.pad_folds = i * q % 32 == 0;
+          sl.lo = j * P + i * q;
+          sl.hi = std::min((j + 1) * P, q) - 1 + i * q;
         } else if (s.span == 1) {
           sl.base = b + " * " + u(s.radix), sl.offset = i;
           sl.pad_folds = 32 % s.radix == 0;
+          sl.block = s.radix;
         } else {
           sl.base =
               b + " / " + u(s.span) + " * " + u(s.span * s.radix) + " + " + b + " % " + u(s.span);
           sl.offset = i * s.span;
+          sl.block = s.span * s.radix;
           // base's first term is a multiple of 32 and its second below span
           sl.pad_folds = s.span % 32 == 0 || (32 % s.span == 0 && s.span * s.radix % 32 == 0);
         }
@@ -347,15 +359,45 @@ private:
 
   void barrier() { line(x_.barrier); }
 
-  void write_shared(const Layout& from, const char* comps) {
+  // Which slots take part in chunk c's round: false to leave the slot out,
+  // else its guard with the chunk's bounds where they are not known to hold.
+  bool in_chunk(const Slot& sl, int c, std::string& guard) const {
+    guard = sl.guard;
+    if (k_.chunks < 2)
+      return true;
+    int64_t C = k_.chunk(), from = c * C, to = from + C;
+    int64_t lo = sl.lo < 0 ? 0 : sl.lo, hi = sl.lo < 0 ? k_.chunks * C - 1 : sl.hi;
+    if (hi < from || lo >= to)
+      return false;
+    // Bounds on base where they hold for pos alike: a butterfly's slots
+    // then share one guard (one if around their run).
+    std::string p = sl.block && C % sl.block == 0 ? "(" + sl.base + ")" : sl.pos;
+    std::string bounds = lo < from ? p + " >= " + u(from) : "";
+    if (hi >= to)
+      bounds += (bounds.empty() ? "" : " && ") + p + " < " + u(to);
+    if (!bounds.empty())
+      guard = guard.empty() ? bounds : guard + " && " + bounds;
+    return true;
+  }
+  // The shared index of a chunk c position: its padded index less the
+  // chunk's start (padding folds: a chunk is a multiple of 32 positions).
+  std::string chunk_index(int c) const {
+    int64_t start = c * k_.chunk();
+    return start ? "i - " + u(start + start / 32) : "i";
+  }
+
+  void write_shared(const Layout& from, const char* comps, int chunk = 0) {
     auto bases = padded_bases(from);
+    std::string at = chunk_index(chunk), guard;
     for (size_t s = 0; s < from.slots.size(); ++s) {
       const Slot& sl = from.slots[s];
+      if (!in_chunk(sl, chunk, guard))
+        continue;
       std::string stmt = slot_index(bases, from.alt, sl);
       for (const char* c = comps; *c; ++c)
-        stmt += std::string("sh[i") + (*c == 'y' && !k_.split_exchange ? " + " + half() : "") +
-                "] = r[" + std::to_string(s) + "]." + *c + "; ";
-      guarded(sl.guard, stmt);
+        stmt += "sh[" + at + (*c == 'y' && !k_.split_exchange ? " + " + half() : "") + "] = r[" +
+                std::to_string(s) + "]." + *c + "; ";
+      guarded(guard, stmt);
     }
   }
 
@@ -365,32 +407,51 @@ private:
     if (shared_used_)
       barrier();
     shared_used_ = true;
-    auto read = [&](const char* what) {
+    auto read = [&](const char* what, int chunk) {
       auto bases = padded_bases(to);
+      std::string at = chunk_index(chunk), guard;
       for (size_t s = 0; s < to.slots.size(); ++s) {
-        std::string r = std::to_string(s);
+        if (!in_chunk(to.slots[s], chunk, guard))
+          continue;
+        std::string r = std::to_string(s), v = "sh[" + at + "]";
         std::string stmt =
             slot_index(bases, to.alt, to.slots[s]) +
-            (std::string(what) == "xy"  ? "r[" + r + "] = CPLX(sh[i], sh[i + " + half() + "]);"
-             : std::string(what) == "x" ? "xs[" + r + "] = sh[i];"
-                                        : "r[" + r + "] = CPLX(xs[" + r + "], sh[i]);");
-        guarded(to.slots[s].guard, stmt);
+            (std::string(what) == "xy"   ? "r[" + r + "] = CPLX(sh[i], sh[i + " + half() + "]);"
+             : std::string(what) == "x"  ? "xs[" + r + "] = " + v + ";"
+             : std::string(what) == "ys" ? "ys[" + r + "] = " + v + ";"
+                                         : "r[" + r + "] = CPLX(xs[" + r + "], " + v + ");");
+        guarded(guard, stmt);
       }
     };
     if (!k_.split_exchange) {
       write_shared(from, "xy");
       barrier();
-      read("xy");
+      read("xy", 0);
+      return to;
+    }
+    if (k_.chunks > 1) { // a round a chunk of each component; r is read until the last
+      for (int round = 0; round < 2 * int(k_.chunks); ++round) {
+        int c = round % int(k_.chunks);
+        bool y = round >= int(k_.chunks);
+        if (round)
+          barrier();
+        write_shared(from, y ? "y" : "x", c);
+        barrier();
+        read(y ? "ys" : "x", c);
+      }
+      for (size_t s = 0; s < to.slots.size(); ++s)
+        guarded(to.slots[s].guard, "r[" + std::to_string(s) + "] = CPLX(xs[" + std::to_string(s) +
+                                       "], ys[" + std::to_string(s) + "]);");
       return to;
     }
     // One component at a time: the real parts wait in xs.
     write_shared(from, "x");
     barrier();
-    read("x");
+    read("x", 0);
     barrier();
     write_shared(from, "y");
     barrier();
-    read("y");
+    read("y", 0);
     return to;
   }
 

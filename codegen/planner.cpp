@@ -41,7 +41,14 @@ bool Kernel::staggered() const {
   return teams > 1 && team_major && threads > 1 && threads < 32;
 }
 
+int64_t Kernel::chunk() const {
+  int64_t l = std::max(length, positions);
+  return chunks > 1 ? ((l + chunks - 1) / chunks + 31) / 32 * 32 : l;
+}
+
 int64_t Kernel::line_scalars() const {
+  if (chunks > 1)
+    return chunk();
   int64_t l = std::max(length, positions);
   if (staggered()) { // the padded line, then up to the next word = threads (mod 32)
     int64_t q = l + (pad_shared ? l / 32 : 0);
@@ -160,7 +167,9 @@ struct Planner {
   // F32: 32768 points in one kernel spilled and ran at 0.38x cuFFT, in two
   // at 0.71x; 10007's 20160-point convolution ran 1.35x faster in one.
   int64_t single_limit(int64_t registers = 1) const {
-    int64_t l = std::min<int64_t>(shared_scalars(),
+    int64_t l = std::min<int64_t>(opt.shared_chunks > 1 ? (shared_scalars() - 1) * 32 / 33 / 32 *
+                                                              32 * opt.shared_chunks
+                                                        : shared_scalars(),
                                   int64_t(dev.max_threads) * registers * opt.values_per_thread);
     return opt.max_single ? std::min<int64_t>(l, opt.max_single) : l;
   }
@@ -435,6 +444,9 @@ struct Planner {
       k.store_flat = short_rows && !k.store_alt && contiguous(k.store, k);
     }
     k.pad_shared = true; // where it still fits
+    if (k.shared_scalars() > shared_scalars() && k.teams == 1 && k.split_exchange)
+      while (k.shared_scalars() > shared_scalars() && k.chunks < opt.shared_chunks)
+        ++k.chunks;
     if (k.shared_scalars() > shared_scalars())
       k.pad_shared = false;
     if (k.shared_scalars() > shared_scalars())

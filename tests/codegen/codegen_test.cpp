@@ -11,6 +11,7 @@
 #include <cstring>
 #include <numeric>
 #include <set>
+#include <tuple>
 
 namespace fftmux::codegen {
 namespace {
@@ -282,6 +283,34 @@ TEST(Plan, RegistersLeaveRoomForASecondGroup) {
   EXPECT_EQ(first(problem({4093})).threads, 512u) << "a Bluestein convolution of 8192";
   EXPECT_EQ(plan(problem({8192}), FFTMUX_FORWARD, h200()).passes.at(0).kernel.threads, 256u)
       << "alone in 48 KiB, radix 32";
+}
+
+// Variant chunked: a line whose one component overflows shared memory runs
+// in one kernel, exchanging chunks of 32-aligned positions that fit it.
+TEST(Plan, ChunkedLinesRunInOnePass) {
+  Options chunked;
+  for (const Variant& v : variants())
+    if (std::string(v.name) == "chunked")
+      chunked = v.options;
+  ASSERT_GT(chunked.shared_chunks, 1u) << "variant chunked";
+  EXPECT_EQ(plan(problem({16384}), FFTMUX_FORWARD, h200()).passes.size(), 2u);
+  for (auto [dev, n, chunks] : {std::tuple{h200(), 16384, 2u},
+                                {lavapipe(), 16384, 3u},
+                                {h200(), 12800, 2u},
+                                {lavapipe(), 12288, 2u}}) {
+    Plan p = plan(problem({n}), FFTMUX_FORWARD, dev, chunked);
+    ASSERT_EQ(p.passes.size(), 1u) << n;
+    const Kernel& k = p.passes[0].kernel;
+    EXPECT_EQ(k.chunks, chunks) << n;
+    EXPECT_EQ(k.chunk() % 32, 0) << n;
+    EXPECT_GE(k.chunk() * k.chunks, n) << n;
+    EXPECT_LE(k.shared_scalars() * 4, dev.shared_bytes) << n;
+  }
+  // Where a component fits, nothing changes.
+  const Kernel k = plan(problem({8192}), FFTMUX_FORWARD, h200(), chunked).passes[0].kernel;
+  EXPECT_EQ(k.chunks, 1u);
+  EXPECT_EQ(emit(k, Dialect::vulkan),
+            emit(plan(problem({8192}), FFTMUX_FORWARD, h200()).passes[0].kernel, Dialect::vulkan));
 }
 
 // Between a thread count above the register target and one below it, the

@@ -47,6 +47,10 @@ struct Options {
   // v10's code) instead of adding constants to one base a butterfly: fewer
   // registers in some kernels (variant slot-addresses).
   bool slot_addresses = false;
+  // A line whose one component does not fit shared memory may still run
+  // in one kernel by exchanging through it in up to this many chunks of
+  // positions, a barrier each (variant chunked); 1 = never.
+  uint32_t shared_chunks = 1;
 };
 
 // A problem the generator declines; what() is the reason, for query answers.
@@ -178,12 +182,16 @@ struct Kernel {
   uint32_t resident_groups = 0; // Options::resident_groups
   bool slot_addresses = false;  // Options::slot_addresses
   bool convolution = false;     // a whole Bluestein convolution (chirp, FFT, spectrum, FFT, chirp)
+  // Exchanges go through shared memory in this many rounds of chunk()
+  // positions each (one line a workgroup, one component at a time).
+  uint32_t chunks = 1;
 
   int64_t transforms() const; // lines: the product of the digits
   uint32_t workgroup() const { return threads * teams; }
   uint64_t groups() const;         // workgroups to dispatch
   uint32_t shared_scalars() const; // the kernel's shared memory, 0 when it needs none
   int64_t line_scalars() const;    // shared words of one component of one line
+  int64_t chunk() const;           // positions a chunk covers: a multiple of 32
   // Several lines share a warp: each line's padded words start `threads`
   // banks (mod 32) after the previous line's, so the warp's lines fall on
   // different banks.
