@@ -372,11 +372,10 @@ private:
     // Bounds on base where they hold for pos alike: a butterfly's slots
     // then share one guard (one if around their run).
     std::string p = sl.block && C % sl.block == 0 ? "(" + sl.base + ")" : sl.pos;
-    std::string bounds = lo < from ? p + " >= " + u(from) : "";
+    if (lo < from)
+      guard = join(guard, p + " >= " + u(from));
     if (hi >= to)
-      bounds += (bounds.empty() ? "" : " && ") + p + " < " + u(to);
-    if (!bounds.empty())
-      guard = guard.empty() ? bounds : guard + " && " + bounds;
+      guard = join(guard, p + " < " + u(to));
     return true;
   }
   // The shared index of a chunk c position: its padded index less the
@@ -429,29 +428,22 @@ private:
       read("xy", 0);
       return to;
     }
-    if (k_.chunks > 1) { // a round a chunk of each component; r is read until the last
-      for (int round = 0; round < 2 * int(k_.chunks); ++round) {
-        int c = round % int(k_.chunks);
-        bool y = round >= int(k_.chunks);
-        if (round)
-          barrier();
-        write_shared(from, y ? "y" : "x", c);
+    // One component at a time, a round a chunk: the real parts wait in xs;
+    // with several chunks the imaginary parts wait in ys too, since r is
+    // read until the last round.
+    int chunks = int(k_.chunks);
+    for (int round = 0; round < 2 * chunks; ++round) {
+      bool y = round >= chunks;
+      if (round)
         barrier();
-        read(y ? "ys" : "x", c);
-      }
+      write_shared(from, y ? "y" : "x", round % chunks);
+      barrier();
+      read(!y ? "x" : chunks > 1 ? "ys" : "y", round % chunks);
+    }
+    if (chunks > 1)
       for (size_t s = 0; s < to.slots.size(); ++s)
         guarded(to.slots[s].guard, "r[" + std::to_string(s) + "] = CPLX(xs[" + std::to_string(s) +
                                        "], ys[" + std::to_string(s) + "]);");
-      return to;
-    }
-    // One component at a time: the real parts wait in xs.
-    write_shared(from, "x");
-    barrier();
-    read("x", 0);
-    barrier();
-    write_shared(from, "y");
-    barrier();
-    read("y", 0);
     return to;
   }
 

@@ -167,11 +167,15 @@ struct Planner {
   // F32: 32768 points in one kernel spilled and ran at 0.38x cuFFT, in two
   // at 0.71x; 10007's 20160-point convolution ran 1.35x faster in one.
   int64_t single_limit(int64_t registers = 1) const {
-    int64_t l = std::min<int64_t>(opt.shared_chunks > 1 ? (shared_scalars() - 1) * 32 / 33 / 32 *
-                                                              32 * opt.shared_chunks
-                                                        : shared_scalars(),
+    int64_t l = std::min<int64_t>(opt.shared_chunks > 1 ? chunked_reach() : shared_scalars(),
                                   int64_t(dev.max_threads) * registers * opt.values_per_thread);
     return opt.max_single ? std::min<int64_t>(l, opt.max_single) : l;
+  }
+  // The longest line shared_chunks chunks cover: a chunk is a multiple of
+  // 32 positions whose padded words (c + c / 32 + 1, Kernel::component_scalars)
+  // fit shared memory.
+  int64_t chunked_reach() const {
+    return (shared_scalars() - 1) * 32 / 33 / 32 * 32 * opt.shared_chunks;
   }
   // Longest line of a multi-pass kernel: coalesce_teams lines share a workgroup.
   int64_t chain_limit() const {
@@ -444,9 +448,9 @@ struct Planner {
       k.store_flat = short_rows && !k.store_alt && contiguous(k.store, k);
     }
     k.pad_shared = true; // where it still fits
-    if (k.shared_scalars() > shared_scalars() && k.teams == 1 && k.split_exchange)
-      while (k.shared_scalars() > shared_scalars() && k.chunks < opt.shared_chunks)
-        ++k.chunks;
+    while (k.teams == 1 && k.split_exchange && k.shared_scalars() > shared_scalars() &&
+           k.chunks < opt.shared_chunks)
+      ++k.chunks;
     if (k.shared_scalars() > shared_scalars())
       k.pad_shared = false;
     if (k.shared_scalars() > shared_scalars())
