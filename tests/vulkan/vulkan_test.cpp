@@ -312,6 +312,14 @@ TEST(Backend, ReportsDeviceAndVariants) {
   }
 }
 
+// p's relative error against the reference on a random input (seed).
+double run_error(plan& p, const fftmux_desc& d, int dir, uint64_t seed) {
+  std::vector<unsigned char> in = ref::random_input(d, seed), out(layout(d).out_bytes);
+  p.execute(dir, in.data(), out.data());
+  return ref::relative_error(ref::read_side(d, false, out.data()),
+                             ref::expected(d, dir, in.data()));
+}
+
 // Every variant the backend lists, at 240 points, and wide at 1024 too
 // (radix 32 needs 32 values a thread: on lavapipe only wide's target allows it).
 TEST(Backend, EveryVariantIsCorrect) {
@@ -332,11 +340,7 @@ TEST(Backend, EveryVariantIsCorrect) {
     fftmux_desc d = desc({r.n}, 2);
     plan p = shared().ctx->make_plan(d, "vulkan", r.variant.c_str());
     EXPECT_EQ(p.variant(), r.variant);
-    std::vector<unsigned char> in = ref::random_input(d, 3), out(layout(d).out_bytes);
-    p.execute(FFTMUX_FORWARD, in.data(), out.data());
-    double err = ref::relative_error(ref::read_side(d, false, out.data()),
-                                     ref::expected(d, FFTMUX_FORWARD, in.data()));
-    EXPECT_LE(err, ref::error_bound(d)) << r.variant << ", " << r.n;
+    EXPECT_LE(run_error(p, d, FFTMUX_FORWARD, 3), ref::error_bound(d)) << r.variant << ", " << r.n;
   }
 }
 
@@ -349,11 +353,8 @@ TEST(Backend, CompositeRadicesAreCorrect) {
     for (int dir : {FFTMUX_FORWARD, FFTMUX_INVERSE}) {
       fftmux_desc d = desc({n}, 2);
       plan p = shared().ctx->make_plan(d, "vulkan", "wide");
-      std::vector<unsigned char> in = ref::random_input(d, 5), out(layout(d).out_bytes);
-      p.execute(dir, in.data(), out.data());
-      double err = ref::relative_error(ref::read_side(d, false, out.data()),
-                                       ref::expected(d, dir, in.data()));
-      EXPECT_LE(err, ref::error_bound(d)) << n << (dir == FFTMUX_FORWARD ? " forward" : " inverse");
+      EXPECT_LE(run_error(p, d, dir, 5), ref::error_bound(d))
+          << n << (dir == FFTMUX_FORWARD ? " forward" : " inverse");
     }
 }
 
@@ -370,11 +371,8 @@ TEST(Backend, ChunkedExchangesAreCorrect) {
         continue;
       fftmux_desc d = desc({n}, 2, kind);
       plan p = shared().ctx->make_plan(d, "vulkan", "chunked");
-      std::vector<unsigned char> in = ref::random_input(d, 7), out(layout(d).out_bytes);
-      p.execute(dir, in.data(), out.data());
-      double err = ref::relative_error(ref::read_side(d, false, out.data()),
-                                       ref::expected(d, dir, in.data()));
-      EXPECT_LE(err, ref::error_bound(d)) << n << (dir == FFTMUX_FORWARD ? " forward" : " inverse");
+      EXPECT_LE(run_error(p, d, dir, 7), ref::error_bound(d))
+          << n << (dir == FFTMUX_FORWARD ? " forward" : " inverse");
     }
 }
 
