@@ -162,12 +162,17 @@ struct Planner {
   int64_t shared_scalars() const { return dev.shared_bytes / scalar(); }
 
   // Longest line one kernel transforms: one component of it fits shared
-  // memory and each thread holds at most the target registers (twice that
-  // for a Bluestein convolution, whose alternative is three passes). H200,
-  // F32: 32768 points in one kernel spilled and ran at 0.38x cuFFT, in two
-  // at 0.71x; 10007's 20160-point convolution ran 1.35x faster in one.
+  // memory (or shared_chunks chunks of it) and each thread holds at most
+  // the target registers (twice that for a Bluestein convolution, whose
+  // alternative is three passes). H200, F32: 32768 points in one kernel
+  // spilled and ran at 0.38x cuFFT, in two at 0.71x; 10007's 20160-point
+  // convolution ran 1.35x faster in one. A convolution is never chunked:
+  // Vulkan's 48 KiB ran 10007's in one chunked kernel of 1024 threads at
+  // 1.7x the time of three passes (16384 and 12800 points chunked: 0.65x
+  // and 0.83x the time of two passes).
   int64_t single_limit(int64_t registers = 1) const {
-    int64_t l = std::min<int64_t>(opt.shared_chunks > 1 ? chunked_reach() : shared_scalars(),
+    bool chunked = opt.shared_chunks > 1 && registers == 1;
+    int64_t l = std::min<int64_t>(chunked ? chunked_reach() : shared_scalars(),
                                   int64_t(dev.max_threads) * registers * opt.values_per_thread);
     return opt.max_single ? std::min<int64_t>(l, opt.max_single) : l;
   }
@@ -191,7 +196,7 @@ struct Planner {
   // 32 points in one thread 1.47x.
   uint32_t radix_cap(int64_t n, uint32_t max_radix) const {
     uint32_t cap = std::min({opt.max_radix, max_radix, dev.max_radix});
-    int64_t from = dev.shared_bytes <= 49152 ? 512 : 1024;
+    int64_t from = dev.radix32_from ? dev.radix32_from : dev.shared_bytes <= 49152 ? 512 : 1024;
     return cap >= 32 && (n < from || 2 * opt.values_per_thread < 32) ? 16 : cap;
   }
 
@@ -447,8 +452,13 @@ struct Planner {
       k.load_flat = short_rows && !k.load_alt && contiguous(k.load, k);
       k.store_flat = short_rows && !k.store_alt && contiguous(k.store, k);
     }
+    // Chunks only where even an unpadded component overflows: H200, one
+    // unpadded component against two padded chunks, 12288 F32 on OpenGL
+    // 0.74x the time (Vulkan 1.11x), 6000 F64 0.81x and 0.30x.
+    k.pad_shared = false;
+    bool overflows = k.shared_scalars() > shared_scalars();
     k.pad_shared = true; // where it still fits
-    while (k.teams == 1 && k.split_exchange && k.shared_scalars() > shared_scalars() &&
+    while (overflows && k.teams == 1 && k.split_exchange && k.shared_scalars() > shared_scalars() &&
            k.chunks < opt.shared_chunks)
       ++k.chunks;
     if (k.shared_scalars() > shared_scalars())

@@ -172,9 +172,12 @@ void Device::open(const Share& share) {
   GLint v = 0;
   g.GetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &v);
   limits_.shared_bytes = uint32_t(v);
-  // H200, radix 32 against 16 on the same GLSL: 512 points 2.2x the time,
-  // 1024 2.8x, 8192 1.4x, 2^18 1.5x (Vulkan's compiler gains from it).
-  limits_.max_radix = 16;
+  // H200, generator v12, radix 32 against 16 (one process each): 1024
+  // points 1.26x the time, 2048 1.00x, 4096 0.97x, 8192 0.90x. (2^20,
+  // whose passes run lines of 1024, took 0.93x in one fftmux_bench run;
+  // they keep radix 16 with the 1024-point transform.)
+  limits_.max_radix = 32;
+  limits_.radix32_from = 2048;
   GLint invocations = 0, size_x = 0;
   g.GetIntegerv(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, &invocations);
   g.GetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 0, &size_x);

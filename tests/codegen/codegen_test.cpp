@@ -285,32 +285,43 @@ TEST(Plan, RegistersLeaveRoomForASecondGroup) {
       << "alone in 48 KiB, radix 32";
 }
 
-// Variant chunked: a line whose one component overflows shared memory runs
-// in one kernel, exchanging chunks of 32-aligned positions that fit it.
+// A line whose one component overflows shared memory runs in one kernel,
+// exchanging chunks of 32-aligned positions that fit it (variant unchunked:
+// two passes); a Bluestein convolution is never chunked.
 TEST(Plan, ChunkedLinesRunInOnePass) {
-  Options chunked;
+  Options unchunked;
   for (const Variant& v : variants())
-    if (std::string(v.name) == "chunked")
-      chunked = v.options;
-  ASSERT_GT(chunked.shared_chunks, 1u) << "variant chunked";
-  EXPECT_EQ(plan(problem({16384}), FFTMUX_FORWARD, h200()).passes.size(), 2u);
-  for (auto [dev, n, chunks] : {std::tuple{h200(), 16384, 2u},
-                                {lavapipe(), 16384, 3u},
-                                {h200(), 12800, 2u},
-                                {lavapipe(), 12288, 2u}}) {
-    Plan p = plan(problem({n}), FFTMUX_FORWARD, dev, chunked);
+    if (std::string(v.name) == "unchunked")
+      unchunked = v.options;
+  ASSERT_EQ(unchunked.shared_chunks, 1u) << "variant unchunked";
+  EXPECT_EQ(plan(problem({16384}), FFTMUX_FORWARD, h200(), unchunked).passes.size(), 2u);
+  for (auto [dev, n, chunks, prec] : {std::tuple{h200(), 16384, 2u, FFTMUX_F32},
+                                      {lavapipe(), 16384, 3u, FFTMUX_F32},
+                                      {h200(), 12800, 2u, FFTMUX_F32},
+                                      {lavapipe(), 12288, 2u, FFTMUX_F32},
+                                      {h200(), 8192, 2u, FFTMUX_F64}}) {
+    fftmux_desc d = problem({n});
+    d.precision = prec;
+    Plan p = plan(d, FFTMUX_FORWARD, dev);
     ASSERT_EQ(p.passes.size(), 1u) << n;
     const Kernel& k = p.passes[0].kernel;
     EXPECT_EQ(k.chunks, chunks) << n;
     EXPECT_EQ(k.chunk() % 32, 0) << n;
     EXPECT_GE(k.chunk() * k.chunks, n) << n;
-    EXPECT_LE(k.shared_scalars() * 4, dev.shared_bytes) << n;
+    EXPECT_LE(k.shared_scalars() * (prec == FFTMUX_F64 ? 8 : 4), dev.shared_bytes) << n;
   }
-  // Where a component fits, nothing changes.
-  const Kernel k = plan(problem({8192}), FFTMUX_FORWARD, h200(), chunked).passes[0].kernel;
-  EXPECT_EQ(k.chunks, 1u);
-  EXPECT_EQ(emit(k, Dialect::vulkan),
-            emit(plan(problem({8192}), FFTMUX_FORWARD, h200()).passes[0].kernel, Dialect::vulkan));
+  // Where a component fits, nothing changes; a convolution keeps its passes.
+  for (int64_t n : {8192, 10007}) {
+    Plan a = plan(problem({n}), FFTMUX_FORWARD, h200());
+    Plan b = plan(problem({n}), FFTMUX_FORWARD, h200(), unchunked);
+    ASSERT_EQ(a.passes.size(), b.passes.size()) << n;
+    for (size_t i = 0; i < a.passes.size(); ++i) {
+      EXPECT_EQ(a.passes[i].kernel.chunks, 1u) << n;
+      EXPECT_EQ(emit(a.passes[i].kernel, Dialect::vulkan),
+                emit(b.passes[i].kernel, Dialect::vulkan))
+          << n;
+    }
+  }
 }
 
 // Between a thread count above the register target and one below it, the
@@ -417,8 +428,9 @@ TEST(Plan, GroupValuesFitHalfARegisterFile) {
         int64_t bytes =
             int64_t(k.workgroup()) * (k.length / k.threads) * 2 * (p == FFTMUX_F64 ? 8 : 4);
         EXPECT_LE(bytes, 1 << 17) << p << " " << kind;
-        if (p == FFTMUX_F32 && !k.team_major)
+        if (p == FFTMUX_F32 && !k.team_major) {
           EXPECT_EQ(k.teams, 4u);
+        }
       }
     }
 }
@@ -443,7 +455,7 @@ TEST(Plan, LongLinesTakeAtMostThreePasses) {
     int64_t n;
     size_t passes;
   };
-  for (Want w : {Want{1 << 14, 2}, Want{1 << 20, 2}, Want{1 << 24, 3}, Want{1 << 27, 3}}) {
+  for (Want w : {Want{1 << 15, 2}, Want{1 << 20, 2}, Want{1 << 24, 3}, Want{1 << 27, 3}}) {
     Plan p = plan(problem({w.n}), FFTMUX_FORWARD, h200());
     EXPECT_EQ(p.passes.size(), w.passes) << w.n << ": " << p.summary;
     EXPECT_GE(p.scratch_elements, uint64_t(w.n));

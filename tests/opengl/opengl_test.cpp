@@ -404,14 +404,14 @@ TEST(Wrap, ApplicationBuffersOfASharedContext) {
 
 // ---- the generator's GLSL 4.30 ----
 
-// Variant chunked in the OpenGL dialect (its own declarations of the
+// Chunked exchanges in the OpenGL dialect (its own declarations of the
 // chunked exchange's arrays): 16384 points on llvmpipe's 32 KiB, three
 // chunks a component, in one kernel (vulkan_test covers the algorithm).
 TEST(Variants, ChunkedExchangesMatchTheReference) {
   SKIP_WITHOUT_OPENGL();
   context c = make_context("", "chunked");
   fftmux_desc d = desc({16384}, 2);
-  plan p = c.make_plan(d, "opengl", "chunked");
+  plan p = c.make_plan(d, "opengl");
   EXPECT_LE(run_host(p, d, FFTMUX_FORWARD, 31), 1.0);
 }
 

@@ -20,7 +20,7 @@
 namespace fftmux::codegen {
 
 // Bumped whenever emitted code changes: part of every compiled-code cache key.
-constexpr int generator_version = 12;
+constexpr int generator_version = 13;
 
 // What the device allows a kernel.
 struct Device {
@@ -30,6 +30,9 @@ struct Device {
   uint64_t max_binding_bytes = 1ull << 32; // largest storage buffer a kernel may address
   bool f64 = true;                         // double precision arithmetic
   uint32_t max_radix = 32; // largest power-of-two butterfly its compiler keeps in registers
+  // Shortest line that takes radix 32 where max_radix allows it; 0 = 512 on
+  // devices of 48 KiB or less, 1024 on larger ones.
+  uint32_t radix32_from = 0;
 };
 
 // The knobs an autotuner turns (the backends' variants).
@@ -49,8 +52,9 @@ struct Options {
   bool slot_addresses = false;
   // A line whose one component does not fit shared memory may still run
   // in one kernel by exchanging through it in up to this many chunks of
-  // positions, a barrier each (variant chunked); 1 = never.
-  uint32_t shared_chunks = 1;
+  // positions, a barrier each; 1 = never (variant unchunked: such lines take
+  // two passes).
+  uint32_t shared_chunks = 4;
 };
 
 // A problem the generator declines; what() is the reason, for query answers.
