@@ -201,7 +201,7 @@ struct Planner {
   }
 
   std::vector<Step> stages(int64_t n, int s, bool composites = true, uint32_t max_radix = 32) {
-    uint32_t mc = composites ? opt.max_composite : 0;
+    uint32_t mc = composites ? std::min(opt.max_composite, dev.max_composite) : 0;
     std::vector<Step> st;
     int64_t span = 1;
     for (int r : factorize(n, radix_cap(n, max_radix), mc)) {

@@ -324,6 +324,23 @@ TEST(Plan, ChunkedLinesRunInOnePass) {
   }
 }
 
+// A device's radix limits (OpenGL on the H200): radix 32 only on lines from
+// radix32_from on, composites no larger than max_composite.
+TEST(Plan, DeviceRadixLimits) {
+  Device gl = h200();
+  gl.radix32_from = 2048;
+  gl.max_composite = 25;
+  auto largest = [](int64_t n, const Device& dev) {
+    std::vector<int> r = radices(problem({n}), dev);
+    return r.empty() ? 0 : *std::max_element(r.begin(), r.end());
+  };
+  EXPECT_EQ(largest(1024, gl), 16);
+  EXPECT_EQ(largest(8192, gl), 32);
+  EXPECT_EQ(largest(2187, gl), 9) << "27 is a composite above 25";
+  EXPECT_EQ(largest(1024, h200()), 32);
+  EXPECT_EQ(largest(2187, h200()), 27);
+}
+
 // Between a thread count above the register target and one below it, the
 // one below: 1000 = 10 x 10 x 10 on 100 threads of 10 values, not 50 of 20
 // (16 is the F32 target); 729 on 81 threads of 9, not 27 of 27.

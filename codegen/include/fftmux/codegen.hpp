@@ -33,6 +33,7 @@ struct Device {
   // Shortest line that takes radix 32 where max_radix allows it; 0 = 512 on
   // devices of 48 KiB or less, 1024 on larger ones.
   uint32_t radix32_from = 0;
+  uint32_t max_composite = 32; // largest odd or mixed composite radix it runs well
 };
 
 // The knobs an autotuner turns (the backends' variants).
