@@ -81,6 +81,13 @@ struct Slot {
   // a bound that is a multiple of it holds for pos where it holds for base.
   int64_t block = 0;
 };
+Slot slot(std::string pos, std::string guard, std::string team = "") {
+  Slot s;
+  s.pos = std::move(pos);
+  s.guard = std::move(guard);
+  s.team = std::move(team);
+  return s;
+}
 struct Layout {
   bool alt = false;
   bool flat = false; // the workgroup's lines as one run: guards include the line check
@@ -200,7 +207,7 @@ private:
     int64_t P = k_.threads;
     for (int64_t j = 0; j * P < count; ++j) {
       std::string pos = "(" + t(alt) + " + " + u(j * P) + ")";
-      l.slots.push_back({pos, (j + 1) * P > count ? pos + " < " + u(count) : "", ""});
+      l.slots.push_back(slot(pos, (j + 1) * P > count ? pos + " < " + u(count) : ""));
       l.slots.back().lo = j * P;
       l.slots.back().hi = std::min((j + 1) * P, count) - 1;
     }
@@ -216,7 +223,7 @@ private:
       std::string b = "(tS + " + u(j * P) + ")";
       std::string guard = (j + 1) * P > q ? b + " < " + u(q) : "";
       for (int i = 0; i < s.radix; ++i) {
-        Slot sl{"", guard, ""};
+        Slot sl = slot("", guard);
         if (!out) {
           sl.base = b, sl.offset = i * q;
           sl.pad_folds = i * q % 32 == 0;
@@ -252,7 +259,7 @@ private:
       std::string guard = "group * " + u(k_.teams) + " + " + team + " < " + u(k_.transforms());
       if ((j + 1) * W > run)
         guard = e + " < " + u(run) + " && " + guard;
-      l.slots.push_back({"(" + e + " % " + u(L) + ")", guard, team});
+      l.slots.push_back(slot("(" + e + " % " + u(L) + ")", guard, team));
     }
     return grow(l);
   }
