@@ -81,6 +81,20 @@ Options device_defaults(Options o, bool cpu) {
   return o;
 }
 
+// H200, OpenGL, generator v12, radix 32 against 16 (one process each):
+// 1024 points 1.26x the time, 8192 0.90x (2048 and 4096 factor the same
+// either way, and ran 1.00x and 0.97x; 2^20, whose passes run lines of
+// 1024, took 0.93x in one fftmux_bench run, but they keep radix 16 with the
+// 1024-point transform). 2187 as 27 x 9 x 9 took 1.22x the time of 9 x 9 x
+// 9 x 3, 12800 as 32 x 25 x 16 0.52x that of 16 x 16 x 10 x 5.
+Device dialect_limits(Device d, Dialect dialect) {
+  if (dialect == Dialect::opengl) {
+    d.radix32_from = 2048;
+    d.max_composite = 25;
+  }
+  return d;
+}
+
 std::string summary(const std::vector<Chunk>& chunks) {
   std::string s = chunks.at(0).generated->planned.plans.back().summary;
   if (chunks.size() > 1)

@@ -172,16 +172,7 @@ void Device::open(const Share& share) {
   GLint v = 0;
   g.GetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &v);
   limits_.shared_bytes = uint32_t(v);
-  // H200, generator v12, radix 32 against 16 (one process each): 1024
-  // points 1.26x the time, 8192 0.90x (2048 and 4096 factor the same either
-  // way, and ran 1.00x and 0.97x). (2^20,
-  // whose passes run lines of 1024, took 0.93x in one fftmux_bench run;
-  // they keep radix 16 with the 1024-point transform.)
-  // Radix 27 stays out: 2187 as 27 x 9 x 9 took 1.22x the time of 9 x 9 x
-  // 9 x 3 (12800 as 32 x 25 x 16 0.52x that of 16 x 16 x 10 x 5).
-  limits_.max_radix = 32;
-  limits_.radix32_from = 2048;
-  limits_.max_composite = 25;
+  limits_ = codegen::dialect_limits(limits_, codegen::Dialect::opengl);
   GLint invocations = 0, size_x = 0;
   g.GetIntegerv(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, &invocations);
   g.GetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 0, &size_x);

@@ -324,12 +324,12 @@ TEST(Plan, ChunkedLinesRunInOnePass) {
   }
 }
 
-// A device's radix limits (OpenGL on the H200): radix 32 only on lines from
+// A device's radix limits (OpenGL's compiler): radix 32 only on lines from
 // radix32_from on, composites no larger than max_composite.
 TEST(Plan, DeviceRadixLimits) {
-  Device gl = h200();
-  gl.radix32_from = 2048;
-  gl.max_composite = 25;
+  Device gl = dialect_limits(h200(), Dialect::opengl);
+  EXPECT_EQ(gl.radix32_from, 2048u);
+  EXPECT_EQ(gl.max_composite, 25u);
   auto largest = [](int64_t n, const Device& dev) {
     std::vector<int> r = radices(problem({n}), dev);
     return r.empty() ? 0 : *std::max_element(r.begin(), r.end());

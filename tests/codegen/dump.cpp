@@ -91,6 +91,7 @@ int main(int argc, char** argv) {
   Device dev;
   if (argc > 6)
     dev.shared_bytes = uint32_t(std::atoi(argv[6]));
+  dev = dialect_limits(dev, dialect);
   Options opt;
   for (const Variant& v : variants())
     if (argc > 7 && !std::strcmp(argv[7], v.name))

@@ -33,6 +33,9 @@ const char* const* variant_names();
 // (lavapipe, llvmpipe) holds 4 values a thread in 256-invocation groups, a
 // GPU ~64-invocation groups.
 Options device_defaults(Options o, bool cpu);
+// What a dialect's compiler runs well, on top of the limits its API
+// reports (OpenGL: radix 32 from 2048 points, no radix 27).
+Device dialect_limits(Device d, Dialect dialect);
 
 // FFTMUX_FORWARD and/or FFTMUX_INVERSE: what a plan of desc runs.
 std::vector<int> directions(const fftmux_desc& desc);
