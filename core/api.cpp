@@ -206,6 +206,15 @@ fftmux_plan try_candidates(fftmux_context ctx, const Problem& p, Decision& d) {
        "no backend runs " + text);
 }
 
+// The backend at index of the context's list, or the rule the index broke.
+Backend& backend_at(fftmux_context ctx, uint32_t index) {
+  const auto& all = ctx->registry.all();
+  if (index >= all.size())
+    invalid("index = " + std::to_string(index) + ": there are " + std::to_string(all.size()) +
+            " backends");
+  return *all[index];
+}
+
 } // namespace
 
 extern "C" {
@@ -356,19 +365,6 @@ fftmux_status fftmux_backend_count(fftmux_context ctx, uint32_t* count) {
     *count = uint32_t(ctx->registry.all().size());
   });
 }
-
-namespace {
-
-// The backend at index of the context's list, or the rule the index broke.
-Backend& backend_at(fftmux_context ctx, uint32_t index) {
-  const auto& all = ctx->registry.all();
-  if (index >= all.size())
-    invalid("index = " + std::to_string(index) + ": there are " + std::to_string(all.size()) +
-            " backends");
-  return *all[index];
-}
-
-} // namespace
 
 fftmux_status fftmux_backend_get(fftmux_context ctx, uint32_t index, uint32_t flags,
                                  fftmux_backend_info* info) {
