@@ -191,6 +191,15 @@ TEST(Plan, OneKernelHoldsAtMostTheTargetRegisters) {
   EXPECT_EQ(plan(problem({10007}), FFTMUX_FORWARD, h200_cuda()).passes.size(), 1u);
 }
 
+// The options of the backends' variant of that name.
+Options variant_named(const std::string& name) {
+  for (const Variant& v : variants())
+    if (v.name == name)
+      return v.options;
+  ADD_FAILURE() << "no variant " << name;
+  return {};
+}
+
 std::vector<int> radices(const fftmux_desc& d, const Device& dev, const Options& o = {}) {
   std::vector<int> r;
   const Plan p = plan(d, FFTMUX_FORWARD, dev, o);
@@ -239,10 +248,7 @@ TEST(Plan, ThreadsStayBusyInEveryStage) {
   EXPECT_EQ(plan(problem({4096}), FFTMUX_FORWARD, lavapipe(), narrow).passes[0].kernel.threads,
             256u);
   // radix8-narrow: radix 8 on 8 values a thread, twice radix8's threads.
-  Options r8n;
-  for (const Variant& v : variants())
-    if (std::string(v.name) == "radix8-narrow")
-      r8n = v.options;
+  Options r8n = variant_named("radix8-narrow");
   const Kernel k = plan(problem({4096}, FFTMUX_C2C, FFTMUX_F32, 64), FFTMUX_FORWARD, h200(), r8n)
                        .passes[0]
                        .kernel;
@@ -289,10 +295,7 @@ TEST(Plan, RegistersLeaveRoomForASecondGroup) {
 // exchanging chunks of 32-aligned positions that fit it (variant unchunked:
 // two passes); a Bluestein convolution is never chunked.
 TEST(Plan, ChunkedLinesRunInOnePass) {
-  Options unchunked;
-  for (const Variant& v : variants())
-    if (std::string(v.name) == "unchunked")
-      unchunked = v.options;
+  Options unchunked = variant_named("unchunked");
   ASSERT_EQ(unchunked.shared_chunks, 1u) << "variant unchunked";
   EXPECT_EQ(plan(problem({16384}), FFTMUX_FORWARD, h200(), unchunked).passes.size(), 2u);
   for (auto [dev, n, chunks, prec] : {std::tuple{h200(), 16384, 2u, FFTMUX_F32},
