@@ -16,7 +16,7 @@
 // Parseval's theorem gives, and sampled rows (first, last, around the
 // 65535-workgroup boundaries) must match the double-precision reference.
 //
-// Usage: opengl_bench [--quick] [--only copy|2d|1d] [--repeats R] [--warmup SECONDS]
+// Usage: opengl_bench [--quick] [--only copy|2d|1d|occupancy] [--repeats R] [--warmup SECONDS]
 //                     [--storage NAME] [--variant NAME] [--peers a,b | none]
 // Every FFT timing follows --warmup seconds (1) of untimed runs: an idle
 // H200 sits at 345 MHz and reaches 1980 only under a while of load, and the
@@ -57,7 +57,7 @@ struct Args {
 
 [[noreturn]] void usage(const std::string& why) {
   std::fprintf(stderr,
-               "opengl_bench: %s\nusage: opengl_bench [--quick] [--only copy|2d|1d] "
+               "opengl_bench: %s\nusage: opengl_bench [--quick] [--only copy|2d|1d|occupancy] "
                "[--repeats R] [--warmup SECONDS] [--storage NAME] [--variant NAME] "
                "[--peers a,b|none]\n",
                why.c_str());
@@ -99,8 +99,9 @@ Args parse(int argc, char** argv) {
     else
       usage("unknown option " + k);
   }
-  if (!a.only.empty() && a.only != "copy" && a.only != "2d" && a.only != "1d")
-    usage("--only takes copy, 2d or 1d");
+  if (!a.only.empty() && a.only != "copy" && a.only != "2d" && a.only != "1d" &&
+      a.only != "occupancy")
+    usage("--only takes copy, 2d, 1d or occupancy");
   return a;
 }
 
@@ -388,6 +389,94 @@ CopyResult run_copy(opengl::Device& d, const CopyCase& c, int repeats) {
   g.UseProgram(0);
   d.take_error(); // a failed case leaves its error behind: reported above
   return r;
+}
+
+// ---- the occupancy study ----
+
+// How many workgroups of a shape the driver keeps resident at once: each
+// group counts itself in on entry and out on exit and records the peak,
+// spinning long enough in between that a whole wave overlaps. Against the
+// hardware's limits (H200: 32 groups, 2048 invocations, 228 KiB of shared
+// memory and 64 K registers an SM), a lower peak is the driver's doing.
+struct OccupancyCase {
+  uint32_t threads, shared_words, live; // live: floats each invocation keeps
+  uint32_t spins;
+};
+
+std::string occupancy_source(const OccupancyCase& c) {
+  uint32_t live = std::max(c.live, 1u);
+  std::ostringstream o;
+  o << "#version 430\nlayout(local_size_x = " << c.threads << ") in;\n"
+    << "layout(std430, binding = 0) coherent buffer Count { uint inside; uint peak; float sink; "
+       "};\n";
+  if (c.shared_words)
+    o << "shared float pad[" << c.shared_words << "];\n";
+  o << "void main() {\n  uint l = gl_LocalInvocationIndex;\n"
+    << "  if (l == 0u) atomicMax(peak, atomicAdd(inside, 1u) + 1u);\n"
+    << "  float x = float(gl_WorkGroupID.x), acc[" << live << "];\n"
+    << "  for (int k = 0; k < " << live << "; ++k) acc[k] = float(l + uint(k));\n";
+  if (c.shared_words)
+    o << "  pad[l % " << c.shared_words << "u] = float(l);\n  barrier();\n";
+  // Constant bounds: the inner loop unrolls and acc stays in registers.
+  o << "  for (int i = 0; i < " << c.spins << "; ++i) {\n"
+    << "    x = x * 0.9999999 + "
+    << (c.shared_words ? "pad[(uint(i) + l) % " + std::to_string(c.shared_words) + "u];\n"
+                       : std::string("1.0;\n"))
+    << "    for (int k = 0; k < " << live << "; ++k) acc[k] = acc[k] * 0.9999999 + x;\n  }\n"
+    << "  for (int k = 0; k < " << live << "; ++k) x += acc[k];\n"
+    << "  barrier();\n  if (l == 0u) atomicAdd(inside, 0xffffffffu);\n"
+    << "  if (x == 1.2345e-30) sink = x;\n}\n";
+  return o.str();
+}
+
+// The peak count of resident groups, or 0 with a message on failure.
+uint32_t run_occupancy(opengl::Device& d, const OccupancyCase& c, uint32_t groups) {
+  GladGLContext& g = d.gl();
+  std::shared_ptr<opengl::Program> program = compile(d, occupancy_source(c));
+  GLuint b = 0;
+  g.GenBuffers(1, &b);
+  g.BindBuffer(GL_SHADER_STORAGE_BUFFER, b);
+  uint32_t zero[4] = {0, 0, 0, 0};
+  g.BufferData(GL_SHADER_STORAGE_BUFFER, sizeof zero, zero, GL_DYNAMIC_COPY);
+  g.BindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, b);
+  g.UseProgram(program->id);
+  g.DispatchCompute(groups, 1, 1);
+  g.MemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  g.GetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof zero, zero);
+  g.UseProgram(0);
+  g.DeleteBuffers(1, &b);
+  d.check("occupancy case");
+  return zero[1];
+}
+
+void occupancy_study(opengl::Device& d, bool quick) {
+  uint32_t groups = quick ? 16 : 132 * 64;
+  std::printf("\n## Resident workgroups (peak over a dispatch of %u groups; per SM: of 132)\n\n"
+              "| invocations | shared KiB | live floats | peak | per SM |\n|---|---|---|---|---|\n",
+              groups);
+  for (uint32_t t : {64u, 256u, 512u, 1024u})
+    for (uint32_t kib : {0u, 8u, 16u, 33u, 48u})
+      for (uint32_t live : {0u, 64u}) {
+        OccupancyCase c{t, kib * 256 + (kib == 33 ? 194 : 0), live,
+                        (quick ? 20u : 20000u) / (1 + live / 8)};
+        std::string error;
+        uint32_t peak = d.call([&] {
+          try {
+            return run_occupancy(d, c, groups);
+          } catch (const std::exception& e) {
+            error = e.what();
+            d.take_error();
+            return 0u;
+          }
+        });
+        if (!error.empty())
+          std::printf("| %u | %.1f | %u | - | %s |\n", t, c.shared_words * 4 / 1024.0, live,
+                      error.substr(0, 80).c_str());
+        else
+          std::printf("| %u | %.1f | %u | %u | %.2f |\n", t, c.shared_words * 4 / 1024.0, live,
+                      peak, peak / 132.0);
+        std::fflush(stdout);
+      }
 }
 
 // ---- FFT problems ----
@@ -680,6 +769,10 @@ int run(const Args& a) {
     }
   }
 
+  if (a.only == "occupancy") {
+    occupancy_study(dev, a.quick);
+    return 0;
+  }
   // 2 and 3. FFTs, with the peers.
   std::vector<Problem> ps = problems(a);
   if (ps.empty()) {

@@ -87,10 +87,18 @@ Options device_defaults(Options o, bool cpu) {
 // 1024, took 0.93x in one fftmux_bench run, but they keep radix 16 with the
 // 1024-point transform). 2187 as 27 x 9 x 9 took 1.22x the time of 9 x 9 x
 // 9 x 3, 12800 as 32 x 25 x 16 0.52x that of 16 x 16 x 10 x 5.
+//
+// NVIDIA's GL driver grants a multiprocessor 64 KiB of shared memory
+// whatever its groups ask (H200, `opengl_bench --only occupancy`: one group
+// of 33.8 KiB an SM, three of 16, six of 8), where Vulkan and CUDA give up
+// to 228: 4096 points on 256 threads in 33.8 KiB ran alone on each SM, 926
+// us against Vulkan's 593. Kept to 17 KiB (three groups), 4096 took 625,
+// 8192 590 (771), 2187 783 (885).
 Device dialect_limits(Device d, Dialect dialect) {
   if (dialect == Dialect::opengl) {
     d.radix32_from = 2048;
     d.max_composite = 25;
+    d.group_shared_bytes = 17408;
   }
   return d;
 }

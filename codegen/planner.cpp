@@ -363,6 +363,15 @@ struct Planner {
   // on 1008 and 355 on 1024.
   uint32_t fewest_idle(const Kernel& k, int64_t registers) const {
     bool lone = alone(k);
+    // A convolution alone has the 64K-register file to itself: p threads
+    // may hold what min(255, 64K / p) registers leave after some 40 for
+    // addresses and chirps. H200, CUDA, 10007's 20480-point convolution:
+    // 1024 threads of 24 values spilled 652 bytes and took 4046 us, 640 of
+    // 35 spilled 244 (3408 us), 512 of 40 none (2949 us; cuFFT 9364).
+    bool whole_file = lone && multiplies(k);
+    auto room = [&](int64_t p) {
+      return whole_file ? (std::min<int64_t>(255, (1 << 16) / p) - 40) * 2 / scalar() : registers;
+    };
     std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t> best{
         std::numeric_limits<int64_t>::max(), 0, 0, 0, 0};
     int64_t pick = 1;
@@ -376,7 +385,7 @@ struct Planner {
           rounds += n;
         }
       std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t> key{
-          held > registers ? held : 0, lone ? rounds : 0, (p < 32 ? p : (p + 31) / 32 * 32) * slots,
+          held > room(p) ? held : 0, lone ? rounds : 0, (p < 32 ? p : (p + 31) / 32 * 32) * slots,
           held, lone ? -p : p};
       if (key < best) {
         best = key;
@@ -395,6 +404,16 @@ struct Planner {
   // 1024-4096 points, 1.02-1.06x.
   static bool interleaved_split(const Kernel& k) {
     return !k.team_major && (!multiplies(k) || k.length <= 512);
+  }
+
+  // A plain line of fewer than 512 threads over the device's group share of
+  // shared memory: split and chunked, several such groups fit a
+  // multiprocessor (Device::group_shared_bytes). H200, OpenGL: 256-thread
+  // lines gained 1.3-1.5x, 512 threads of 16384 points none (770 us in two
+  // chunks, 776 in four); 12288 on 768 threads lost in chunks (0.74x).
+  bool lean(const Kernel& k) const {
+    return dev.group_shared_bytes && k.teams == 1 && k.threads < 512 && !multiplies(k) &&
+           k.shared_scalars() * scalar() > dev.group_shared_bytes;
   }
 
   Kernel shape(Kernel k) {
@@ -458,7 +477,13 @@ struct Planner {
     k.pad_shared = false;
     bool overflows = k.shared_scalars() > shared_scalars();
     k.pad_shared = true; // where it still fits
-    while (overflows && k.teams == 1 && k.split_exchange && k.shared_scalars() > shared_scalars() &&
+    int64_t room = shared_scalars();
+    if (lean(k)) {
+      k.split_exchange = true;
+      overflows = true;
+      room = dev.group_shared_bytes / scalar();
+    }
+    while (overflows && k.teams == 1 && k.split_exchange && k.shared_scalars() > room &&
            k.chunks < opt.shared_chunks)
       ++k.chunks;
     if (k.shared_scalars() > shared_scalars())

@@ -228,9 +228,9 @@ TEST(Plan, RadixThirtyTwoWhereItSavesAStage) {
 }
 
 // Where no thread count divides every stage (mixed radices, Bluestein
-// lengths), each stage still keeps at least 3/4 of the threads busy; a line
-// alone on its multiprocessor takes nearly every thread (fewest rounds); a
-// small register target never leaves one thread with the whole line.
+// lengths), each stage still keeps at least 3/4 of the threads busy; a small
+// register target never leaves one thread with the whole line (a line alone
+// on its multiprocessor: LoneConvolutionsFitTheRegisterFile).
 TEST(Plan, ThreadsStayBusyInEveryStage) {
   for (int64_t n : {1000, 2401, 6000, 4097}) {
     const Kernel k = plan(problem({n}), FFTMUX_FORWARD, h200_cuda()).passes[0].kernel;
@@ -241,8 +241,6 @@ TEST(Plan, ThreadsStayBusyInEveryStage) {
             << n << ": radix " << s.radix << " on " << k.threads << " threads";
       }
   }
-  EXPECT_GE(plan(problem({10007}), FFTMUX_FORWARD, h200_cuda()).passes[0].kernel.threads, 1000u)
-      << "20160 points fill 160 KiB of shared memory";
   Options narrow; // lavapipe's target: 4 values a thread, below one radix-16 butterfly
   narrow.values_per_thread = 4;
   EXPECT_EQ(plan(problem({4096}), FFTMUX_FORWARD, lavapipe(), narrow).passes[0].kernel.threads,
@@ -342,6 +340,45 @@ TEST(Plan, DeviceRadixLimits) {
   EXPECT_EQ(largest(2187, gl), 9) << "27 is a composite above 25";
   EXPECT_EQ(largest(1024, h200()), 32);
   EXPECT_EQ(largest(2187, h200()), 27);
+}
+
+// Where a device keeps groups to a share of shared memory (OpenGL), plain
+// one-line kernels of fewer than 512 threads split and chunk their exchange
+// to fit it; lines of more threads, multi-line groups and convolutions keep
+// their shape.
+TEST(Plan, LinesOfFewThreadsKeepToTheGroupShare) {
+  Device gl = dialect_limits(h200(), Dialect::opengl);
+  ASSERT_GT(gl.group_shared_bytes, 0u);
+  auto kernel = [](int64_t n, const Device& dev) {
+    Plan p = plan(problem({n}), FFTMUX_FORWARD, dev);
+    EXPECT_EQ(p.passes.size(), 1u) << n;
+    return p.passes.at(0).kernel;
+  };
+  for (auto [n, chunks] : {std::pair{4096, 1u}, {8192, 2u}, {2187, 1u}}) {
+    Kernel k = kernel(n, gl);
+    EXPECT_LT(k.threads, 512u) << n;
+    EXPECT_TRUE(k.split_exchange) << n;
+    EXPECT_EQ(k.chunks, chunks) << n;
+    EXPECT_LE(k.shared_scalars() * 4, gl.group_shared_bytes) << n;
+    EXPECT_GT(kernel(n, h200()).shared_scalars() * 4, gl.group_shared_bytes) << n << ": Vulkan";
+  }
+  Device uncapped = gl;
+  uncapped.group_shared_bytes = 0;
+  for (int64_t n : {16384, 1024, 4093}) {
+    Kernel a = kernel(n, gl), b = kernel(n, uncapped);
+    EXPECT_EQ(emit(a, Dialect::vulkan), emit(b, Dialect::vulkan)) << n;
+  }
+}
+
+// A convolution that has a multiprocessor to itself takes the thread count
+// whose values fit the register file: 10007's 20480 points on CUDA as 512
+// threads of 40 values, not 1024 of up to 24 (which spilled).
+TEST(Plan, LoneConvolutionsFitTheRegisterFile) {
+  Kernel k = plan(problem({10007}), FFTMUX_FORWARD, h200_cuda()).passes.at(0).kernel;
+  ASSERT_EQ(k.length, 20480);
+  EXPECT_EQ(k.threads, 512u);
+  EXPECT_EQ(plan(problem({12800}), FFTMUX_FORWARD, h200()).passes.at(0).kernel.threads, 800u)
+      << "a plain line keeps its threads";
 }
 
 // Between a thread count above the register target and one below it, the

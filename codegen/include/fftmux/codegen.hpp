@@ -20,7 +20,7 @@
 namespace fftmux::codegen {
 
 // Bumped whenever emitted code changes: part of every compiled-code cache key.
-constexpr int generator_version = 13;
+constexpr int generator_version = 14;
 
 // What the device allows a kernel.
 struct Device {
@@ -34,6 +34,10 @@ struct Device {
   // devices of 48 KiB or less, 1024 on larger ones.
   uint32_t radix32_from = 0;
   uint32_t max_composite = 32; // largest odd or mixed composite radix it runs well
+  // Shared memory a one-line group of few threads keeps to (splitting and
+  // chunking its exchange), where the driver grants a multiprocessor less
+  // than the hardware holds, so that several groups share one; 0 = no cap.
+  uint32_t group_shared_bytes = 0;
 };
 
 // The knobs an autotuner turns (the backends' variants).
