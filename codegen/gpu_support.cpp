@@ -91,14 +91,12 @@ Options device_defaults(Options o, bool cpu) {
 // NVIDIA's GL driver grants a multiprocessor 64 KiB of shared memory
 // whatever its groups ask (H200, `opengl_bench --only occupancy`: one group
 // of 33.8 KiB an SM, three of 16, six of 8), where Vulkan and CUDA give up
-// to 228: 4096 points on 256 threads in 33.8 KiB ran alone on each SM, 926
-// us against Vulkan's 593. Kept to 17 KiB (three groups), 4096 took 625,
-// 8192 590 (771), 2187 783 (885).
+// to 228; the planner shapes kernels of few threads for it (lean).
 Device dialect_limits(Device d, Dialect dialect) {
   if (dialect == Dialect::opengl) {
     d.radix32_from = 2048;
     d.max_composite = 25;
-    d.group_shared_bytes = 17408;
+    d.sm_shared_bytes = 65536;
   }
   return d;
 }

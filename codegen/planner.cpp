@@ -406,14 +406,32 @@ struct Planner {
     return !k.team_major && (!multiplies(k) || k.length <= 512);
   }
 
-  // A plain line of fewer than 512 threads over the device's group share of
-  // shared memory: split and chunked, several such groups fit a
-  // multiprocessor (Device::group_shared_bytes). H200, OpenGL: 256-thread
-  // lines gained 1.3-1.5x, 512 threads of 16384 points none (770 us in two
-  // chunks, 776 in four); 12288 on 768 threads lost in chunks (0.74x).
-  bool lean(const Kernel& k) const {
-    return dev.group_shared_bytes && k.teams == 1 && k.threads < 512 && !multiplies(k) &&
-           k.shared_scalars() * scalar() > dev.group_shared_bytes;
+  // Threads of a kernel's groups that one multiprocessor holds where the
+  // driver grants it Device::sm_shared_bytes (each group takes some 2 KiB
+  // more: H200, GL, six groups of 8 KiB fit 64 KiB, not seven).
+  int64_t resident(const Kernel& k) const {
+    int64_t bytes = k.shared_scalars() * scalar() + 2048;
+    return std::min<int64_t>(32, dev.sm_shared_bytes / bytes) * k.workgroup();
+  }
+
+  // Where the driver grants a multiprocessor little shared memory, a plain
+  // one-line kernel whose groups would hold fewer than 768 threads there
+  // splits its exchange, then chunks it in equal parts, until they do.
+  // H200, OpenGL (64 KiB an SM): 4096 points on 256 threads 926 -> 625 us
+  // (Vulkan 595: three groups an SM, as its registers allow), 8192 771 ->
+  // 582 in two chunks, 2187 885 -> 753; 16384 on 512 threads 770 in two
+  // chunks, 776 in four; 12288 on 768 threads lost in chunks (0.74x).
+  void lean(Kernel& k) const {
+    bool post = false;
+    for (const Step& s : k.steps)
+      post = post || s.kind == Step::r2c_post; // reads both components at once
+    if (!dev.sm_shared_bytes || k.teams != 1 || post || multiplies(k) || resident(k) >= 768)
+      return;
+    k.split_exchange = true;
+    int64_t l = std::max(k.length, k.positions);
+    for (uint32_t c = 2; c <= opt.shared_chunks && resident(k) < 768; ++c)
+      if (l % (32 * c) == 0)
+        k.chunks = c;
   }
 
   Kernel shape(Kernel k) {
@@ -477,13 +495,8 @@ struct Planner {
     k.pad_shared = false;
     bool overflows = k.shared_scalars() > shared_scalars();
     k.pad_shared = true; // where it still fits
-    int64_t room = shared_scalars();
-    if (lean(k)) {
-      k.split_exchange = true;
-      overflows = true;
-      room = dev.group_shared_bytes / scalar();
-    }
-    while (overflows && k.teams == 1 && k.split_exchange && k.shared_scalars() > room &&
+    lean(k);
+    while (overflows && k.teams == 1 && k.split_exchange && k.shared_scalars() > shared_scalars() &&
            k.chunks < opt.shared_chunks)
       ++k.chunks;
     if (k.shared_scalars() > shared_scalars())

@@ -342,32 +342,31 @@ TEST(Plan, DeviceRadixLimits) {
   EXPECT_EQ(largest(2187, h200()), 27);
 }
 
-// Where a device keeps groups to a share of shared memory (OpenGL), plain
-// one-line kernels of fewer than 512 threads split and chunk their exchange
-// to fit it; lines of more threads, multi-line groups and convolutions keep
-// their shape.
-TEST(Plan, LinesOfFewThreadsKeepToTheGroupShare) {
+// Where the driver grants a multiprocessor 64 KiB of shared memory (OpenGL),
+// plain one-line kernels whose groups would hold fewer than 768 threads
+// there split their exchange, and chunk it in equal parts, until they do;
+// r2c lines (whose last step reads both components), kernels of more
+// threads and convolutions keep their shape.
+TEST(Plan, KernelsOfFewThreadsShareTheMultiprocessor) {
   Device gl = dialect_limits(h200(), Dialect::opengl);
-  ASSERT_GT(gl.group_shared_bytes, 0u);
-  auto kernel = [](int64_t n, const Device& dev) {
-    Plan p = plan(problem({n}), FFTMUX_FORWARD, dev);
-    EXPECT_EQ(p.passes.size(), 1u) << n;
+  ASSERT_EQ(gl.sm_shared_bytes, 65536u);
+  Device uncapped = gl;
+  uncapped.sm_shared_bytes = 0;
+  auto kernel = [](fftmux_desc d, const Device& dev) {
+    Plan p = plan(d, FFTMUX_FORWARD, dev);
+    EXPECT_EQ(p.passes.size(), 1u) << d.n[0];
     return p.passes.at(0).kernel;
   };
-  for (auto [n, chunks] : {std::pair{4096, 1u}, {8192, 2u}, {2187, 1u}}) {
-    Kernel k = kernel(n, gl);
-    EXPECT_LT(k.threads, 512u) << n;
+  for (auto [n, chunks] : {std::pair{4096, 1u}, {8192, 2u}, {2187, 1u}, {6000, 1u}}) {
+    Kernel k = kernel(problem({n}), gl), was = kernel(problem({n}), uncapped);
     EXPECT_TRUE(k.split_exchange) << n;
     EXPECT_EQ(k.chunks, chunks) << n;
-    EXPECT_LE(k.shared_scalars() * 4, gl.group_shared_bytes) << n;
-    EXPECT_GT(kernel(n, h200()).shared_scalars() * 4, gl.group_shared_bytes) << n << ": Vulkan";
+    EXPECT_LT(k.shared_scalars(), was.shared_scalars()) << n;
+    EXPECT_GE(65536 / (k.shared_scalars() * 4 + 2048) * k.workgroup(), 768) << n;
   }
-  Device uncapped = gl;
-  uncapped.group_shared_bytes = 0;
-  for (int64_t n : {16384, 1024, 4093}) {
-    Kernel a = kernel(n, gl), b = kernel(n, uncapped);
-    EXPECT_EQ(emit(a, Dialect::vulkan), emit(b, Dialect::vulkan)) << n;
-  }
+  for (fftmux_desc d : {problem({12288}), problem({4093}), problem({8192}, FFTMUX_R2C)})
+    EXPECT_EQ(emit(kernel(d, gl), Dialect::opengl), emit(kernel(d, uncapped), Dialect::opengl))
+        << d.n[0];
 }
 
 // A convolution that has a multiprocessor to itself takes the thread count

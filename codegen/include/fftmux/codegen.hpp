@@ -34,10 +34,11 @@ struct Device {
   // devices of 48 KiB or less, 1024 on larger ones.
   uint32_t radix32_from = 0;
   uint32_t max_composite = 32; // largest odd or mixed composite radix it runs well
-  // Shared memory a one-line group of few threads keeps to (splitting and
-  // chunking its exchange), where the driver grants a multiprocessor less
-  // than the hardware holds, so that several groups share one; 0 = no cap.
-  uint32_t group_shared_bytes = 0;
+  // Shared memory the driver grants one multiprocessor for all its groups,
+  // where that is less than the hardware holds (then kernels of few threads
+  // split and chunk their exchanges so that several groups share one); 0 =
+  // not limiting.
+  uint32_t sm_shared_bytes = 0;
 };
 
 // The knobs an autotuner turns (the backends' variants).
