@@ -421,11 +421,26 @@ struct Planner {
   // (Vulkan 595: three groups an SM, as its registers allow), 8192 771 ->
   // 582 in two chunks, 2187 885 -> 753; 16384 on 512 threads 770 in two
   // chunks, 776 in four; 12288 on 768 threads lost in chunks (0.74x).
-  void lean(Kernel& k) const {
+  // Groups of several lines split too, and take fewer lines while that
+  // fits more threads an SM (at least 4 where lines share 32-byte sectors):
+  // H200, OpenGL, 2^20 1942 -> 1728 us (its passes 4 lines a group, not 8),
+  // 65536 1338 -> 1136, 2^24 2162 -> 1999, 512 653 -> 558, 64 1855 -> 1049.
+  void lean(Kernel& k, bool coalesce) const {
     bool post = false;
     for (const Step& s : k.steps)
       post = post || s.kind == Step::r2c_post; // reads both components at once
-    if (!dev.sm_shared_bytes || k.teams != 1 || post || multiplies(k) || resident(k) >= 768)
+    if (!dev.sm_shared_bytes || post || resident(k) >= 768)
+      return;
+    if (k.teams > 1) {
+      k.split_exchange = true;
+      for (Kernel h = k; resident(k) < 768 && k.teams / 2 >= (coalesce ? 4u : 2u); k = h) {
+        h.teams = k.teams / 2;
+        if (resident(h) <= resident(k))
+          break;
+      }
+      return;
+    }
+    if (multiplies(k))
       return;
     k.split_exchange = true;
     int64_t l = std::max(k.length, k.positions);
@@ -495,7 +510,7 @@ struct Planner {
     k.pad_shared = false;
     bool overflows = k.shared_scalars() > shared_scalars();
     k.pad_shared = true; // where it still fits
-    lean(k);
+    lean(k, coalesce);
     while (overflows && k.teams == 1 && k.split_exchange && k.shared_scalars() > shared_scalars() &&
            k.chunks < opt.shared_chunks)
       ++k.chunks;

@@ -346,7 +346,8 @@ TEST(Plan, DeviceRadixLimits) {
 // plain one-line kernels whose groups would hold fewer than 768 threads
 // there split their exchange, and chunk it in equal parts, until they do;
 // r2c lines (whose last step reads both components), kernels of more
-// threads and convolutions keep their shape.
+// threads and convolutions keep their shape. Groups of several lines split
+// and take fewer lines while that fits more threads.
 TEST(Plan, KernelsOfFewThreadsShareTheMultiprocessor) {
   Device gl = dialect_limits(h200(), Dialect::opengl);
   ASSERT_EQ(gl.sm_shared_bytes, 65536u);
@@ -363,6 +364,16 @@ TEST(Plan, KernelsOfFewThreadsShareTheMultiprocessor) {
     EXPECT_EQ(k.chunks, chunks) << n;
     EXPECT_LT(k.shared_scalars(), was.shared_scalars()) << n;
     EXPECT_GE(65536 / (k.shared_scalars() * 4 + 2048) * k.workgroup(), 768) << n;
+  }
+  // Groups of several lines: split, and 2^20's passes 4 lines a group where
+  // 8 left 512 threads an SM.
+  Plan wide = plan(problem({1 << 20}, FFTMUX_C2C, FFTMUX_F32, 128), FFTMUX_FORWARD, gl);
+  Plan was = plan(problem({1 << 20}, FFTMUX_C2C, FFTMUX_F32, 128), FFTMUX_FORWARD, uncapped);
+  ASSERT_EQ(wide.passes.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(was.passes[i].kernel.teams, 8u);
+    EXPECT_EQ(wide.passes[i].kernel.teams, 4u);
+    EXPECT_TRUE(wide.passes[i].kernel.split_exchange);
   }
   for (fftmux_desc d : {problem({12288}), problem({4093}), problem({8192}, FFTMUX_R2C)})
     EXPECT_EQ(emit(kernel(d, gl), Dialect::opengl), emit(kernel(d, uncapped), Dialect::opengl))
