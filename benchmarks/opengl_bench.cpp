@@ -5,7 +5,9 @@
 //     dispatch or chunks, reads and writes apart), next to glCopyBufferSubData;
 //  2. single 2D C2C F32 forward transforms 128^2 .. 1024^2;
 //  3. batched 1D C2C F32, 2^27 complex elements per call (N = 2^3 .. 2^24,
-//     1000, 1536, 2187, 2401, 3125, 4093, 4097, 6000, 10007).
+//     1000, 1536, 2187, 2401, 3125, 4093, 4097, 6000, 10007);
+//  --only occupancy, alone: how many workgroups of a shape (invocations,
+//     shared memory, live registers) the driver keeps resident at once.
 // FFTs are timed with GL timer queries (GL_TIME_ELAPSED around each run, and
 // GL_TIMESTAMP around back-to-back runs and after each pass of multi-pass
 // plans); the GPU backends that are
