@@ -136,6 +136,10 @@ Settings settings_from(const std::function<const char*(const char*)>& get) {
   value("values_per_thread", [&](const std::string& v) {
     s.values_per_thread = uint32_t(integer("values_per_thread", v, 0, 64, "0 (by device) to 64"));
   });
+  value("sm_shared_bytes", [&](const std::string& v) {
+    s.sm_shared_bytes =
+        integer("sm_shared_bytes", v, 0, 1 << 30, "0 (not limiting) or a byte count");
+  });
   return s;
 }
 
@@ -173,6 +177,8 @@ void Device::open(const Share& share) {
   g.GetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &v);
   limits_.shared_bytes = uint32_t(v);
   limits_ = codegen::dialect_limits(limits_, codegen::Dialect::opengl);
+  if (settings_.sm_shared_bytes >= 0)
+    limits_.sm_shared_bytes = uint32_t(settings_.sm_shared_bytes);
   GLint invocations = 0, size_x = 0;
   g.GetIntegerv(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, &invocations);
   g.GetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 0, &size_x);

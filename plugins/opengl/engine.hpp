@@ -58,6 +58,10 @@ struct Settings {
   // GL_MAX_SHADER_STORAGE_BLOCK_SIZE (0: the driver's): lower values make
   // plans run in batch chunks, for tests on small problems.
   uint64_t max_binding_bytes = 0;
+  // Shared memory the driver grants one multiprocessor for all its groups
+  // (codegen::Device::sm_shared_bytes); -1: the dialect's 64 KiB (NVIDIA's
+  // GL driver, measured), 0: not limiting.
+  int64_t sm_shared_bytes = -1;
 };
 
 // Reads the [backends.opengl] table through get (nullptr when a key is

@@ -418,6 +418,23 @@ TEST(Variants, ChunkedExchangesMatchTheReference) {
   EXPECT_LE(run_host(p, d, FFTMUX_FORWARD, 31), 1.0);
 }
 
+// Kernels shaped to share a multiprocessor (split exchanges, equal chunks,
+// fewer lines a group: codegen's lean rule) in the GPU's shapes (16 values
+// a thread, groups of about 64 invocations: variant small-groups), which
+// llvmpipe's defaults would not make; and the same with the rule off
+// (sm_shared_bytes = 0).
+TEST(Variants, KernelsSharingAMultiprocessorMatchTheReference) {
+  SKIP_WITHOUT_OPENGL();
+  for (const char* sm : {"", "sm_shared_bytes = 0"}) {
+    context c =
+        make_context(std::string("values_per_thread = 16\n") + sm, *sm ? "lean-off" : "lean");
+    for (const fftmux_desc& d : {desc({1536}, 2), desc({2048}, 2), desc({512}, 8)}) {
+      plan p = c.make_plan(d, "opengl", "small-groups");
+      EXPECT_LE(run_host(p, d, FFTMUX_FORWARD, 41), 1.0) << d.n[0] << " " << sm;
+    }
+  }
+}
+
 // ---- storage and HOST paths ----
 
 struct IoCase {
