@@ -428,7 +428,8 @@ TEST(Variants, KernelsSharingAMultiprocessorMatchTheReference) {
   for (const char* sm : {"", "sm_shared_bytes = 0"}) {
     context c =
         make_context(std::string("values_per_thread = 16\n") + sm, *sm ? "lean-off" : "lean");
-    for (const fftmux_desc& d : {desc({1536}, 2), desc({2048}, 2), desc({512}, 8)}) {
+    for (const fftmux_desc& d :
+         {desc({1536}, 2), desc({2048}, 2), desc({512}, 8), desc({64}, 32), desc({40, 64}, 2)}) {
       plan p = c.make_plan(d, "opengl", "small-groups");
       EXPECT_LE(run_host(p, d, FFTMUX_FORWARD, 41), 1.0) << d.n[0] << " " << sm;
     }
