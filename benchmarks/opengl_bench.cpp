@@ -431,7 +431,7 @@ std::string occupancy_source(const OccupancyCase& c) {
   return o.str();
 }
 
-// The peak count of resident groups, or 0 with a message on failure.
+// The peak count of groups resident at once; throws on a GL error.
 uint32_t run_occupancy(opengl::Device& d, const OccupancyCase& c, uint32_t groups) {
   GladGLContext& g = d.gl();
   std::shared_ptr<opengl::Program> program = compile(d, occupancy_source(c));

@@ -24,14 +24,19 @@ uint64_t Kernel::groups() const {
   return uint64_t((transforms() + teams - 1) / teams);
 }
 
+// Whether the kernel ends with the r2c post-processing, which reads both
+// components of a position at once (so its exchange cannot be split).
+static bool r2c_post(const Kernel& k) {
+  return std::any_of(k.steps.begin(), k.steps.end(),
+                     [](const Step& s) { return s.kind == Step::r2c_post; });
+}
+
 uint32_t Kernel::shared_scalars() const {
   int stages = 0;
-  bool post = false;
-  for (const Step& s : steps) {
+  for (const Step& s : steps)
     stages += s.kind == Step::stage;
-    post = post || s.kind == Step::r2c_post;
-  }
-  bool exchanges = load_alt || store_alt || load_flat || store_flat || stages > 1 || post;
+  bool exchanges =
+      load_alt || store_alt || load_flat || store_flat || stages > 1 || r2c_post(*this);
   if (!exchanges)
     return 0;
   return uint32_t(component_scalars() * (split_exchange ? 1 : 2));
@@ -426,14 +431,12 @@ struct Planner {
   // H200, OpenGL, 2^20 1942 -> 1728 us (its passes 4 lines a group, not 8),
   // 65536 1338 -> 1136, 2^24 2162 -> 1999, 512 653 -> 558, 64 1855 -> 1049.
   void lean(Kernel& k, bool coalesce) const {
-    bool post = false;
-    for (const Step& s : k.steps)
-      post = post || s.kind == Step::r2c_post; // reads both components at once
-    if (!dev.sm_shared_bytes || post || resident(k) >= 768)
+    constexpr int64_t target = 768;
+    if (!dev.sm_shared_bytes || r2c_post(k) || resident(k) >= target)
       return;
     if (k.teams > 1) {
       k.split_exchange = true;
-      for (Kernel h = k; resident(k) < 768 && k.teams / 2 >= (coalesce ? 4u : 2u); k = h) {
+      for (Kernel h = k; resident(k) < target && k.teams / 2 >= (coalesce ? 4u : 2u); k = h) {
         h.teams = k.teams / 2;
         if (resident(h) <= resident(k))
           break;
@@ -444,7 +447,7 @@ struct Planner {
       return;
     k.split_exchange = true;
     int64_t l = std::max(k.length, k.positions);
-    for (uint32_t c = 2; c <= opt.shared_chunks && resident(k) < 768; ++c)
+    for (uint32_t c = 2; c <= opt.shared_chunks && resident(k) < target; ++c)
       if (l % (32 * c) == 0)
         k.chunks = c;
   }
@@ -474,15 +477,13 @@ struct Planner {
                              (1 << 17) / std::max<int64_t>(1, k.length * 2 * scalar())));
     bool alt = (pl != none && pl != want) || (ps != none && ps != want);
     bool coalesce = !k.team_major || alt; // lines adjacent in memory: want enough of them
-    bool post = false;
-    for (const Step& s : k.steps)
-      post = post || s.kind == Step::r2c_post;
+    bool post = r2c_post(k);
     int64_t wanted =
         std::max<int64_t>(opt.group_threads / k.threads, coalesce ? opt.coalesce_teams : 1);
     wanted = std::max<int64_t>(1, std::min({wanted, cap_threads, lines}));
     // Lines that fit with both components in shared memory, or with one.
     int64_t fit2 = shared_scalars() / (2 * per_line), fit1 = shared_scalars() / per_line;
-    bool split = interleaved_split(k) && !post; // r2c_post reads both components
+    bool split = interleaved_split(k) && !post;
     if (split)
       fit2 = 0;
     int64_t teams;
