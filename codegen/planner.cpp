@@ -192,6 +192,17 @@ struct Planner {
     return std::max<int64_t>(16, std::min(single_limit(), shared_scalars() / opt.coalesce_teams));
   }
 
+  // Threads whose values of one row fill a 32-byte sector (4 in F32).
+  int64_t sector_threads() const { return 32 / (2 * scalar()); }
+  // Where the driver caps an SM's shared memory (GL), a line of 16 points or
+  // more spreads over at least a sector's worth of threads, which then load
+  // and store it directly: fewer threads stage the group's lines through
+  // shared memory (flat loads), which the cap makes scarce. H200, OpenGL,
+  // 16 points as 4 x 4 on 4 threads 601 us, as 16 on one 1074 (Vulkan 590);
+  // 128 points on 8 threads loading directly 580, staged 1142 (Vulkan 598);
+  // 8 points loaded directly by one thread 1532, staged 707 (Vulkan 573).
+  bool spread(int64_t n) const { return dev.sm_shared_bytes && n >= 16; }
+
   // Radix 32 (two radix-16 butterflies and a radix-2 step in registers)
   // saves an exchange from 512 points on where a thread may hold its 32
   // values (F32 on GPUs: 16 values a thread, twice that at most). H200, F32,
@@ -202,7 +213,9 @@ struct Planner {
   uint32_t radix_cap(int64_t n, uint32_t max_radix) const {
     uint32_t cap = std::min({opt.max_radix, max_radix, dev.max_radix});
     int64_t from = dev.radix32_from ? dev.radix32_from : dev.shared_bytes <= 49152 ? 512 : 1024;
-    return cap >= 32 && (n < from || 2 * opt.values_per_thread < 32) ? 16 : cap;
+    if (cap >= 32 && (n < from || 2 * opt.values_per_thread < 32))
+      cap = 16;
+    return spread(n) ? uint32_t(std::min<int64_t>(cap, n / sector_threads())) : cap;
   }
 
   std::vector<Step> stages(int64_t n, int s, bool composites = true, uint32_t max_radix = 32) {
@@ -291,8 +304,9 @@ struct Planner {
                 k.digits.begin() + std::ptrdiff_t(pick) + 1);
   }
 
-  uint32_t pick_threads(const Kernel& k) const {
-    int64_t E = opt.values_per_thread;
+  uint32_t pick_threads(const Kernel& k, int64_t E) const {
+    if (spread(k.length))
+      E = std::min(E, k.length / sector_threads());
     if (shares_with_one_or_two(k)) {
       uint32_t p = threads_for(k, 2 * E);
       if (k.length / p <= 32) // 64 registers of values: two groups of 256 fit
@@ -411,6 +425,7 @@ struct Planner {
     return !k.team_major && (!multiplies(k) || k.length <= 512);
   }
 
+  static constexpr int64_t target = 768; // threads an SM the lean rule aims for
   // Threads of a kernel's groups that one multiprocessor holds where the
   // driver grants it Device::sm_shared_bytes (each group takes some 2 KiB
   // more: H200, GL, six groups of 8 KiB fit 64 KiB, not seven).
@@ -431,7 +446,6 @@ struct Planner {
   // H200, OpenGL, 2^20 1942 -> 1728 us (its passes 4 lines a group, not 8),
   // 65536 1338 -> 1136, 2^24 2162 -> 1999, 512 653 -> 558, 64 1855 -> 1049.
   void lean(Kernel& k, bool coalesce) const {
-    constexpr int64_t target = 768;
     if (!dev.sm_shared_bytes || r2c_post(k) || resident(k) >= target)
       return;
     if (k.teams > 1) {
@@ -452,14 +466,34 @@ struct Planner {
         k.chunks = c;
   }
 
-  Kernel shape(Kernel k) {
+  // Groups of several lines of under 32 threads each that still hold fewer
+  // than `target` threads an SM under the shared-memory cap take fewer
+  // values a thread (more threads a line, fewer lines a group) while that
+  // fits more threads. H200, OpenGL: 64 points on 8 threads a line 558 us,
+  // on 4 1041 (Vulkan 621); 32 on 4 576, on 2 972; 10007's convolution
+  // (320 points) on 64 threads 6002, on 14 10688 (Vulkan 6077).
+  Kernel shape(const Kernel& k) {
+    Kernel s = shape(k, opt.values_per_thread);
+    for (int64_t E = opt.values_per_thread / 2;
+         E >= 4 && dev.sm_shared_bytes && s.teams > 1 && s.threads < 32 && resident(s) < target;
+         E /= 2) {
+      Kernel t = shape(k, E);
+      if (resident(t) <= resident(s))
+        break;
+      s = std::move(t);
+    }
+    return s;
+  }
+
+  // k's threads (about E values each), lines a group and exchanges.
+  Kernel shape(Kernel k, int64_t E) {
     k.precision = prec;
     if (!k.positions)
       k.positions = k.length;
     k.in_place = k.load.buffer == k.store.buffer;
     k.resident_groups = opt.resident_groups;
     k.slot_addresses = opt.slot_addresses;
-    k.threads = pick_threads(k);
+    k.threads = pick_threads(k, E);
     unit_digit_first(k);
     Pref pl = preference(k.load), ps = preference(k.store);
     Pref want = pl != none ? pl : ps != none ? ps : major;
@@ -500,8 +534,10 @@ struct Planner {
     if (k.teams > 1) {
       k.load_alt = pl != none && pl != want;
       k.store_alt = ps != none && ps != want;
-      // A line's threads cover less than a 128-byte transaction.
-      bool short_rows = k.team_major && k.threads * scalar() * 2 < 128;
+      // A line's threads cover less than a 128-byte transaction (under a
+      // shared-memory cap, less than a 32-byte sector: spread()).
+      bool short_rows =
+          k.team_major && k.threads * scalar() * 2 < (dev.sm_shared_bytes ? 32u : 128u);
       k.load_flat = short_rows && !k.load_alt && contiguous(k.load, k);
       k.store_flat = short_rows && !k.store_alt && contiguous(k.store, k);
     }

@@ -380,6 +380,45 @@ TEST(Plan, KernelsOfFewThreadsShareTheMultiprocessor) {
         << d.n[0];
 }
 
+// Under GL's shared-memory cap, short lines spread over at least a sector's
+// worth of threads (4 in F32) and load directly; groups of several lines of
+// few threads take fewer values a thread while that fits more threads an SM.
+TEST(Plan, ShortLinesSpreadOverASectorUnderTheCap) {
+  Device gl = dialect_limits(h200(), Dialect::opengl), uncapped = gl;
+  uncapped.sm_shared_bytes = 0;
+  Options gpu = device_defaults({}, false); // as the GPU backends plan
+  auto kernel = [&](int64_t n, const Device& dev, fftmux_precision p = FFTMUX_F32) {
+    return plan(problem({n}, FFTMUX_C2C, p, (1 << 27) / n), FFTMUX_FORWARD, dev, gpu)
+        .passes.at(0)
+        .kernel;
+  };
+  EXPECT_EQ(radices(problem({16}, FFTMUX_C2C, FFTMUX_F32, 1 << 20), gl, gpu),
+            (std::vector<int>{4, 4}));
+  EXPECT_EQ(radices(problem({16}, FFTMUX_C2C, FFTMUX_F32, 1 << 20), uncapped, gpu),
+            (std::vector<int>{16}));
+  for (auto [n, threads, was] :
+       {std::tuple{16, 4u, 1u}, {32, 4u, 2u}, {64, 8u, 4u}, {128, 8u, 8u}}) {
+    Kernel k = kernel(n, gl), w = kernel(n, uncapped);
+    EXPECT_EQ(k.threads, threads) << n;
+    EXPECT_EQ(w.threads, was) << n;
+    EXPECT_FALSE(k.load_flat || k.store_flat) << n << ": rows of 32 bytes load directly";
+    EXPECT_TRUE(w.load_flat && w.store_flat) << n;
+  }
+  Kernel eight = kernel(8, gl);
+  EXPECT_EQ(eight.threads, 1u);
+  EXPECT_TRUE(eight.load_flat) << "8 points: one thread, staged through shared memory";
+  EXPECT_EQ(kernel(16, gl, FFTMUX_F64).threads, 4u);
+  // 10007's convolution (320 points): 64 threads, one line a group, not 14 x 4.
+  Plan p = plan(problem({10007}, FFTMUX_C2C, FFTMUX_F32, 13412), FFTMUX_FORWARD, gl, gpu);
+  ASSERT_EQ(p.passes.size(), 3u);
+  EXPECT_EQ(p.passes[1].kernel.threads, 64u);
+  EXPECT_EQ(p.passes[1].kernel.teams, 1u);
+  EXPECT_EQ(plan(problem({10007}, FFTMUX_C2C, FFTMUX_F32, 13412), FFTMUX_FORWARD, uncapped, gpu)
+                .passes[1]
+                .kernel.threads,
+            14u);
+}
+
 // A convolution that has a multiprocessor to itself takes the thread count
 // whose values fit the register file: 10007's 20480 points on CUDA as 512
 // threads of 40 values, not 1024 of up to 24 (which spilled).

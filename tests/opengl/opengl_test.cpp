@@ -419,7 +419,8 @@ TEST(Variants, ChunkedExchangesMatchTheReference) {
 }
 
 // Kernels shaped to share a multiprocessor (split exchanges, equal chunks,
-// fewer lines a group: codegen's lean rule) in the GPU's shapes (16 values
+// fewer lines a group, short lines spread over a sector's worth of threads
+// and loaded directly: codegen's lean and spread rules) in the GPU's shapes (16 values
 // a thread, groups of about 64 invocations: variant small-groups), which
 // llvmpipe's defaults would not make; and the same with the rule off
 // (sm_shared_bytes = 0).
@@ -428,8 +429,9 @@ TEST(Variants, KernelsSharingAMultiprocessorMatchTheReference) {
   for (const char* sm : {"", "sm_shared_bytes = 0"}) {
     context c =
         make_context(std::string("values_per_thread = 16\n") + sm, *sm ? "lean-off" : "lean");
-    for (const fftmux_desc& d :
-         {desc({1536}, 2), desc({2048}, 2), desc({512}, 8), desc({64}, 32), desc({40, 64}, 2)}) {
+    for (const fftmux_desc& d : {desc({1536}, 2), desc({2048}, 2), desc({512}, 8), desc({64}, 32),
+                                 desc({40, 64}, 2), desc({16}, 64), desc({128}, 16), desc({320}, 8),
+                                 make_desc({16}, FFTMUX_C2C, FFTMUX_F64, 32)}) {
       plan p = c.make_plan(d, "opengl", "small-groups");
       EXPECT_LE(run_host(p, d, FFTMUX_FORWARD, 41), 1.0) << d.n[0] << " " << sm;
     }
