@@ -81,12 +81,13 @@ Options device_defaults(Options o, bool cpu) {
   return o;
 }
 
-// H200, OpenGL, generator v12, radix 32 against 16 (one process each):
-// 1024 points 1.26x the time, 8192 0.90x (2048 and 4096 factor the same
-// either way, and ran 1.00x and 0.97x; 2^20, whose passes run lines of
-// 1024, took 0.93x in one fftmux_bench run, but they keep radix 16 with the
-// 1024-point transform). 2187 as 27 x 9 x 9 took 1.22x the time of 9 x 9 x
-// 9 x 3, 12800 as 32 x 25 x 16 0.52x that of 16 x 16 x 10 x 5.
+// H200, OpenGL: 2187 as 27 x 9 x 9 took 1.22x the time of 9 x 9 x 9 x 3
+// (generator v12); 1000 as 10 x 10 x 10 0.93x Vulkan's time as 25 x 8 x 5
+// (v14), so composites above 16 wait for 2048 points, where 12800 as 32 x 25
+// x 16 took 0.52x the time of 16 x 16 x 10 x 5. Radix 32 itself from 512
+// points, as on Vulkan, since kernels are shaped for the 64 KiB an SM
+// (v15, radix 32 against 16: 2^17-2^20 0.86-0.93x the time, 512 and 1024
+// points 1.01-1.02x; at v12, before that, 1024 points took 1.26x).
 //
 // NVIDIA's GL driver grants a multiprocessor 64 KiB of shared memory
 // whatever its groups ask (H200, `opengl_bench --only occupancy`: one group
@@ -94,8 +95,8 @@ Options device_defaults(Options o, bool cpu) {
 // to 228; the planner shapes kernels of few threads for it (lean).
 Device dialect_limits(Device d, Dialect dialect) {
   if (dialect == Dialect::opengl) {
-    d.radix32_from = 2048;
     d.max_composite = 25;
+    d.large_composites_from = 2048;
     d.sm_shared_bytes = 65536;
   }
   return d;

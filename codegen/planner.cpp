@@ -212,7 +212,7 @@ struct Planner {
   // 32 points in one thread 1.47x.
   uint32_t radix_cap(int64_t n, uint32_t max_radix) const {
     uint32_t cap = std::min({opt.max_radix, max_radix, dev.max_radix});
-    int64_t from = dev.radix32_from ? dev.radix32_from : dev.shared_bytes <= 49152 ? 512 : 1024;
+    int64_t from = dev.shared_bytes <= 49152 ? 512 : 1024;
     if (cap >= 32 && (n < from || 2 * opt.values_per_thread < 32))
       cap = 16;
     return spread(n) ? uint32_t(std::min<int64_t>(cap, n / sector_threads())) : cap;
@@ -220,6 +220,8 @@ struct Planner {
 
   std::vector<Step> stages(int64_t n, int s, bool composites = true, uint32_t max_radix = 32) {
     uint32_t mc = composites ? std::min(opt.max_composite, dev.max_composite) : 0;
+    if (n < dev.large_composites_from)
+      mc = std::min(mc, 16u);
     std::vector<Step> st;
     int64_t span = 1;
     for (int r : factorize(n, radix_cap(n, max_radix), mc)) {

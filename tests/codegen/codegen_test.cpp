@@ -325,19 +325,25 @@ TEST(Plan, ChunkedLinesRunInOnePass) {
   }
 }
 
-// A device's radix limits (OpenGL's compiler): radix 32 only on lines from
-// radix32_from on, composites no larger than max_composite.
+// A device's radix limits (OpenGL's compiler): composites no larger than
+// max_composite, above 16 only from large_composites_from on; radix 32 as
+// on Vulkan.
 TEST(Plan, DeviceRadixLimits) {
   Device gl = dialect_limits(h200(), Dialect::opengl);
-  EXPECT_EQ(gl.radix32_from, 2048u);
   EXPECT_EQ(gl.max_composite, 25u);
+  EXPECT_EQ(gl.large_composites_from, 2048u);
   auto largest = [](int64_t n, const Device& dev) {
     std::vector<int> r = radices(problem({n}), dev);
     return r.empty() ? 0 : *std::max_element(r.begin(), r.end());
   };
-  EXPECT_EQ(largest(1024, gl), 16);
+  EXPECT_EQ(largest(1024, gl), 32);
   EXPECT_EQ(largest(8192, gl), 32);
+  Plan p = plan(problem({1 << 18}, FFTMUX_C2C, FFTMUX_F32, 512), FFTMUX_FORWARD, gl);
+  for (const Pass& pass : p.passes) // two passes of 512-point lines, as 32 x 16
+    EXPECT_EQ(pass.kernel.steps.front().radix, 32) << p.summary;
   EXPECT_EQ(largest(2187, gl), 9) << "27 is a composite above 25";
+  EXPECT_EQ(largest(1000, gl), 10) << "25 only from 2048 points";
+  EXPECT_EQ(largest(1000, h200()), 25);
   EXPECT_EQ(largest(1024, h200()), 32);
   EXPECT_EQ(largest(2187, h200()), 27);
 }

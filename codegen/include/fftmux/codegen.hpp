@@ -20,7 +20,7 @@
 namespace fftmux::codegen {
 
 // Bumped whenever emitted code changes: part of every compiled-code cache key.
-constexpr int generator_version = 15;
+constexpr int generator_version = 16;
 
 // What the device allows a kernel.
 struct Device {
@@ -29,11 +29,11 @@ struct Device {
   uint32_t subgroup = 32;
   uint64_t max_binding_bytes = 1ull << 32; // largest storage buffer a kernel may address
   bool f64 = true;                         // double precision arithmetic
-  uint32_t max_radix = 32; // largest power-of-two butterfly its compiler keeps in registers
-  // Shortest line that takes radix 32 where max_radix allows it; 0 = 512 on
-  // devices of 48 KiB or less, 1024 on larger ones.
-  uint32_t radix32_from = 0;
+  uint32_t max_radix = 32;     // largest power-of-two butterfly its compiler keeps in registers
   uint32_t max_composite = 32; // largest odd or mixed composite radix it runs well
+  // Shortest line that takes composites above 16 (20, 24, 25, 27) where
+  // max_composite allows them; 0 = every line radix 32 goes to.
+  uint32_t large_composites_from = 0;
   // Shared memory the driver grants one multiprocessor for all its groups,
   // where that is less than the hardware holds (then kernels of few threads
   // split and chunk their exchanges so that several groups share one); 0 =
