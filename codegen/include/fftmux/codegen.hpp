@@ -32,7 +32,7 @@ struct Device {
   uint32_t max_radix = 32;     // largest power-of-two butterfly its compiler keeps in registers
   uint32_t max_composite = 32; // largest odd or mixed composite radix it runs well
   // Shortest line that takes composites above 16 (20, 24, 25, 27) where
-  // max_composite allows them; 0 = every line radix 32 goes to.
+  // max_composite allows them; 0 = the lines that may take radix 32.
   uint32_t large_composites_from = 0;
   // Shared memory the driver grants one multiprocessor for all its groups,
   // where that is less than the hardware holds (then kernels of few threads
