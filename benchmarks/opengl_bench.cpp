@@ -451,11 +451,23 @@ uint32_t run_occupancy(opengl::Device& d, const OccupancyCase& c, uint32_t group
   return zero[1];
 }
 
+// The multiprocessors GL_NV_shader_thread_group reports, else 0.
+uint32_t sm_count(opengl::Device& d) {
+  return d.call([&] {
+    GLint n = 0;
+    if (d.context().has("GL_NV_shader_thread_group"))
+      d.gl().GetIntegerv(GL_SM_COUNT_NV, &n);
+    return uint32_t(std::max(n, 0));
+  });
+}
+
 void occupancy_study(opengl::Device& d, bool quick) {
-  uint32_t groups = quick ? 16 : 132 * 64;
-  std::printf("\n## Resident workgroups (peak over a dispatch of %u groups; per SM: of 132)\n\n"
+  uint32_t sms = sm_count(d), groups = quick ? 16 : std::max(sms, 132u) * 64;
+  std::printf("\n## Resident workgroups (peak over a dispatch of %u groups; per SM: of %s)\n\n"
               "| invocations | shared KiB | live floats | peak | per SM |\n|---|---|---|---|---|\n",
-              groups);
+              groups,
+              sms ? std::to_string(sms).c_str()
+                  : "- (the driver has no GL_NV_shader_thread_group to count them)");
   for (uint32_t t : {64u, 256u, 512u, 1024u})
     for (uint32_t kib : {0u, 8u, 16u, 33u, 48u})
       for (uint32_t live : {0u, 64u}) {
@@ -474,9 +486,13 @@ void occupancy_study(opengl::Device& d, bool quick) {
         if (!error.empty())
           std::printf("| %u | %.1f | %u | - | %s |\n", t, c.shared_words * 4 / 1024.0, live,
                       error.substr(0, 80).c_str());
-        else
-          std::printf("| %u | %.1f | %u | %u | %.2f |\n", t, c.shared_words * 4 / 1024.0, live,
-                      peak, peak / 132.0);
+        else {
+          char per[16] = "-";
+          if (sms)
+            std::snprintf(per, sizeof per, "%.2f", double(peak) / sms);
+          std::printf("| %u | %.1f | %u | %u | %s |\n", t, c.shared_words * 4 / 1024.0, live, peak,
+                      per);
+        }
         std::fflush(stdout);
       }
 }
