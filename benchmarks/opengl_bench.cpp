@@ -435,20 +435,17 @@ std::string occupancy_source(const OccupancyCase& c) {
 uint32_t run_occupancy(opengl::Device& d, const OccupancyCase& c, uint32_t groups) {
   GladGLContext& g = d.gl();
   std::shared_ptr<opengl::Program> program = compile(d, occupancy_source(c));
-  GLuint b = 0;
-  g.GenBuffers(1, &b);
-  g.BindBuffer(GL_SHADER_STORAGE_BUFFER, b);
-  uint32_t zero[4] = {0, 0, 0, 0};
-  g.BufferData(GL_SHADER_STORAGE_BUFFER, sizeof zero, zero, GL_DYNAMIC_COPY);
-  g.BindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, b);
+  // inside, peak, sink: plain glBufferData(GL_DYNAMIC_COPY) storage.
+  opengl::Buffer counts(d, 16, opengl::Buffer::Kind::device, &opengl::storage("data-dynamic-copy"));
+  uint32_t v[4] = {0, 0, 0, 0};
+  counts.write(0, v, sizeof v);
+  g.BindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, counts.name());
   g.UseProgram(program->id);
   g.DispatchCompute(groups, 1, 1);
-  g.MemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  g.GetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof zero, zero);
   g.UseProgram(0);
-  g.DeleteBuffers(1, &b);
+  counts.read(0, v, sizeof v); // after the barrier for the kernel's writes
   d.check("occupancy case");
-  return zero[1];
+  return v[1];
 }
 
 // The multiprocessors GL_NV_shader_thread_group reports, else 0.
