@@ -93,12 +93,23 @@ Options device_defaults(Options o, bool cpu) {
 // whatever its groups ask (H200, `opengl_bench --only occupancy`: one group
 // of 33.8 KiB an SM, three of 16, six of 8), where Vulkan and CUDA give up
 // to 228; the planner shapes kernels of few threads for it (lean).
+//
+// NVIDIA's Vulkan compiler spends some 4 registers a value (H200: 2^20's
+// 1024-point columns, 32 values a thread, 243 registers; NVRTC gives the
+// same kernels far fewer), so a group of 8 such lines fills the register
+// file and runs alone on its SM. A quarter of the file for a group's
+// values (4 lines of 1024 points, 8 of 512): H200, generator v17 against
+// v16, 2^20 F32 1746 -> 1655 us (its passes 0.85 + 0.80 -> 0.82 + 0.60 ms),
+// 2^19 1.37 -> 1.33 ms, 131072 F64 2984 -> 2615 us. CUDA lost with it
+// (2^21 1480 -> 3288 us, 2^24 2012 -> 7913).
 Device dialect_limits(Device d, Dialect dialect) {
   if (dialect == Dialect::opengl) {
     d.max_composite = 25;
     d.large_composites_from = 2048;
     d.sm_shared_bytes = 65536;
   }
+  if (dialect == Dialect::vulkan || dialect == Dialect::vulkan_pointers)
+    d.group_value_bytes = 1 << 15;
   return d;
 }
 

@@ -506,11 +506,13 @@ struct Planner {
     shared.teams = 2;
     if (shared.staggered()) // padded, then up to 31 words more
       per_line += per_line / 32 + 31;
-    // A group's values take at most half of a 64K-register file: 1024
-    // threads of 16 F64 values (4096-point columns) spilled 968 bytes each.
-    int64_t cap_threads = std::max<int64_t>(
-        1, std::min<int64_t>(dev.max_threads / k.threads,
-                             (1 << 17) / std::max<int64_t>(1, k.length * 2 * scalar())));
+    // A group's values take at most Device::group_value_bytes: beyond half
+    // of a 64K-register file 1024 threads of 16 F64 values (4096-point
+    // columns) spilled 968 bytes each.
+    int64_t cap_threads =
+        std::max<int64_t>(1, std::min<int64_t>(dev.max_threads / k.threads,
+                                               dev.group_value_bytes /
+                                                   std::max<int64_t>(1, k.length * 2 * scalar())));
     bool alt = (pl != none && pl != want) || (ps != none && ps != want);
     bool coalesce = !k.team_major || alt; // lines adjacent in memory: want enough of them
     bool post = r2c_post(k);

@@ -452,7 +452,8 @@ codegen::Device Device::limits() const {
   c.subgroup = subgroup;
   c.max_binding_bytes = binding_limit();
   c.f64 = f64;
-  return c;
+  return codegen::dialect_limits(c, settings.pointers ? codegen::Dialect::vulkan_pointers
+                                                      : codegen::Dialect::vulkan);
 }
 
 codegen::Options Device::tuned(codegen::Options o) const {

@@ -348,6 +348,29 @@ TEST(Plan, DeviceRadixLimits) {
   EXPECT_EQ(largest(2187, h200()), 27);
 }
 
+// Under Vulkan a group's values take at most a quarter of the register
+// file (its compiler spends some 4 registers a value): 2^20's passes take 4
+// lines of 1024 points a group, not 8; 512-point lines (2^18) keep 8, and
+// CUDA keeps half the file.
+TEST(Plan, VulkanGroupsHoldAQuarterOfTheRegisterFile) {
+  Device vk = dialect_limits(h200(), Dialect::vulkan);
+  EXPECT_EQ(vk.group_value_bytes, 1u << 15);
+  EXPECT_EQ(dialect_limits(h200(), Dialect::vulkan_pointers).group_value_bytes, 1u << 15);
+  EXPECT_EQ(dialect_limits(h200_cuda(), Dialect::cuda).group_value_bytes, 1u << 17);
+  Options gpu = device_defaults({}, false); // as the GPU backends plan
+  auto teams = [&](int64_t n, const Device& dev) {
+    Plan p = plan(problem({n}, FFTMUX_C2C, FFTMUX_F32, (1 << 27) / n), FFTMUX_FORWARD, dev, gpu);
+    std::vector<uint32_t> t;
+    for (const Pass& pass : p.passes)
+      t.push_back(pass.kernel.teams);
+    return t;
+  };
+  EXPECT_EQ(teams(1 << 20, vk), (std::vector<uint32_t>{4, 4}));
+  EXPECT_EQ(teams(1 << 20, h200()), (std::vector<uint32_t>{8, 8}));
+  EXPECT_EQ(teams(1 << 18, vk), (std::vector<uint32_t>{8, 8}));
+  EXPECT_EQ(teams(1 << 18, vk), teams(1 << 18, h200()));
+}
+
 // Where the driver grants a multiprocessor 64 KiB of shared memory (OpenGL),
 // plain one-line kernels whose groups would hold fewer than 768 threads
 // there split their exchange, and chunk it in equal parts, until they do;

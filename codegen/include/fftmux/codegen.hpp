@@ -20,7 +20,7 @@
 namespace fftmux::codegen {
 
 // Bumped whenever emitted code changes: part of every compiled-code cache key.
-constexpr int generator_version = 16;
+constexpr int generator_version = 17;
 
 // What the device allows a kernel.
 struct Device {
@@ -39,6 +39,10 @@ struct Device {
   // split and chunk their exchanges so that several groups share one); 0 =
   // not limiting.
   uint32_t sm_shared_bytes = 0;
+  // Bytes of line values (real and imaginary parts) one workgroup may hold
+  // in registers: half of a 64K-register file, less where the compiler
+  // spends several registers a value (dialect_limits).
+  uint32_t group_value_bytes = 1 << 17;
 };
 
 // The knobs an autotuner turns (the backends' variants).

@@ -34,7 +34,9 @@ const char* const* variant_names();
 // GPU ~64-invocation groups.
 Options device_defaults(Options o, bool cpu);
 // What a dialect's compiler runs well, on top of the limits its API
-// reports (OpenGL: radix 32 from 2048 points, no radix 27).
+// reports (OpenGL: no radix 27, composites above 16 from 2048 points, 64 KiB
+// of shared memory an SM; Vulkan: a quarter of the register file for a
+// group's values).
 Device dialect_limits(Device d, Dialect dialect);
 
 // FFTMUX_FORWARD and/or FFTMUX_INVERSE: what a plan of desc runs.
