@@ -99,9 +99,10 @@ Options device_defaults(Options o, bool cpu) {
 // same kernels far fewer), so a group of 8 such lines fills the register
 // file and runs alone on its SM. A quarter of the file for a group's
 // values (4 lines of 1024 points, 8 of 512): H200, generator v17 against
-// v16, 2^20 F32 1746 -> 1655 us (its passes 0.85 + 0.80 -> 0.82 + 0.60 ms),
-// 2^19 1.37 -> 1.33 ms, 131072 F64 2984 -> 2615 us. CUDA lost with it
-// (2^21 1480 -> 3288 us, 2^24 2012 -> 7913).
+// v16 in the same call, 2^20 F32 1746 -> 1655 and 1749 -> 1482 us (its
+// passes 0.85 + 0.80 -> 0.82 + 0.60 ms), 1024^2 x64 757 -> 712, 131072 F64
+// 2984 -> 2615; 2^19 and 2^20 R2C within the spread between processes.
+// CUDA lost with it (2^21 1480 -> 3288 us, 2^24 2012 -> 7913).
 Device dialect_limits(Device d, Dialect dialect) {
   if (dialect == Dialect::opengl) {
     d.max_composite = 25;
