@@ -412,6 +412,7 @@ int run(const Options& o) {
       auto t0 = Clock::now();
       auto plan = std::make_unique<vulkan::Plan>(dev, d, opts);
       double cold = std::chrono::duration<double>(Clock::now() - t0).count();
+      vulkan::Plan::Making making = plan->making();
       plan.reset();
       t0 = Clock::now();
       plan = std::make_unique<vulkan::Plan>(dev, d, opts);
@@ -474,6 +475,10 @@ int run(const Options& o) {
                   warm * 1e3, st.median * 1e3, st.spread * 1e3, gbs, copy_gbs, gbs / copy_gbs, err,
                   ok ? "ok" : "FAILED");
       std::printf("     %s\n", plan->summary().c_str());
+      std::printf(
+          "     cold plan: %d kernels compiled, %d read from the disk cache; GLSL to SPIR-V "
+          "%.1f ms, the driver's pipelines %.1f ms (sums over kernels made in parallel)\n",
+          making.compiled, making.cached, making.glsl_seconds * 1e3, making.driver_seconds * 1e3);
       if (o.stats)
         statistics(dev, *plan, dir, o.ir_dir, n);
       if (plan->passes() > 1) { // where the time goes

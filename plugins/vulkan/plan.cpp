@@ -27,7 +27,6 @@ VkMemoryBarrier barrier(VkAccessFlags src, VkAccessFlags dst) {
 
 Plan::Plan(Device& d, const fftmux_desc& desc, const codegen::Options& options)
     : d_(d), desc_(desc) {
-  auto start = std::chrono::steady_clock::now();
   in_bytes_ = codegen::side_bytes(desc, true);
   out_bytes_ = codegen::side_bytes(desc, false);
   std::vector<codegen::Chunk> parts;
@@ -60,7 +59,6 @@ Plan::Plan(Device& d, const fftmux_desc& desc, const codegen::Options& options)
   summary_ = codegen::summary(parts);
   if (scratch)
     scratch_ = d.scratch(scratch);
-  build_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 // The pipelines of every kernel of gens, in their order: kernels made
@@ -75,6 +73,7 @@ Plan::pipelines(const std::vector<const codegen::Generated*>& gens) {
     std::shared_ptr<const Pipeline> made;
     std::future<std::shared_ptr<const Pipeline>> pending;
     bool hit = false;
+    double glsl = 0, driver = 0; // seconds
   };
   std::vector<Job> all;
   for (const codegen::Generated* g : gens) {
@@ -89,15 +88,25 @@ Plan::pipelines(const std::vector<const codegen::Generated*>& gens) {
     k.hit = k.made != nullptr;
     if (!k.made)
       k.pending = std::async(std::launch::async, [this, &k, i] {
+        using clock = std::chrono::steady_clock;
+        auto t0 = clock::now();
         auto words = compile(d_, *k.source, "fftmux_pass" + std::to_string(i) + ".comp",
                              k.convolution, &k.hit);
-        return d_.add_pipeline(*k.source, words);
+        auto t1 = clock::now();
+        auto made = d_.add_pipeline(*k.source, words);
+        k.glsl = std::chrono::duration<double>(t1 - t0).count();
+        k.driver = std::chrono::duration<double>(clock::now() - t1).count();
+        return made;
       });
   }
   try {
     for (Job& k : all)
-      if (!k.made)
+      if (!k.made) {
         k.made = k.pending.get();
+        (k.hit ? making_.cached : making_.compiled) += 1;
+        making_.glsl_seconds += k.glsl;
+        making_.driver_seconds += k.driver;
+      }
   } catch (...) {
     for (Job& k : all)
       if (k.pending.valid())
@@ -108,10 +117,8 @@ Plan::pipelines(const std::vector<const codegen::Generated*>& gens) {
   size_t at = 0;
   for (const codegen::Generated* g : gens) {
     auto& v = out.emplace_back();
-    for (size_t n = g->sources().size(); n; --n, ++at) {
-      (all[at].hit ? cached : compiled) += 1;
+    for (size_t n = g->sources().size(); n; --n, ++at)
       v.push_back(all[at].made);
-    }
   }
   return out;
 }
