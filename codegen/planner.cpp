@@ -509,7 +509,7 @@ struct Planner {
     // A group's values take at most Device::group_value_bytes: beyond half
     // of a 64K-register file 1024 threads of 16 F64 values (4096-point
     // columns) spilled 968 bytes each.
-    int64_t cap_threads =
+    int64_t cap_lines =
         std::max<int64_t>(1, std::min<int64_t>(dev.max_threads / k.threads,
                                                dev.group_value_bytes /
                                                    std::max<int64_t>(1, k.length * 2 * scalar())));
@@ -518,7 +518,7 @@ struct Planner {
     bool post = r2c_post(k);
     int64_t wanted =
         std::max<int64_t>(opt.group_threads / k.threads, coalesce ? opt.coalesce_teams : 1);
-    wanted = std::max<int64_t>(1, std::min({wanted, cap_threads, lines}));
+    wanted = std::max<int64_t>(1, std::min({wanted, cap_lines, lines}));
     // Lines that fit with both components in shared memory, or with one.
     int64_t fit2 = shared_scalars() / (2 * per_line), fit1 = shared_scalars() / per_line;
     bool split = interleaved_split(k) && !post;
