@@ -452,8 +452,11 @@ codegen::Device Device::limits() const {
   c.subgroup = subgroup;
   c.max_binding_bytes = binding_limit();
   c.f64 = f64;
-  return codegen::dialect_limits(c, settings.pointers ? codegen::Dialect::vulkan_pointers
-                                                      : codegen::Dialect::vulkan);
+  return codegen::dialect_limits(c, dialect());
+}
+
+codegen::Dialect Device::dialect() const {
+  return settings.pointers ? codegen::Dialect::vulkan_pointers : codegen::Dialect::vulkan;
 }
 
 codegen::Options Device::tuned(codegen::Options o) const {
@@ -490,9 +493,7 @@ uint64_t Device::binding_limit() const {
 
 std::vector<codegen::Chunk> Device::generated(const fftmux_desc& desc,
                                               const codegen::Options& o) const {
-  return codegen::generate_chunks(desc, limits(), tuned(o), binding_limit(),
-                                  settings.pointers ? codegen::Dialect::vulkan_pointers
-                                                    : codegen::Dialect::vulkan,
+  return codegen::generate_chunks(desc, limits(), tuned(o), binding_limit(), dialect(),
                                   props.limits.minStorageBufferOffsetAlignment);
 }
 

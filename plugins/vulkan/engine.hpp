@@ -91,6 +91,7 @@ public:
   Settings settings;
 
   codegen::Device limits() const;
+  codegen::Dialect dialect() const; // the GLSL its kernels are written in (Settings::pointers)
   // Options with the device's defaults filled in: CPU devices (lavapipe)
   // run long straight-line kernels slowly, so they get few values per thread.
   codegen::Options tuned(codegen::Options o) const;
