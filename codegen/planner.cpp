@@ -474,12 +474,12 @@ struct Planner {
   // fits more threads. H200, OpenGL: 64 points on 8 threads a line 558 us,
   // on 4 1041 (Vulkan 621); 32 on 4 576, on 2 972; 10007's convolution
   // (320 points) on 64 threads 6002, on 14 10688 (Vulkan 6077).
-  Kernel shape(const Kernel& k) {
-    Kernel s = shape(k, opt.values_per_thread);
-    for (int64_t E = opt.values_per_thread / 2;
+  Kernel shape(const Kernel& k, int64_t values) {
+    Kernel s = shape_at(k, values);
+    for (int64_t E = values / 2;
          E >= 4 && dev.sm_shared_bytes && s.teams > 1 && s.threads < 32 && resident(s) < target;
          E /= 2) {
-      Kernel t = shape(k, E);
+      Kernel t = shape_at(k, E);
       if (resident(t) <= resident(s))
         break;
       s = std::move(t);
@@ -488,7 +488,7 @@ struct Planner {
   }
 
   // k's threads (about E values each), lines a group and exchanges.
-  Kernel shape(Kernel k, int64_t E) {
+  Kernel shape_at(Kernel k, int64_t E) {
     k.precision = prec;
     if (!k.positions)
       k.positions = k.length;
@@ -563,11 +563,24 @@ struct Planner {
     return k;
   }
 
-  void add(Kernel k, Binding src, Binding dst) {
+  void add(Kernel k, Binding src, Binding dst, int64_t values = 0) {
     k.name = "fftmux_pass" + std::to_string(out.passes.size());
     k.load.buffer = src;
     k.store.buffer = dst;
-    out.passes.push_back({shape(std::move(k)), src, dst});
+    out.passes.push_back({shape(std::move(k), values ? values : opt.values_per_thread), src, dst});
+  }
+
+  // Values a thread in the column pass of a four-step chain: twice the
+  // default for F32 columns of 65-128 points (4 threads a line, 16 lines a
+  // group, so a group reads 128-byte runs), except under a shared-memory
+  // cap (GL). H200 Vulkan, 2^21's three passes of 128 points: 0.583, 0.662,
+  // 0.536 ms -> 0.540, 0.540 and (the row pass, which gains nothing) 0.554;
+  // 2^22's first 0.613 -> 0.561. Columns of 256 points lost as often as
+  // they gained (2^23's first pass 0.624 -> 0.652); shorter ones and GL's
+  // were not measured.
+  int64_t column_values(int64_t n1) const {
+    bool wide = n1 > 64 && n1 <= 128 && prec == Precision::f32 && !dev.sm_shared_bytes;
+    return wide ? 2 * opt.values_per_thread : opt.values_per_thread;
   }
 
   // Scratch regions live until the axis that took them is done.
@@ -613,7 +626,7 @@ struct Planner {
     k.store = packed(base, l.n, l.digits, {{kElement, n2}, {0, 1}}, 1, unit);
     k.steps = stages(n1, sign);
     k.steps.push_back(multiply(tables.twiddle(l.n, sign), product_index()));
-    add(std::move(k), l.load.buffer, Binding::scratch);
+    add(std::move(k), l.load.buffer, Binding::scratch, column_values(n1));
     // The rows: k = k1 + n1 * k2, k1 a new fastest digit.
     Line rows;
     rows.n = n2;

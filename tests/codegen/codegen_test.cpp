@@ -371,6 +371,28 @@ TEST(Plan, VulkanGroupsHoldAQuarterOfTheRegisterFile) {
   EXPECT_EQ(teams(1 << 18, vk), teams(1 << 18, h200()));
 }
 
+// The column passes of a four-step chain over F32 lines of 65-128 points
+// take twice the values a thread (16 lines a group read 128-byte runs); the
+// row pass, F64, longer columns and GL's capped shared memory keep theirs.
+TEST(Plan, ChainColumnsOf128PointsTakeTwiceTheValues) {
+  Device vk = dialect_limits(h200(), Dialect::vulkan);
+  Options gpu = device_defaults({}, false);
+  auto shapes = [&](int64_t n, fftmux_precision p, const Device& dev) {
+    Plan pl = plan(problem({n}, FFTMUX_C2C, p, (1 << 27) / n), FFTMUX_FORWARD, dev, gpu);
+    std::vector<std::pair<int64_t, uint32_t>> s; // (length / threads, teams)
+    for (const Pass& pass : pl.passes)
+      s.push_back({pass.kernel.length / pass.kernel.threads, pass.kernel.teams});
+    return s;
+  };
+  using S = std::vector<std::pair<int64_t, uint32_t>>;
+  EXPECT_EQ(shapes(1 << 21, FFTMUX_F32, vk), (S{{32, 16}, {32, 16}, {16, 8}}));
+  EXPECT_EQ(shapes(1 << 22, FFTMUX_F32, vk), (S{{32, 16}, {16, 8}, {16, 8}}));
+  EXPECT_EQ(shapes(1 << 23, FFTMUX_F32, vk), (S{{16, 8}, {16, 8}, {16, 8}}));
+  EXPECT_EQ(shapes(1 << 21, FFTMUX_F64, vk), (S{{16, 8}, {16, 8}, {16, 8}}));
+  EXPECT_EQ(shapes(1 << 21, FFTMUX_F32, dialect_limits(h200(), Dialect::opengl)),
+            (S{{16, 8}, {16, 8}, {16, 8}}));
+}
+
 // Where the driver grants a multiprocessor 64 KiB of shared memory (OpenGL),
 // plain one-line kernels whose groups would hold fewer than 768 threads
 // there split their exchange, and chunk it in equal parts, until they do;
