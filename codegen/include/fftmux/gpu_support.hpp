@@ -120,14 +120,18 @@ std::vector<Dispatch> dispatches(uint64_t groups, uint32_t max_x, uint32_t max_y
 // The plan's table as the kernels read it: complex values of precision p.
 std::vector<unsigned char> table_bytes(const Plan& plan, Precision p);
 
-// Waits for a fence: on a GPU (cpu = false) polls done() for up to 100 us,
+// Waits for a fence: on a GPU (cpu = false) polls done() for up to 5 ms,
 // then calls block() (the driver's sleeping wait) if it has still not
-// signalled. A transform of a few MiB takes the GPU about 10 us; a sleeping
-// wait woke up to tens of us after it (H200, NVIDIA's GL and Vulkan
-// drivers). A CPU driver (lavapipe, llvmpipe) blocks at once: polling would
-// take a core from the threads that do the work.
+// signalled. NVIDIA's sleeping waits (GL and Vulkan) wake up tens to
+// hundreds of us after the work: H200 Vulkan, one process per plan, polling
+// 3 ms instead of 100 us took 4096 points (2^27 elements a call) from 580
+// to 532 us, 2^20 1508 -> 1433, 2^21 1718 -> 1636, 2^22 2034 -> 1808, where
+// cuFFT's synchronisation spins too. Longer work sleeps after 5 ms, so a
+// waiting thread holds its core at most that long. A CPU driver (lavapipe,
+// llvmpipe) blocks at once: polling would take a core from the threads
+// that do the work.
 template <class Done, class Block> void wait_fence(bool cpu, Done&& done, Block&& block) {
-  auto end = std::chrono::steady_clock::now() + std::chrono::microseconds(100);
+  auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(5);
   while (!cpu && std::chrono::steady_clock::now() < end)
     if (done())
       return;
