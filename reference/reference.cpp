@@ -16,19 +16,6 @@ namespace {
 using Cl = std::complex<long double>;
 constexpr int R = FFTMUX_MAX_RANK;
 
-fftmux_desc resolved(const fftmux_desc& d) {
-  fftmux_layout l;
-  l.struct_size = sizeof l;
-  if (fftmux_desc_layout(&d, &l) != FFTMUX_OK)
-    throw std::invalid_argument(fftmux_last_error());
-  fftmux_desc r = d;
-  std::memcpy(r.in_strides, l.in_strides, sizeof r.in_strides);
-  std::memcpy(r.out_strides, l.out_strides, sizeof r.out_strides);
-  r.in_distance = l.in_distance;
-  r.out_distance = l.out_distance;
-  return r;
-}
-
 // The geometry of one side, right-aligned to three axes.
 struct Geometry {
   bool complex;
@@ -237,6 +224,19 @@ void write_side(const fftmux_desc& desc, bool input, const Values& values, void*
       else
         store<float>(data, g, offset(g, b, e), val);
     }
+}
+
+fftmux_desc resolved(const fftmux_desc& desc) {
+  fftmux_layout l;
+  l.struct_size = sizeof l;
+  if (fftmux_desc_layout(&desc, &l) != FFTMUX_OK)
+    throw std::invalid_argument(fftmux_last_error());
+  fftmux_desc r = desc;
+  std::memcpy(r.in_strides, l.in_strides, sizeof r.in_strides);
+  std::memcpy(r.out_strides, l.out_strides, sizeof r.out_strides);
+  r.in_distance = l.in_distance;
+  r.out_distance = l.out_distance;
+  return r;
 }
 
 Values expected(const fftmux_desc& desc, int direction, const void* input, Method method) {

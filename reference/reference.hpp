@@ -16,6 +16,11 @@ using Values = std::vector<std::complex<double>>;
 
 enum class Method { automatic, naive, fftw };
 
+// desc with its strides and distances resolved (fftmux_desc_layout), as
+// plugins receive it; throws std::invalid_argument with the library's
+// message for a descriptor it rejects.
+fftmux_desc resolved(const fftmux_desc& desc);
+
 // Deterministic random input in desc's input layout (desc resolved or not).
 // C2R inputs are Hermitian-consistent: the R2C transform of random reals.
 std::vector<unsigned char> random_input(const fftmux_desc& desc, uint64_t seed);

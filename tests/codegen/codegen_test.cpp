@@ -5,8 +5,10 @@
 #include <fftmux/gpu_support.hpp>
 
 #include <gtest/gtest.h>
+#include <reference.hpp>
 #include <shaderc/shaderc.hpp>
 
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <numeric>
@@ -56,14 +58,7 @@ fftmux_desc problem(std::vector<int64_t> n, fftmux_kind kind = FFTMUX_C2C,
   d.precision = p;
   d.batch = batch;
   d.flags = flags;
-  fftmux_layout l;
-  l.struct_size = sizeof l;
-  EXPECT_EQ(fftmux_desc_layout(&d, &l), FFTMUX_OK) << fftmux_last_error();
-  std::memcpy(d.in_strides, l.in_strides, sizeof d.in_strides);
-  std::memcpy(d.out_strides, l.out_strides, sizeof d.out_strides);
-  d.in_distance = l.in_distance;
-  d.out_distance = l.out_distance;
-  return d;
+  return ref::resolved(d);
 }
 
 int direction(const fftmux_desc& d) {
@@ -755,6 +750,28 @@ TEST(Chunks, CoverTheBatchWithinTheLimitAtAlignedOffsets) {
     EXPECT_NE(std::string(e.what()).find("one binding of the device addresses"), std::string::npos)
         << e.what();
   }
+}
+
+// A GPU's fence is polled (its driver's sleeping wait woke late), for a
+// bounded time, then waited on; a CPU device's is waited on at once.
+TEST(FenceWait, PollsOnGpusForABoundedTimeAndBlocksOnCpus) {
+  int polls = 0, blocks = 0;
+  wait_fence(
+      true, [&] { return ++polls, true; }, [&] { ++blocks; });
+  EXPECT_EQ(polls, 0);
+  EXPECT_EQ(blocks, 1);
+  polls = blocks = 0;
+  wait_fence(
+      false, [&] { return ++polls == 3; }, [&] { ++blocks; });
+  EXPECT_EQ(polls, 3);
+  EXPECT_EQ(blocks, 0);
+  polls = blocks = 0;
+  auto start = std::chrono::steady_clock::now();
+  wait_fence(
+      false, [&] { return ++polls, false; }, [&] { ++blocks; });
+  EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(5));
+  EXPECT_GT(polls, 1);
+  EXPECT_EQ(blocks, 1);
 }
 
 TEST(KernelCache, KeepsTheHeldAndTheRecent) {

@@ -68,21 +68,6 @@ fftmux_desc parse_case(const std::string& text) {
   return d;
 }
 
-fftmux_desc resolve(const fftmux_desc& d) {
-  fftmux_layout l;
-  l.struct_size = sizeof l;
-  if (fftmux_desc_layout(&d, &l) != FFTMUX_OK)
-    throw std::invalid_argument(fftmux_last_error());
-  fftmux_desc r = d;
-  for (int i = 0; i < FFTMUX_MAX_RANK; ++i) {
-    r.in_strides[i] = l.in_strides[i];
-    r.out_strides[i] = l.out_strides[i];
-  }
-  r.in_distance = l.in_distance;
-  r.out_distance = l.out_distance;
-  return r;
-}
-
 std::vector<int> directions(const fftmux_desc& d) {
   if (d.kind == FFTMUX_R2C)
     return {FFTMUX_FORWARD};

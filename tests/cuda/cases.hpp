@@ -13,9 +13,6 @@ namespace fftmux::cuda_test {
 //  [shift=in|out|both] [istride=a,b,c] [idist=d] [ostride=..] [odist=..]"
 fftmux_desc parse_case(const std::string& text);
 
-// The descriptor with strides and distances resolved, as plugins get it.
-fftmux_desc resolve(const fftmux_desc& d);
-
 // The directions a kind runs.
 std::vector<int> directions(const fftmux_desc& d);
 

@@ -79,7 +79,7 @@ TEST(CudaKernels, CompileForSm90WithoutAGpu) {
   cuda::Compiler compiler("sm_90", "test", "", nullptr);
   std::set<std::string> kernels, callbacks;
   for (const std::string& text : correctness_cases()) {
-    fftmux_desc d = resolve(parse_case(text));
+    fftmux_desc d = ref::resolved(parse_case(text));
     for (bool cb : {true, false}) {
       Route r = cuda::plan_route(d, cb);
       std::string k = cuda::kernels_source(r, d);
@@ -119,7 +119,7 @@ TEST(CudaKernels, NativeKernelsCompileForSm90WithoutAGpu) {
   codegen::Device h200 = cuda::native_limits(232448);
   // The native variant accepts every case of the suites.
   for (const std::string& text : correctness_cases())
-    EXPECT_EQ(cuda::native_declines(resolve(parse_case(text)), h200), "") << text;
+    EXPECT_EQ(cuda::native_declines(ref::resolved(parse_case(text)), h200), "") << text;
   // Compiling all of them takes minutes: one problem of each kind of plan.
   const char* problems[] = {
       "c2c f32 1024 b8 shift=both norm=ortho", // one pass
@@ -133,7 +133,7 @@ TEST(CudaKernels, NativeKernelsCompileForSm90WithoutAGpu) {
   };
   std::set<std::string> sources;
   for (const char* p : problems)
-    for (auto& s : cuda::native_sources(resolve(parse_case(p)), h200))
+    for (auto& s : cuda::native_sources(ref::resolved(parse_case(p)), h200))
       sources.insert(s);
   for (const std::string& s : sources)
     EXPECT_FALSE(compiler.compile(s, cuda::Output::cubin).empty());
@@ -149,7 +149,7 @@ TEST(CudaKernels, CacheKeepsEntriesAndRejectsForeignOnes) {
     std::ofstream(path, std::ios::binary) << data;
     return true;
   };
-  fftmux_desc d = resolve(parse_case("c2c f32 30x20 b3 istride=25,1 idist=800 shift=both"));
+  fftmux_desc d = ref::resolved(parse_case("c2c f32 30x20 b3 istride=25,1 idist=800 shift=both"));
   std::string source = cuda::kernels_source(cuda::plan_route(d, false), d);
   ASSERT_FALSE(source.empty());
   cuda::Compiler a("sm_90", "H200", dir.string(), write);
@@ -285,7 +285,7 @@ ref::Values run_route(const fftmux_desc& d, const Route& r, int dir, const void*
 TEST(CudaRoute, ArithmeticMatchesTheReference) {
   int checked = 0;
   for (const std::string& text : correctness_cases()) {
-    fftmux_desc d = resolve(parse_case(text));
+    fftmux_desc d = ref::resolved(parse_case(text));
     if (cuda::user_side(d, true).count() > (1 << 17))
       continue; // the CPU model is slow; small cases cover the same routes
     std::vector<unsigned char> input = ref::random_input(d, 7);
@@ -333,7 +333,7 @@ TEST(CudaRoute, PicksTheCheapestPath) {
       {"c2c f32 5x1x9 b2", true, "cuFFT callbacks"},
   };
   for (const Expect& e : table) {
-    fftmux_desc d = resolve(parse_case(e.problem));
+    fftmux_desc d = ref::resolved(parse_case(e.problem));
     EXPECT_EQ(cuda::plan_route(d, e.callbacks).describe(), e.route) << e.problem;
   }
 }
