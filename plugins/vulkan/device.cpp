@@ -4,6 +4,7 @@
 #include <fftmux/plugin_support.hpp>
 
 #include <shaderc/shaderc.hpp>
+#include <spirv-tools/optimizer.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -682,6 +683,23 @@ void Buffer::read(uint64_t offset, void* dst, uint64_t bytes) {
 
 // ---- GLSL to SPIR-V ----
 
+// Development VM, spirv-opt on the 8192-point kernel: 0.18 s with the
+// validation, 0.14 without.
+std::vector<uint32_t> optimized(const std::vector<uint32_t>& spirv) {
+  spvtools::Optimizer optimizer(SPV_ENV_VULKAN_1_1);
+  std::string messages;
+  optimizer.SetMessageConsumer([&](spv_message_level_t, const char*, const spv_position_t&,
+                                   const char* m) { messages += std::string(m) + "\n"; });
+  optimizer.RegisterPass(spvtools::CreateStripDebugInfoPass());
+  optimizer.RegisterPerformancePasses();
+  spvtools::OptimizerOptions options;
+  options.set_run_validator(false);
+  std::vector<uint32_t> out;
+  if (!optimizer.Run(spirv.data(), spirv.size(), &out, options))
+    fail(FFTMUX_ERROR_INTERNAL, "spirv-opt failed on a generated kernel: " + messages);
+  return out;
+}
+
 std::vector<uint32_t> compile(Device& d, const std::string& source, const std::string& name,
                               bool convolution, bool* from_cache) {
   // spirv-opt's inlining and scalar replacement of the register arrays gave
@@ -716,13 +734,14 @@ std::vector<uint32_t> compile(Device& d, const std::string& source, const std::s
   static const shaderc::Compiler compiler;
   shaderc::CompileOptions options;
   options.SetTargetEnvironment(shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_1);
-  options.SetOptimizationLevel(optimize ? shaderc_optimization_level_performance
-                                        : shaderc_optimization_level_zero);
+  options.SetOptimizationLevel(shaderc_optimization_level_zero); // optimized() follows
   auto result = compiler.CompileGlslToSpv(source, shaderc_compute_shader, name.c_str(), options);
   if (result.GetCompilationStatus() != shaderc_compilation_status_success)
     fail(FFTMUX_ERROR_INTERNAL,
          "shaderc failed on generated kernel " + name + ": " + result.GetErrorMessage());
   std::vector<uint32_t> words(result.cbegin(), result.cend());
+  if (optimize)
+    words = optimized(words);
   if (!path.empty() && d.settings.write_file) {
     std::vector<char> bytes(words.size() * 4);
     std::memcpy(bytes.data(), words.data(), bytes.size());

@@ -181,6 +181,12 @@ private:
   bool owned_ = true;
 };
 
+// shaderc's performance level applied to unoptimized SPIR-V: debug
+// information stripped, then spirv-opt's performance passes, but without
+// validating the input first (shaderc validates glslang's output before
+// optimizing it). The same words (test vulkan.spirv).
+std::vector<uint32_t> optimized(const std::vector<uint32_t>& spirv);
+
 // GLSL -> SPIR-V with shaderc, cached on disk under <cache>/vulkan/spirv.
 // convolution: the kernel is a whole Bluestein convolution.
 std::vector<uint32_t> compile(Device& d, const std::string& source, const std::string& name,
