@@ -126,8 +126,30 @@ ref::Values load_input(RunOptions& o, fftmux_desc& d) {
 }
 
 struct Timing {
-  double plan = 0, median = 0, spread = 0;
+  double open = 0, plan = 0, median = 0, spread = 0;
 };
+
+// Whether --backend names one backend (not "auto", the router's choice).
+bool named(const std::string& backend) {
+  return !backend.empty() && backend != "auto";
+}
+
+// Opens the named backend (its plugin's probe: driver, device) before the
+// plan, so that the plan's time is its own; seconds taken, 0 where none is
+// named (the router then opens backends as it asks them).
+double open_backend(const context& ctx, const std::string& name) {
+  if (!named(name))
+    return 0;
+  auto t0 = Clock::now();
+  std::vector<fftmux_backend_info> list = ctx.backends(false);
+  for (uint32_t i = 0; i < list.size(); ++i)
+    if (name == list[i].name) {
+      fftmux_backend_info info;
+      fftmux_backend_info_init(&info);
+      fftmux_backend_get(ctx.get(), i, FFTMUX_PROBE, &info); // make_plan reports a failure
+    }
+  return seconds_since(t0);
+}
 
 template <class Step> Timing time_runs(const RunOptions& o, Step&& step) {
   for (int i = 0; i < o.warmup; ++i)
@@ -161,6 +183,7 @@ int run(RunOptions& o) {
     ref::write_side(d, true, given, in.data());
 
   context ctx;
+  double open_time = open_backend(ctx, o.problem.backend);
   auto t0 = Clock::now();
   plan p = ctx.make_plan(d, o.problem.backend.c_str(),
                          o.problem.variant.empty() ? nullptr : o.problem.variant.c_str());
@@ -193,15 +216,16 @@ int run(RunOptions& o) {
     if (in_place)
       out = work;
   }
+  t.open = open_time;
   t.plan = plan_time;
   double gflops = ref::flops(d) / t.median * 1e-9;
   double gbs = double(l.in_bytes + l.out_bytes) / t.median * 1e-9;
 
-  nlohmann::json report = {{"backend", p.backend()},     {"variant", p.variant()},
-                           {"problem", o.problem.shape}, {"batch", d.batch},
-                           {"plan_seconds", t.plan},     {"median_seconds", t.median},
-                           {"spread_seconds", t.spread}, {"repeats", o.repeat},
-                           {"gflops", gflops},           {"gbytes_per_second", gbs}};
+  nlohmann::json report = {
+      {"backend", p.backend()},     {"variant", p.variant()},     {"problem", o.problem.shape},
+      {"batch", d.batch},           {"open_seconds", t.open},     {"plan_seconds", t.plan},
+      {"median_seconds", t.median}, {"spread_seconds", t.spread}, {"repeats", o.repeat},
+      {"gflops", gflops},           {"gbytes_per_second", gbs}};
   int status = 0;
   if (o.verify) {
     double err =
@@ -222,6 +246,8 @@ int run(RunOptions& o) {
   std::printf("problem    %s %s %s batch %lld, %s\n", o.problem.kind.c_str(),
               o.problem.precision.c_str(), o.problem.shape.c_str(), (long long)d.batch,
               o.direction.c_str());
+  if (named(o.problem.backend))
+    std::printf("open       %.3f ms\n", t.open * 1e3);
   std::printf("plan       %.3f ms\n", t.plan * 1e3);
   std::printf("execute    %.3f us median of %d (spread %.3f us), %.2f GFLOP/s, %.2f GB/s\n",
               t.median * 1e6, o.repeat, t.spread * 1e6, gflops, gbs);

@@ -78,6 +78,23 @@ TEST(Cli, RunVerifiesAgainstTheReference) {
   }
 }
 
+// A named backend is opened before the plan is timed: the two times are
+// reported apart (text and JSON); without a name only the plan's.
+TEST(Cli, RunTimesTheBackendsOpeningApart) {
+  Result named = fftmux_cli("run --backend fftw --shape 64 --repeat 1");
+  ASSERT_EQ(named.status, 0) << named.err;
+  EXPECT_NE(named.out.find("\nopen "), std::string::npos) << named.out;
+  EXPECT_NE(named.out.find("\nplan "), std::string::npos) << named.out;
+  Result json = fftmux_cli("run --backend fftw --shape 64 --repeat 1 --json");
+  ASSERT_EQ(json.status, 0) << json.err;
+  nlohmann::json j = nlohmann::json::parse(json.out);
+  EXPECT_GT(j["open_seconds"].get<double>(), 0);
+  EXPECT_GT(j["plan_seconds"].get<double>(), 0);
+  Result routed = fftmux_cli("run --shape 64 --repeat 1");
+  ASSERT_EQ(routed.status, 0) << routed.err;
+  EXPECT_EQ(routed.out.find("\nopen "), std::string::npos) << routed.out;
+}
+
 TEST(Cli, NpyInputAndOutput) {
   fftmux_desc d = fftmux::make_desc({4, 6}, FFTMUX_C2C, FFTMUX_F64);
   auto in = fftmux::ref::random_input(d, 11);
