@@ -10,7 +10,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <cstring>
 #include <numeric>
 #include <set>
 #include <tuple>
