@@ -55,6 +55,7 @@ Device::Device(const Settings& s) : settings(s) {
   std::string why;
   if (!api.open(why))
     fail(FFTMUX_ERROR_UNAVAILABLE, why);
+  glsl_warm_ = std::async(std::launch::async, warm_glsl);
   if (s.native.empty())
     create(s);
   else if (s.pointers)
@@ -700,6 +701,27 @@ std::vector<uint32_t> optimized(const std::vector<uint32_t>& spirv) {
   return out;
 }
 
+namespace {
+
+// Unoptimized SPIR-V (optimized() follows). One compiler for the process
+// (compiles may share it across threads): shaderc releases glslang's
+// built-in symbol tables with the last compiler object and builds them
+// again for the next. Development VM, 4096 points' kernel: 142 ms with a
+// new compiler each time, 6.7 ms with one kept.
+shaderc::SpvCompilationResult glsl_to_spirv(const std::string& source, const std::string& name) {
+  static const shaderc::Compiler compiler;
+  shaderc::CompileOptions options;
+  options.SetTargetEnvironment(shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_1);
+  options.SetOptimizationLevel(shaderc_optimization_level_zero);
+  return compiler.CompileGlslToSpv(source, shaderc_compute_shader, name.c_str(), options);
+}
+
+} // namespace
+
+void warm_glsl() {
+  glsl_to_spirv("#version 430\nlayout(local_size_x = 1) in;\nvoid main() {}\n", "warm.comp");
+}
+
 std::vector<uint32_t> compile(Device& d, const std::string& source, const std::string& name,
                               bool convolution, bool* from_cache) {
   // spirv-opt's inlining and scalar replacement of the register arrays gave
@@ -726,16 +748,7 @@ std::vector<uint32_t> compile(Device& d, const std::string& source, const std::s
       }
     }
   }
-  // One compiler for the process (compiles may share it across threads):
-  // shaderc releases glslang's built-in symbol tables with the last
-  // compiler object and builds them again for the next. Development VM,
-  // 4096 points' kernel: 142 ms with a new compiler each time, 6.7 ms with
-  // one kept (42 ms with spirv-opt); the first compile pays it once.
-  static const shaderc::Compiler compiler;
-  shaderc::CompileOptions options;
-  options.SetTargetEnvironment(shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_1);
-  options.SetOptimizationLevel(shaderc_optimization_level_zero); // optimized() follows
-  auto result = compiler.CompileGlslToSpv(source, shaderc_compute_shader, name.c_str(), options);
+  auto result = glsl_to_spirv(source, name);
   if (result.GetCompilationStatus() != shaderc_compilation_status_success)
     fail(FFTMUX_ERROR_INTERNAL,
          "shaderc failed on generated kernel " + name + ": " + result.GetErrorMessage());

@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -148,6 +149,7 @@ private:
   void create_device(const VkPhysicalDeviceFeatures& feats);
   bool has_extension(const char* name) const;
   bool adopted_ = false; // the application's instance and device: not destroyed here
+  std::future<void> glsl_warm_; // warm_glsl(), joined before the device goes
   std::mutex pipelines_mutex_;
   codegen::KernelCache<const Pipeline> pipelines_{kKeptPipelines}; // by source hash
   std::mutex tables_mutex_;
@@ -186,6 +188,10 @@ private:
 // validating the input first (shaderc validates glslang's output before
 // optimizing it). The same words (test vulkan.spirv).
 std::vector<uint32_t> optimized(const std::vector<uint32_t>& spirv);
+
+// Builds glslang's built-in symbol tables, which a process's first compile
+// otherwise waits for (development VM: 77 ms), while the device opens.
+void warm_glsl();
 
 // GLSL -> SPIR-V with shaderc, cached on disk under <cache>/vulkan/spirv.
 // convolution: the kernel is a whole Bluestein convolution.
