@@ -148,7 +148,7 @@ private:
   void describe(const VkPhysicalDeviceFeatures& feats);
   void create_device(const VkPhysicalDeviceFeatures& feats);
   bool has_extension(const char* name) const;
-  bool adopted_ = false; // the application's instance and device: not destroyed here
+  bool adopted_ = false;        // the application's instance and device: not destroyed here
   std::future<void> glsl_warm_; // warm_glsl(), joined before the device goes
   std::mutex pipelines_mutex_;
   codegen::KernelCache<const Pipeline> pipelines_{kKeptPipelines}; // by source hash
