@@ -11,8 +11,8 @@
 #         but the single-threaded correctness matrices, the GPU backends' and
 #         the kernel generator's own suites and the examples, which the asan
 #         step runs) and the fuzz harnesses' replay of their inputs
-# The GPU backends on Mesa's CPU drivers run one case in ten of their suites
-# there (fftmux_sanitized_shard); CUDA, which has no device in CI, is left
+# The GPU backends on Mesa's CPU drivers run one case in 4 to 25 of their
+# suites there (fftmux_sanitized_shard); CUDA, which has no device in CI, is left
 # out (its no-driver path runs in the main suite).
 # Usage: scripts/sanitize.sh [asan] [fuzz] [tsan]   (default: all three)
 set -euo pipefail
