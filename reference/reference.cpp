@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <random>
 #include <stdexcept>
 #include <string>
+#include <system_error>
+#include <thread>
+#include <vector>
 
 namespace fftmux::ref {
 
@@ -211,20 +213,54 @@ Values read_side(const fftmux_desc& desc, bool input, const void* data) {
 
 namespace {
 
+// Runs fill(from, to) over [0, total) in contiguous blocks, on several
+// threads when total is large (fftmux run's 2^27 elements).
+template <class Fill> void in_blocks(int64_t total, Fill&& fill) {
+  int64_t threads =
+      std::min<int64_t>(std::max(1u, std::thread::hardware_concurrency()), total >> 16);
+  if (threads <= 1)
+    return fill(int64_t(0), total);
+  std::vector<std::thread> pool;
+  int64_t t = 0;
+  try {
+    for (; t < threads; ++t)
+      pool.emplace_back(fill, total * t / threads, total * (t + 1) / threads);
+  } catch (const std::system_error&) { // no thread to be had: the rest on this one
+  }
+  for (int64_t rest = t; rest < threads; ++rest)
+    fill(total * rest / threads, total * (rest + 1) / threads);
+  for (std::thread& th : pool)
+    th.join();
+}
+
 // Stores value(i) at the i-th element of a side (batch-major), in d's
-// precision and layout.
+// precision and layout; value is called from several threads.
 template <class Value>
-void write_each(const fftmux_desc& d, bool input, void* data, Value&& value) {
+void write_each(const fftmux_desc& d, bool input, void* data, const Value& value) {
   Geometry g = geometry(d, input);
-  for (int64_t b = 0, i = 0; b < d.batch; ++b)
-    for (int64_t e = 0; e < g.count(); ++e, ++i) {
+  int64_t count = g.count();
+  in_blocks(count * d.batch, [&](int64_t from, int64_t to) {
+    for (int64_t i = from; i < to; ++i) {
       std::complex<double> v = value(i);
       Cl val(v.real(), v.imag());
+      int64_t at = offset(g, i / count, i % count);
       if (d.precision == FFTMUX_F64)
-        store<double>(data, g, offset(g, b, e), val);
+        store<double>(data, g, at, val);
       else
-        store<float>(data, g, offset(g, b, e), val);
+        store<float>(data, g, at, val);
     }
+  });
+}
+
+// A value in [-1, 1) for counter k of a seed (splitmix64's mixing): element
+// i of an input takes counters 2i and 2i + 1, so that any block of it can
+// be drawn on its own thread.
+double uniform(uint64_t seed, uint64_t k) {
+  uint64_t z = seed + (k + 1) * 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  z ^= z >> 31;
+  return double(z >> 11) * 0x1.0p-52 - 1.0;
 }
 
 } // namespace
@@ -296,11 +332,10 @@ std::vector<unsigned char> random_input(const fftmux_desc& desc, uint64_t seed) 
   fftmux_desc_layout(&d, &l);
   std::vector<unsigned char> bytes(l.in_bytes);
   Geometry g = geometry(d, true);
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
   if (d.kind != FFTMUX_C2R) { // drawn straight into the side: fftmux run's 2^27 elements in 1 GiB
-    write_each(d, true, bytes.data(), [&](int64_t) {
-      return g.complex ? std::complex<double>(u(rng), u(rng)) : std::complex<double>(u(rng), 0);
+    write_each(d, true, bytes.data(), [&](int64_t i) {
+      return std::complex<double>(uniform(seed, 2 * uint64_t(i)),
+                                  g.complex ? uniform(seed, 2 * uint64_t(i) + 1) : 0.0);
     });
     return bytes;
   }
