@@ -774,6 +774,12 @@ std::string emit(const Kernel& kernel, Dialect dialect) {
   return Emitter(kernel, dialect).run();
 }
 
+std::string empty_shader(Dialect dialect) {
+  const Syntax& x = syntax(dialect);
+  return format(x.prelude, x.real_type[0], x.complex_type[0]) +
+         "layout(local_size_x = 1) in;\nvoid main() {}\n";
+}
+
 std::string entry_point(const Kernel& kernel, Dialect dialect) {
   return dialect == Dialect::cuda ? kernel.name : "main";
 }

@@ -55,7 +55,7 @@ Device::Device(const Settings& s) : settings(s) {
   std::string why;
   if (!api.open(why))
     fail(FFTMUX_ERROR_UNAVAILABLE, why);
-  glsl_warm_ = std::async(std::launch::async, warm_glsl);
+  glsl_warm_ = std::async(std::launch::async, warm_glsl, dialect());
   if (s.native.empty())
     create(s);
   else if (s.pointers)
@@ -719,8 +719,8 @@ shaderc::SpvCompilationResult glsl_to_spirv(const std::string& source, const std
 
 } // namespace
 
-void warm_glsl() {
-  glsl_to_spirv("#version 430\nlayout(local_size_x = 1) in;\nvoid main() {}\n", "warm.comp");
+void warm_glsl(codegen::Dialect dialect) {
+  glsl_to_spirv(codegen::empty_shader(dialect), "warm.comp");
 }
 
 std::vector<uint32_t> compile(Device& d, const std::string& source, const std::string& name,

@@ -189,9 +189,10 @@ private:
 // optimizing it). The same words (test vulkan.spirv).
 std::vector<uint32_t> optimized(const std::vector<uint32_t>& spirv);
 
-// Builds glslang's built-in symbol tables, which a process's first compile
-// otherwise waits for (development VM: 77 ms), while the device opens.
-void warm_glsl();
+// Builds glslang's built-in symbol tables for the dialect's GLSL version,
+// which a process's first compile otherwise waits for (development VM: 77
+// ms), while the device opens.
+void warm_glsl(codegen::Dialect dialect);
 
 // GLSL -> SPIR-V with shaderc, cached on disk under <cache>/vulkan/spirv.
 // convolution: the kernel is a whole Bluestein convolution.

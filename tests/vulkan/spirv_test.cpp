@@ -56,4 +56,24 @@ TEST(Spirv, OptimizedIsShadercsPerformanceLevel) {
   EXPECT_GE(kernels, 7);
 }
 
+// The plugin's warm-up compiles empty_shader: it must compile and open
+// with what the dialect's kernels open with (their GLSL version and
+// extensions), or it builds glslang's tables for another version.
+TEST(Spirv, EmptyShaderCompilesAndOpensAsTheKernels) {
+  const std::string body = "layout(local_size_x = 1) in;\nvoid main() {}\n";
+  for (Dialect dialect : {Dialect::vulkan, Dialect::vulkan_pointers}) {
+    std::string empty = empty_shader(dialect);
+    ASSERT_GT(empty.size(), body.size());
+    ASSERT_EQ(empty.substr(empty.size() - body.size()), body);
+    EXPECT_FALSE(spirv(empty, shaderc_optimization_level_zero).empty()) << dialect_name(dialect);
+    std::string opening = empty.substr(0, empty.size() - body.size());
+    std::string kernel = emit(
+        plan(lines(64, FFTMUX_C2C, FFTMUX_F32), FFTMUX_FORWARD, dialect_limits(Device{}, dialect))
+            .passes.at(0)
+            .kernel,
+        dialect);
+    EXPECT_EQ(kernel.compare(0, opening.size(), opening), 0) << dialect_name(dialect);
+  }
+}
+
 } // namespace

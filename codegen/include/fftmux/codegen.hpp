@@ -268,6 +268,10 @@ const char* dialect_name(Dialect d);
 // kernel argument) is added to the linear workgroup index.
 std::string emit(const Kernel& kernel, Dialect dialect);
 
+// An empty compute shader in a GLSL dialect's version and extensions, as
+// emit() writes them: what builds a compiler's tables for the dialect.
+std::string empty_shader(Dialect dialect);
+
 // The name of the entry point in emitted source ("main" for GLSL).
 std::string entry_point(const Kernel& kernel, Dialect dialect);
 
