@@ -598,7 +598,8 @@ struct Planner {
   // first pass may overwrite in place (each workgroup reads and writes the
   // same columns), so a chain of three passes needs one region, not two.
   void line(const Line& l, double scale, std::vector<Step> post = {}, int64_t reuse = -1) {
-    if (one_kernel(l, !post.empty())) {
+    bool wide = wide_line(l, !post.empty());
+    if (wide || one_kernel(l, !post.empty())) {
       Kernel k;
       k.length = l.n;
       k.digits = l.digits;
@@ -609,7 +610,7 @@ struct Planner {
       if (!post.empty() && post.back().kind == Step::r2c_post)
         k.positions = l.n + 1;
       k.scale = scale;
-      add(std::move(k), l.load.buffer, l.store.buffer);
+      add(std::move(k), l.load.buffer, l.store.buffer, wide ? 2 * opt.values_per_thread : 0);
       return;
     }
     if (!post.empty())
@@ -650,6 +651,18 @@ struct Planner {
     bool strided = preference(l.load) == minor || preference(l.store) == minor;
     return post || !complex || !strided || fills_sector(shared_scalars() / (l.n + 1)) ||
            !splits(l.n, 2);
+  }
+
+  // A contiguous power-of-two line beyond the threads' reach at 16 values
+  // a thread, up to twice it, in one kernel of 32 values a thread (radix
+  // 32's budget) where one component fits shared memory (CUDA's 227 KiB,
+  // F32). H200, 32768 points x4096, three processes each: one pass 999-1014
+  // us, two passes 1090-1093 (cuFFT 1016). Not other lengths: ptxas spills
+  // 5.6 KB a thread of 30000's kernel (32768's 420 bytes).
+  bool wide_line(const Line& l, bool post) const {
+    return !post && 2 * opt.values_per_thread == 32 && (l.n & (l.n - 1)) == 0 &&
+           l.n > single_limit() && l.n <= single_limit(2) && preference(l.load) == major &&
+           preference(l.store) == major;
   }
 
   // Whether runs of this many adjacent complex elements fill a 32-byte sector.

@@ -178,9 +178,21 @@ TEST(Plan, ShortContiguousLinesMoveAsOneRun) {
 }
 
 TEST(Plan, OneKernelHoldsAtMostTheTargetRegisters) {
-  // 16 values a thread at 1024 threads: 16384 points in one kernel, 32768 in two.
+  // 16 values a thread at 1024 threads: 16384 points in one kernel; 32768
+  // (a power of two whose component fits 227 KiB) in one at 32 values a
+  // thread; 30000 and the half-length line of a 65536-point R2C in two
+  // (and its post-processing pass).
   EXPECT_EQ(plan(problem({16384}), FFTMUX_FORWARD, h200_cuda()).passes.size(), 1u);
-  EXPECT_EQ(plan(problem({32768}), FFTMUX_FORWARD, h200_cuda()).passes.size(), 2u);
+  const Plan wide = plan(problem({32768}), FFTMUX_FORWARD, h200_cuda());
+  ASSERT_EQ(wide.passes.size(), 1u);
+  EXPECT_EQ(wide.passes[0].kernel.threads, 1024u);
+  EXPECT_EQ(plan(problem({30000}), FFTMUX_FORWARD, h200_cuda()).passes.size(), 2u);
+  EXPECT_EQ(plan(problem({65536}, FFTMUX_R2C), FFTMUX_FORWARD, h200_cuda()).passes.size(), 3u)
+      << "two passes and the post-processing";
+  EXPECT_EQ(
+      plan(problem({32768}, FFTMUX_C2C, FFTMUX_F64), FFTMUX_FORWARD, h200_cuda()).passes.size(),
+      2u);
+  EXPECT_EQ(plan(problem({32768}), FFTMUX_FORWARD, h200()).passes.size(), 2u) << "48 KiB";
   // A Bluestein convolution may hold twice that: 10007 convolves 20160 points in one.
   EXPECT_EQ(plan(problem({10007}), FFTMUX_FORWARD, h200_cuda()).passes.size(), 1u);
 }
