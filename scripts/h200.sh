@@ -10,7 +10,8 @@
 #   device: bash .h200/cN.sh             # carry [".gl", ".gpu", ".h200"]
 #
 # where cN.sh starts with `. .h200/setup.sh` and then has $B (the binaries),
-# $R (a results folder) and `pack NAME` (tars $R into $OUT). The folders are
+# $R (a results folder), `pack NAME` (tars $R into $OUT) and `one N BATCH
+# VARIANT BACKEND` (one timed process). The folders are
 # git-excluded: a fresh checkout runs this again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -53,5 +54,13 @@ printf '[backends.fftw]\nplanner = "estimate"\n' > /tmp/fx.toml
 B=$PWD/.h200/bin
 R=/tmp/res; mkdir -p $R
 pack() { tar czf $OUT/$1.tgz -C /tmp res; }
+# one N BATCH VARIANT BACKEND [run options...]: the median execute time in
+# us of one process per plan, device data, as the session READMEs report.
+one() {
+  local n=$1 b=$2 v=$3 be=$4
+  shift 4
+  timeout 90 $B/fftmux run --shape $n --batch $b --placement device --backend $be --variant $v \
+    --repeat 30 --warmup 10 "$@" 2>&1 | awk '/^execute/ {print $2}'
+}
 EOF
 du -sh .gl .gpu .h200
