@@ -486,9 +486,40 @@ private:
       std::string g = sl.guard;
       if (s.limit != std::numeric_limits<int64_t>::max())
         g = join(g, sl.pos + " < " + u(s.limit));
+      if (on_row(s, sl)) {
+        i = by_rows(s, cur, i, g) - 1;
+        continue;
+      }
       std::string m = index(s.index, sl.pos, cur.alt);
       guarded(g, reg(i) + " = cmul(" + reg(i) + ", " + lookup(s.table, m) + ");");
     }
+  }
+
+  static bool on_row(const Step& s, const Slot& sl) {
+    return s.rows >= 0 && s.limit == std::numeric_limits<int64_t>::max() && sl.offset >= 0 &&
+           sl.offset % s.row_step == 0 && sl.offset / s.row_step < s.row_count;
+  }
+
+  // Slots from i on that share slot i's base and guard, by Step::rows: one
+  // lookup of the base's twiddle, then a row value each. Returns the end.
+  size_t by_rows(const Step& s, const Layout& cur, size_t i, const std::string& g) {
+    const Slot& first = cur.slots[i];
+    std::string d = std::string(cur.alt ? "dA" : "dS") + std::to_string(s.index.product);
+    std::string w = "tw" + std::to_string(i);
+    std::string stmt =
+        "cplx_t " + w + " = " + lookup(s.table, index(s.index, first.base, cur.alt)) + ";";
+    int64_t extent = k_.digits[size_t(s.index.product)];
+    size_t j = i;
+    for (; j < cur.slots.size() && cur.slots[j].base == first.base &&
+           cur.slots[j].guard == first.guard && on_row(s, cur.slots[j]);
+         ++j) {
+      int64_t row = cur.slots[j].offset / s.row_step; // row 0 holds ones
+      std::string f =
+          row ? "cmul(" + w + ", " + table(s.rows + row * extent, d, s.table.conj) + ")" : w;
+      stmt += " " + reg(j) + " = cmul(" + reg(j) + ", " + f + ");";
+    }
+    guarded(g, stmt);
+    return j;
   }
 
   // X[k] for k = 0 .. h from Z (the line) in shared memory.

@@ -104,6 +104,10 @@ int64_t Tables::chirp(int64_t n, int sign) {
   return add({TableRun::chirp, n, 0, sign, 0.0, 0, n});
 }
 
+int64_t Tables::grid(int64_t n, int64_t row_len, int64_t rows) {
+  return add({TableRun::grid, n, row_len, 0, 0.0, 0, row_len * rows});
+}
+
 int64_t Tables::bluestein(int64_t n, int64_t m, int sign, double scale) {
   return add({TableRun::bluestein, n, m, sign, scale, 0, m});
 }
@@ -134,6 +138,7 @@ void fill(const TableRun& r, cd* out) {
     case TableRun::roots: out[m] = unit_root(-1, m * r.b, n); break;
     case TableRun::stage_twiddles: out[m] = unit_root(-1, (m / n + 1) * (m % n), n * r.b); break;
     case TableRun::chirp: out[m] = unit_root(r.sign, m * m % (2 * n), 2 * n); break;
+    case TableRun::grid: out[m] = unit_root(-1, m / r.b * (m % r.b), n); break;
     case TableRun::bluestein: break;
     }
 }

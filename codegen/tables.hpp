@@ -27,6 +27,8 @@ public:
   Table twiddle(int64_t n, int sign); // exp(sign 2 pi i m / n), m < n, split when long
   int64_t half(int64_t n);            // exp(-2 pi i k / n), k <= n / 2
   int64_t chirp(int64_t n, int sign); // exp(sign pi i k^2 / n), k < n
+  // exp(-2 pi i r c / n) at r row_len + c, r < rows, c < row_len.
+  int64_t grid(int64_t n, int64_t row_len, int64_t rows);
   // FFT_m of exp(-sign pi i k^2 / n) wrapped circularly, times scale / m.
   int64_t bluestein(int64_t n, int64_t m, int sign, double scale);
 

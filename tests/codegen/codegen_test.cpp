@@ -827,6 +827,7 @@ TEST(Tables, EveryRunHoldsItsFormula) {
           want = root(-1, (long double)((m / r.n + 1) * (m % r.n)), r.n * r.b);
           break;
         case TableRun::chirp: want = root(r.sign, (long double)(m * m % (2 * r.n)), 2 * r.n); break;
+        case TableRun::grid: want = root(-1, (long double)(m / r.b * (m % r.b)), r.n); break;
         case TableRun::bluestein: {
           if (m % 997) // a naive DFT of the wrapped chirp at every 997th entry
             continue;

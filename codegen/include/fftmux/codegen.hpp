@@ -20,7 +20,7 @@
 namespace fftmux::codegen {
 
 // Bumped whenever emitted code changes: part of every compiled-code cache key.
-constexpr int generator_version = 19;
+constexpr int generator_version = 20;
 
 // What the device allows a kernel.
 struct Device {
@@ -166,6 +166,12 @@ struct Step {
   Index index;
   Table table;
   int64_t limit = std::numeric_limits<int64_t>::max();
+  // multiply by four-step twiddles (index: position times a digit d): where
+  // rows >= 0, the outputs p = base + i row_step (i < row_count) of a
+  // butterfly take table[base d] once and times rows[i extent + d] each,
+  // extent being d's. A warp's lines hold adjacent d, so each row read is
+  // one run, where table[p d] scatters over the table.
+  int64_t rows = -1, row_step = 0, row_count = 0;
   // r2c_post: the line holds Z = FFT(x[2n] + i x[2n+1]) of length span;
   // produces X[0..span] of the real transform of length 2 span, reading
   // table as Side::table.
@@ -224,7 +230,8 @@ struct TableRun {
     roots,          // exp(-2 pi i m b / n), m < count
     stage_twiddles, // a Stockham stage's: span n, radix b
     chirp,          // exp(sign pi i m^2 / n)
-    bluestein       // the convolution kernel of n points, length b
+    bluestein,      // the convolution kernel of n points, length b
+    grid            // exp(-2 pi i (m / b) (m % b) / n): rows of b roots
   } kind;
   int64_t n = 0, b = 0;
   int sign = 0;
