@@ -247,14 +247,18 @@ struct Planner {
   }
 
   // The four-step twiddles w_n^(p d) after stages st of a line, d the
-  // line's digit 0 (extent values), as a butterfly's one lookup times a row
-  // per output where the rows stay small. H200, CUDA, every element's own
-  // lookup against one broadcast value (a timing, wrong results): 2^20
-  // 1331 -> 1193 us, 2^22 1744 -> 1563, 2^24 2010 -> 1850, 2^18 1273 -> 1206.
+  // line's digit 0 (extent values): each its own lookup, or a butterfly's
+  // one lookup times a row per output (Step::rows) where the rows stay
+  // small and a butterfly has at most 8 outputs, or the line's split table
+  // outgrows 2 x 1024 values. H200, CUDA, generator v20 against v19 (each
+  // its own): 2^17 and 2^18 (radix 8 last) 0.96x the time, 2^21 and 2^22
+  // (8) 0.93x, 2^23 0.96x and 2^24 0.985x (16); but 65536 (16) 1.015x,
+  // 2^19 1.01x and 2^20 1.02x (32; Vulkan 1.013x, GL 1.03x).
   Step twiddles(int64_t n, int64_t extent, const std::vector<Step>& st, int s) {
     Step m = multiply(tables.twiddle(n, s), product_index());
     const Step& last = st.back();
-    if (extent * last.radix <= (1 << 17)) { // 1 MiB of F32 rows
+    bool pays = last.radix <= 8 || n > (1 << 20);
+    if (pays && extent * last.radix <= (1 << 17)) { // 1 MiB of F32 rows
       m.rows = tables.grid(n / last.span, extent, last.radix);
       m.row_step = last.span;
       m.row_count = last.radix;

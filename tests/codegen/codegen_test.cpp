@@ -8,6 +8,7 @@
 #include <reference.hpp>
 #include <shaderc/shaderc.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <numeric>
@@ -397,6 +398,31 @@ TEST(Plan, ChainColumnsOf128PointsTakeTwiceTheValues) {
   EXPECT_EQ(shapes(1 << 21, FFTMUX_F64, vk), (S{{16, 8}, {16, 8}, {16, 8}}));
   EXPECT_EQ(shapes(1 << 21, FFTMUX_F32, dialect_limits(h200(), Dialect::opengl)),
             (S{{16, 8}, {16, 8}, {16, 8}}));
+}
+
+// Four-step twiddles: a butterfly's outputs take one lookup and a row value
+// each where a butterfly has at most 8 outputs or the line is longer than
+// 2^20 points, and the row pass reads them as a run of adjacent columns.
+TEST(Plan, FourStepTwiddlesByRows) {
+  Device cuda = dialect_limits(h200_cuda(), Dialect::cuda);
+  auto rows = [&](int64_t n) {
+    Plan pl = plan(problem({n}, FFTMUX_C2C, FFTMUX_F32, (1 << 27) / n), FFTMUX_FORWARD, cuda,
+                   device_defaults({}, false));
+    const Step& m = pl.passes.at(0).kernel.steps.back();
+    EXPECT_EQ(m.kind, Step::multiply) << n;
+    return m.rows >= 0 ? m.row_count : 0;
+  };
+  EXPECT_EQ(rows(1 << 18), 8);  // 512 = 8 x 8 x 8
+  EXPECT_EQ(rows(1 << 20), 0);  // 1024 = 32 x 32, its split table 2 x 1024
+  EXPECT_EQ(rows(1 << 22), 8);  // 2048 = 16 x 16 x 8
+  EXPECT_EQ(rows(1 << 24), 16); // 4096 = 16 x 16 x 16
+  EXPECT_EQ(rows(1 << 16), 0);  // 256 = 16 x 16
+  Plan pl = plan(problem({1 << 22}), FFTMUX_FORWARD, cuda);
+  std::string src = emit(pl.passes[0].kernel, Dialect::cuda);
+  EXPECT_NE(src.find("cplx_t tw0 = "), std::string::npos);
+  EXPECT_NE(src.find(std::to_string(pl.passes[0].kernel.steps.back().rows + 2048) + "u + dS0]"),
+            std::string::npos)
+      << "row 1 of 2048 columns, read at the column digit";
 }
 
 // Where the driver grants a multiprocessor 64 KiB of shared memory (OpenGL),
@@ -812,7 +838,8 @@ std::complex<double> root(int sign, long double num, long double den) {
 // Every run of the tables of a split-twiddle, a Bluestein and a real plan
 // against its formula; the runs tile the table.
 TEST(Tables, EveryRunHoldsItsFormula) {
-  for (const fftmux_desc& d : {problem({1 << 20}), problem({10007}), problem({1000}, FFTMUX_R2C)}) {
+  int64_t grids = 0;
+  for (const fftmux_desc& d : {problem({1 << 22}), problem({10007}), problem({1000}, FFTMUX_R2C)}) {
     Plan p = plan(d, FFTMUX_FORWARD, h200());
     std::vector<std::complex<double>> t = table_values(p);
     ASSERT_EQ(int64_t(t.size()), p.table_size);
@@ -852,7 +879,10 @@ TEST(Tables, EveryRunHoldsItsFormula) {
       }
     }
     EXPECT_EQ(covered, p.table_size) << "runs overlap or leave gaps";
+    grids += std::count_if(p.table.begin(), p.table.end(),
+                           [](const TableRun& r) { return r.kind == TableRun::grid; });
   }
+  EXPECT_GT(grids, 0) << "no four-step rows checked";
 }
 
 TEST(Tables, TwiddlesAreAccurateInDouble) {
