@@ -218,13 +218,17 @@ struct Planner {
     return spread(n) ? uint32_t(std::min<int64_t>(cap, n / sector_threads())) : cap;
   }
 
-  std::vector<Step> stages(int64_t n, int s, bool composites = true, uint32_t max_radix = 32) {
+  std::vector<int> radices(int64_t n, bool composites = true, uint32_t max_radix = 32) const {
     uint32_t mc = composites ? std::min(opt.max_composite, dev.max_composite) : 0;
     if (n < dev.large_composites_from)
       mc = std::min(mc, 16u);
+    return factorize(n, radix_cap(n, max_radix), mc);
+  }
+
+  std::vector<Step> stages(int64_t n, int s, bool composites = true, uint32_t max_radix = 32) {
     std::vector<Step> st;
     int64_t span = 1;
-    for (int r : factorize(n, radix_cap(n, max_radix), mc)) {
+    for (int r : radices(n, composites, max_radix)) {
       Step k;
       k.kind = Step::stage;
       k.radix = r;
@@ -714,11 +718,13 @@ struct Planner {
       ++levels;
     for (; levels <= 3; ++levels) { // the fewest passes whose factors all fit
       double target = std::pow(double(n), 1.0 / levels);
+      auto off = [&](int64_t c) { return std::abs(std::log(double(c) / target)); };
       int64_t best = 0;
       for (int64_t c = 2; c <= lim; ++c)
         if (n % c == 0 && splits(n / c, levels - 1) &&
-            (!best ||
-             std::abs(std::log(double(c) / target)) < std::abs(std::log(double(best) / target))))
+            (!best || (std::abs(off(c) - off(best)) < 1e-9 && ends_small(c) != ends_small(best)
+                           ? ends_small(c)
+                           : off(c) < off(best))))
           best = c;
       if (best)
         return best;
@@ -726,6 +732,15 @@ struct Planner {
     fail(FFTMUX_ERROR_UNSUPPORTED,
          "length " + std::to_string(n) + " needs more than 3 passes on this device");
   }
+
+  // Whether a column of n points ends in a butterfly of at most 8 outputs
+  // (Step::rows), which column_length prefers between two lengths equally
+  // near its target. H200, generator v20, CUDA: 2^19 as 512 x 1024 0.83x
+  // the time of 1024 x 512, 2^23 as 2048 x 4096 0.91x of 4096 x 2048, where
+  // 2^17 as 256 x 512 took 1.07x of 512 x 256 and 2^21 as 1024 x 2048 1.23x
+  // of 2048 x 1024; Vulkan's three passes, 2^22 as 128 x 128 x 256 0.91x of
+  // 128 x 256 x 128, 2^23 as 256 x 128 x 256 0.92x (GL 0.99-1.02x).
+  bool ends_small(int64_t n) const { return radices(n).back() <= 8; }
 
   // Whether n factors into at most `levels` lengths a chain kernel takes.
   bool splits(int64_t n, int levels) const {

@@ -393,8 +393,8 @@ TEST(Plan, ChainColumnsOf128PointsTakeTwiceTheValues) {
   };
   using S = std::vector<std::pair<int64_t, uint32_t>>;
   EXPECT_EQ(shapes(1 << 21, FFTMUX_F32, vk), (S{{32, 16}, {32, 16}, {16, 8}}));
-  EXPECT_EQ(shapes(1 << 22, FFTMUX_F32, vk), (S{{32, 16}, {16, 8}, {16, 8}}));
-  EXPECT_EQ(shapes(1 << 23, FFTMUX_F32, vk), (S{{16, 8}, {16, 8}, {16, 8}}));
+  EXPECT_EQ(shapes(1 << 22, FFTMUX_F32, vk), (S{{32, 16}, {32, 16}, {16, 8}}));
+  EXPECT_EQ(shapes(1 << 23, FFTMUX_F32, vk), (S{{16, 8}, {32, 16}, {16, 8}}));
   EXPECT_EQ(shapes(1 << 21, FFTMUX_F64, vk), (S{{16, 8}, {16, 8}, {16, 8}}));
   EXPECT_EQ(shapes(1 << 21, FFTMUX_F32, dialect_limits(h200(), Dialect::opengl)),
             (S{{16, 8}, {16, 8}, {16, 8}}));
@@ -402,7 +402,8 @@ TEST(Plan, ChainColumnsOf128PointsTakeTwiceTheValues) {
 
 // Four-step twiddles: a butterfly's outputs take one lookup and a row value
 // each where a butterfly has at most 8 outputs or the line is longer than
-// 2^20 points, and the row pass reads them as a run of adjacent columns.
+// 2^20 points, and the row pass reads them as a run of adjacent columns;
+// chains choose their columns for it.
 TEST(Plan, FourStepTwiddlesByRows) {
   Device cuda = dialect_limits(h200_cuda(), Dialect::cuda);
   auto rows = [&](int64_t n) {
@@ -417,6 +418,15 @@ TEST(Plan, FourStepTwiddlesByRows) {
   EXPECT_EQ(rows(1 << 22), 8);  // 2048 = 16 x 16 x 8
   EXPECT_EQ(rows(1 << 24), 16); // 4096 = 16 x 16 x 16
   EXPECT_EQ(rows(1 << 16), 0);  // 256 = 16 x 16
+  // Between two column lengths equally near n^(1/2), the one whose last
+  // butterfly has at most 8 outputs.
+  auto column = [&](int64_t n) {
+    return plan(problem({n}), FFTMUX_FORWARD, cuda).passes.at(0).kernel.length;
+  };
+  EXPECT_EQ(column(1 << 17), 512);  // not 256 = 16 x 16
+  EXPECT_EQ(column(1 << 19), 512);  // not 1024 = 32 x 32
+  EXPECT_EQ(column(1 << 21), 2048); // not 1024
+  EXPECT_EQ(column(1 << 23), 2048); // not 4096 = 16 x 16 x 16
   Plan pl = plan(problem({1 << 22}), FFTMUX_FORWARD, cuda);
   std::string src = emit(pl.passes[0].kernel, Dialect::cuda);
   EXPECT_NE(src.find("cplx_t tw0 = "), std::string::npos);
