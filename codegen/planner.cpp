@@ -250,6 +250,9 @@ struct Planner {
     return s;
   }
 
+  // The largest last butterfly whose outputs take Step::rows at any length.
+  static constexpr int max_row_radix = 8;
+
   // The four-step twiddles w_n^(p d) after stages st of a line, d the
   // line's digit 0 (extent values): each its own lookup, or a butterfly's
   // one lookup times a row per output (Step::rows) where the rows stay
@@ -261,7 +264,7 @@ struct Planner {
   Step twiddles(int64_t n, int64_t extent, const std::vector<Step>& st, int s) {
     Step m = multiply(tables.twiddle(n, s), product_index());
     const Step& last = st.back();
-    bool pays = last.radix <= 8 || n > (1 << 20);
+    bool pays = last.radix <= max_row_radix || n > (1 << 20);
     if (pays && extent * last.radix <= (1 << 17)) { // 1 MiB of F32 rows
       m.rows = tables.grid(n / last.span, extent, last.radix);
       m.row_step = last.span;
@@ -719,12 +722,13 @@ struct Planner {
     for (; levels <= 3; ++levels) { // the fewest passes whose factors all fit
       double target = std::pow(double(n), 1.0 / levels);
       auto off = [&](int64_t c) { return std::abs(std::log(double(c) / target)); };
+      auto better = [&](int64_t c, int64_t than) {
+        bool tie = std::abs(off(c) - off(than)) < 1e-9;
+        return tie && ends_small(c) != ends_small(than) ? ends_small(c) : off(c) < off(than);
+      };
       int64_t best = 0;
       for (int64_t c = 2; c <= lim; ++c)
-        if (n % c == 0 && splits(n / c, levels - 1) &&
-            (!best || (std::abs(off(c) - off(best)) < 1e-9 && ends_small(c) != ends_small(best)
-                           ? ends_small(c)
-                           : off(c) < off(best))))
+        if (n % c == 0 && splits(n / c, levels - 1) && (!best || better(c, best)))
           best = c;
       if (best)
         return best;
@@ -740,7 +744,7 @@ struct Planner {
   // 2^17 as 256 x 512 took 1.07x of 512 x 256 and 2^21 as 1024 x 2048 1.23x
   // of 2048 x 1024; Vulkan's three passes, 2^22 as 128 x 128 x 256 0.91x of
   // 128 x 256 x 128, 2^23 as 256 x 128 x 256 0.92x (GL 0.99-1.02x).
-  bool ends_small(int64_t n) const { return radices(n).back() <= 8; }
+  bool ends_small(int64_t n) const { return radices(n).back() <= max_row_radix; }
 
   // Whether n factors into at most `levels` lengths a chain kernel takes.
   bool splits(int64_t n, int levels) const {
