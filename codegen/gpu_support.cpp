@@ -103,7 +103,14 @@ Options device_defaults(Options o, bool cpu) {
 // passes 0.85 + 0.80 -> 0.82 + 0.60 ms), 1024^2 x64 757 -> 712, 131072 F64
 // 2984 -> 2615; 2^19 and 2^20 R2C within the spread between processes.
 // CUDA lost with it (2^21 1480 -> 3288 us, 2^24 2012 -> 7913).
+//
+// Radix 49 (7 x 7 in registers) on CUDA only: H200, 2401 points x55900 as
+// 49 x 49 622-630 us against 7 x 7 x 7 x 7's 652-653 (cuFFT 592-595);
+// Vulkan 721 -> 736, GL 765 -> 781 (NVIDIA's GLSL compiler spends more
+// registers a value).
 Device dialect_limits(Device d, Dialect dialect) {
+  if (dialect == Dialect::cuda)
+    d.max_composite = 49;
   if (dialect == Dialect::opengl) {
     d.max_composite = 25;
     d.large_composites_from = 2048;

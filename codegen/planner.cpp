@@ -714,27 +714,66 @@ struct Planner {
   }
 
   // The first factor of a four-step chain: about n^(1/levels), a divisor.
+  // Where two levels would take a column pass that runs alone on its
+  // multiprocessor in short runs (lone_column), three levels do, their
+  // first column ending small: the rows' twiddles, then the shorter.
   int64_t column_length(int64_t n) {
     int64_t lim = chain_limit();
     int levels = 1;
     for (double reach = double(lim); reach < double(n); reach *= double(lim))
       ++levels;
+    bool declined = false;
     for (; levels <= 3; ++levels) { // the fewest passes whose factors all fit
+      if (levels == 3 && short_first(n))
+        return 32;
       double target = std::pow(double(n), 1.0 / levels);
       auto off = [&](int64_t c) { return std::abs(std::log(double(c) / target)); };
       auto better = [&](int64_t c, int64_t than) {
         bool tie = std::abs(off(c) - off(than)) < 1e-9;
+        if (declined && ends_small(c) != ends_small(than))
+          return ends_small(c);
+        if (declined && tie)
+          return c < than;
         return tie && ends_small(c) != ends_small(than) ? ends_small(c) : off(c) < off(than);
       };
       int64_t best = 0;
-      for (int64_t c = 2; c <= lim; ++c)
-        if (n % c == 0 && splits(n / c, levels - 1) && (!best || better(c, best)))
+      for (int64_t c = 2; c <= lim; ++c) {
+        if (n % c != 0 || !splits(n / c, levels - 1))
+          continue;
+        if (levels == 2 && lone_column(c)) {
+          declined = true;
+          continue;
+        }
+        if (!best || better(c, best))
           best = c;
+      }
       if (best)
         return best;
     }
     fail(FFTMUX_ERROR_UNSUPPORTED,
          "length " + std::to_string(n) + " needs more than 3 passes on this device");
+  }
+
+  // Whether a column pass of c points would read runs under 64 bytes in
+  // groups of 64 KiB of values or more (one or two a multiprocessor). H200,
+  // CUDA, 2^24 x8: 4096 x 4096 (4 lines a group) 1984-1992 us, three passes
+  // 128 x 512 x 256 1796-1802, 512 x 128 x 256 1811-1815, 256 x 256 x 256
+  // 1876-1887 (cuFFT 1801-1802); 2^23 and 2^22 keep two passes of 8 lines
+  // a group (three: 1750-1775 against 1702-1708, 1709-1735 against 1622-1629).
+  bool lone_column(int64_t c) const {
+    int64_t line = c * 2 * scalar();
+    int64_t lines = std::max<int64_t>(1, dev.group_value_bytes / line);
+    return lines * line >= (1 << 16) && lines * 2 * scalar() < 64;
+  }
+
+  // Under a shared-memory cap (GL), an F32 chain of three passes whose other
+  // two fit 512 points each starts with a 32-point column. H200, GL: 2^21 x64 as
+  // 32 x 256 x 256 1755-1778 us against 128 x 128 x 128's 1956-1977, 2^22 as
+  // 32 x 512 x 256 1834-1851 against 1973-1988, 2^23 1982-1986 against
+  // 1996-2025; 2^24 as 32 x 1024 x 512 lost (2167-2272 against 1986-2027).
+  bool short_first(int64_t n) const {
+    return dev.sm_shared_bytes && prec == Precision::f32 && n % 32 == 0 && n / 32 <= 512 * 512 &&
+           splits(n / 32, 2);
   }
 
   // Whether a column of n points ends in a butterfly of at most 8 outputs

@@ -397,7 +397,51 @@ TEST(Plan, ChainColumnsOf128PointsTakeTwiceTheValues) {
   EXPECT_EQ(shapes(1 << 23, FFTMUX_F32, vk), (S{{16, 8}, {32, 16}, {16, 8}}));
   EXPECT_EQ(shapes(1 << 21, FFTMUX_F64, vk), (S{{16, 8}, {16, 8}, {16, 8}}));
   EXPECT_EQ(shapes(1 << 21, FFTMUX_F32, dialect_limits(h200(), Dialect::opengl)),
-            (S{{16, 8}, {16, 8}, {16, 8}}));
+            (S{{8, 16}, {16, 8}, {16, 8}})); // 32 x 256 x 256: short_first
+}
+
+// Chains of three passes where two would not serve: CUDA's 2^24 F32, whose
+// 4096-point columns would run 4 lines a group (32-byte runs, one group of
+// 128 KiB of values an SM), starts with a column ending in radix 8, the
+// shorter of two equally near; 2^23 and F64 keep their plans. Under GL's
+// shared-memory cap a chain of three whose others fit 512 points starts
+// with 32.
+TEST(Plan, ChainsOfThreeWhereTwoRunShort) {
+  Device cuda = dialect_limits(h200_cuda(), Dialect::cuda);
+  Device gl = dialect_limits(h200(), Dialect::opengl);
+  auto lengths = [](int64_t n, const Device& dev, fftmux_precision p = FFTMUX_F32) {
+    std::vector<int64_t> l;
+    for (const Pass& pass : plan(problem({n}, FFTMUX_C2C, p), FFTMUX_FORWARD, dev).passes)
+      l.push_back(pass.kernel.length);
+    return l;
+  };
+  using L = std::vector<int64_t>;
+  EXPECT_EQ(lengths(1 << 24, cuda), (L{128, 512, 256}));
+  EXPECT_EQ(lengths(1 << 23, cuda), (L{2048, 4096}));
+  EXPECT_EQ(lengths(1 << 22, cuda, FFTMUX_F64), (L{2048, 2048})) << "4 lines of 16 bytes";
+  EXPECT_EQ(lengths(1 << 21, gl), (L{32, 256, 256}));
+  EXPECT_EQ(lengths(1 << 23, gl), (L{32, 512, 512}));
+  EXPECT_EQ(lengths(1 << 24, gl), (L{256, 256, 256})) << "the rest would need 1024";
+  EXPECT_EQ(lengths(1 << 20, gl), (L{1024, 1024})) << "two passes fit";
+  EXPECT_EQ(lengths(1 << 21, h200()), (L{128, 128, 128})) << "Vulkan has no cap";
+}
+
+// Radix 49 (7 x 7 in registers) where the device allows it (CUDA) and a
+// thread holds radix 32's values (not F64's 16).
+TEST(Plan, RadixFortyNineOnCuda) {
+  EXPECT_EQ(factorize(2401, 32, 49), (std::vector<int>{49, 49}));
+  EXPECT_EQ(factorize(2401, 32, 32), (std::vector<int>{7, 7, 7, 7}));
+  EXPECT_EQ(factorize(2401, 16, 49), (std::vector<int>{7, 7, 7, 7}));
+  Device cuda = dialect_limits(h200_cuda(), Dialect::cuda);
+  EXPECT_EQ(radices(problem({2401}), cuda), (std::vector<int>{49, 49}));
+  EXPECT_EQ(radices(problem({2401}, FFTMUX_C2C, FFTMUX_F64), cuda), (std::vector<int>{7, 7, 7, 7}));
+  EXPECT_EQ(radices(problem({2401}), dialect_limits(h200(), Dialect::vulkan)),
+            (std::vector<int>{7, 7, 7, 7}));
+  EXPECT_EQ(radices(problem({2401}), dialect_limits(h200(), Dialect::opengl)),
+            (std::vector<int>{7, 7, 7, 7}));
+  std::string src =
+      emit(plan(problem({2401}), FFTMUX_FORWARD, cuda).passes.at(0).kernel, Dialect::cuda);
+  EXPECT_NE(src.find("FN void bf49_f("), std::string::npos);
 }
 
 // Four-step twiddles: a butterfly's outputs take one lookup and a row value
@@ -413,11 +457,12 @@ TEST(Plan, FourStepTwiddlesByRows) {
     EXPECT_EQ(m.kind, Step::multiply) << n;
     return m.rows >= 0 ? m.row_count : 0;
   };
-  EXPECT_EQ(rows(1 << 18), 8);  // 512 = 8 x 8 x 8
-  EXPECT_EQ(rows(1 << 20), 0);  // 1024 = 32 x 32, its split table 2 x 1024
-  EXPECT_EQ(rows(1 << 22), 8);  // 2048 = 16 x 16 x 8
-  EXPECT_EQ(rows(1 << 24), 16); // 4096 = 16 x 16 x 16
-  EXPECT_EQ(rows(1 << 16), 0);  // 256 = 16 x 16
+  EXPECT_EQ(rows(1 << 18), 8); // 512 = 8 x 8 x 8
+  EXPECT_EQ(rows(1 << 20), 0); // 1024 = 32 x 32, its split table 2 x 1024
+  EXPECT_EQ(rows(1 << 22), 8); // 2048 = 16 x 16 x 8
+  EXPECT_EQ(rows(1 << 23), 8); // 2048 again
+  EXPECT_EQ(rows(1 << 24), 0); // 128 = 16 x 8 of three passes: 2^20 row values
+  EXPECT_EQ(rows(1 << 16), 0); // 256 = 16 x 16
   // Between two column lengths equally near n^(1/2), the one whose last
   // butterfly has at most 8 outputs.
   auto column = [&](int64_t n) {

@@ -126,6 +126,7 @@ TEST(CudaKernels, NativeKernelsCompileForSm90WithoutAGpu) {
       "c2c f32 16384 b8",                      // one pass in 227 KiB
       "c2c f32 65536 b4",                      // several passes
       "c2c f32 10007 b4",                      // Bluestein
+      "c2c f32 2401 b4",                       // radix 49
       "c2c f64 4097 b4 in-place",
       "r2c f32 4096 b2 shift=out",
       "c2r f64 30x20 b3 shift=in",

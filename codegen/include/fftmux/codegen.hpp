@@ -20,7 +20,7 @@
 namespace fftmux::codegen {
 
 // Bumped whenever emitted code changes: part of every compiled-code cache key.
-constexpr int generator_version = 20;
+constexpr int generator_version = 21;
 
 // What the device allows a kernel.
 struct Device {
@@ -48,7 +48,7 @@ struct Device {
 // The knobs an autotuner turns (the backends' variants).
 struct Options {
   uint32_t max_radix = 32;        // largest power-of-two butterfly (32: F32 lines >= 512)
-  uint32_t max_composite = 32;    // largest odd or mixed composite radix (factorize)
+  uint32_t max_composite = 49;    // largest odd or mixed composite radix (factorize)
   uint32_t values_per_thread = 0; // target registers per thread, 0 = by precision
   uint32_t group_threads = 0;     // target invocations per workgroup, 0 = 256
   uint32_t max_single = 0;        // longest one-pass transform, 0 = what shared memory holds
@@ -79,8 +79,8 @@ struct Unsupported : std::runtime_error {
 // larger prime factor. factorize(1) is empty too. max_radix bounds the
 // power-of-two and composite radices (the primes 3 to 13 always run);
 // max_composite bounds the odd and mixed composites (9, 10, 15, 20, 24, 25,
-// 27): 0 for a Bluestein convolution, whose two transforms cannot hold them
-// in registers, 9 for the radices before composites (variant prime-radices).
+// 27, 49; 49 also needs max_radix 32): 0 for a Bluestein convolution, whose two transforms cannot
+// hold them in registers, 9 for the radices before composites (variant prime-radices).
 std::vector<int> factorize(int64_t n, uint32_t max_radix = 16, uint32_t max_composite = 32);
 // The parts a, b of a composite radix r = a b done in registers ({0, 0} for
 // a prime or 9, which is one direct DFT).
