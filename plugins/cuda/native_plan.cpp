@@ -208,7 +208,7 @@ codegen::Device native_limits(size_t shared_optin) {
   d.subgroup = 32;
   d.max_binding_bytes = kMaxIndex * 8;
   d.f64 = true;
-  return d;
+  return codegen::dialect_limits(d, codegen::Dialect::cuda);
 }
 
 std::vector<std::string> native_sources(const fftmux_desc& d, const codegen::Device& limits,
