@@ -12,6 +12,7 @@
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -225,20 +226,26 @@ TEST(CudaInterop, WrappedPointersAndCallersStream) {
 }
 
 // With the kernels in the disk cache, making a native plan costs no
-// compilation: under 5 ms.
+// compilation: under 5 ms. The best of five warm creations: the suite's
+// other shards share the CPU (H200, eighteenth and nineteenth sessions: one
+// warm creation 0.5-0.8 ms alone, 7-12 ms beside them).
 TEST(CudaNative, WarmPlanCreationIsFast) {
   REQUIRE_GPU();
   context& ctx = *gpu().contexts["default"];
+  using Clock = std::chrono::steady_clock;
+  auto ms = [](Clock::time_point a, Clock::time_point b) {
+    return std::chrono::duration<double, std::milli>(b - a).count();
+  };
   for (const char* problem : {"c2c f32 1024 b4096", "c2c f32 16384 b256", "c2c f32 10007 b64"}) {
     fftmux_desc d = parse_case(problem);
-    using Clock = std::chrono::steady_clock;
     auto t0 = Clock::now();
     { plan cold = ctx.make_plan(d, "cuda", "native"); }
-    auto t1 = Clock::now();
-    { plan warm = ctx.make_plan(d, "cuda", "native"); }
-    auto t2 = Clock::now();
-    double cold_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
-    double warm_ms = std::chrono::duration<double, std::milli>(t2 - t1).count();
+    double cold_ms = ms(t0, Clock::now()), warm_ms = 1e300;
+    for (int i = 0; i < 5; ++i) {
+      auto t1 = Clock::now();
+      { plan warm = ctx.make_plan(d, "cuda", "native"); }
+      warm_ms = std::min(warm_ms, ms(t1, Clock::now()));
+    }
     std::printf("native plan %-22s first %.1f ms, warm %.2f ms\n", problem, cold_ms, warm_ms);
     EXPECT_LT(warm_ms, 5.0) << problem;
   }
