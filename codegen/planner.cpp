@@ -714,9 +714,10 @@ struct Planner {
   }
 
   // The first factor of a four-step chain: about n^(1/levels), a divisor.
-  // Where two levels would take a column pass that runs alone on its
-  // multiprocessor in short runs (lone_column), three levels do, their
-  // first column ending small: the rows' twiddles, then the shorter.
+  // Where two levels would take a column pass of short runs in large groups
+  // (lone_column), three levels do, their first column ending small (the
+  // rows' twiddles), the shorter of two equally near; under GL's cap some
+  // chains of three start with 32 points (short_first).
   int64_t column_length(int64_t n) {
     int64_t lim = chain_limit();
     int levels = 1;
