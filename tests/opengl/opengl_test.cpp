@@ -418,6 +418,19 @@ TEST(Variants, ChunkedExchangesMatchTheReference) {
   EXPECT_LE(run_host(p, d, FFTMUX_FORWARD, 31), 1.0);
 }
 
+// A chain of three passes that starts with a 32-point column (codegen's
+// short_first, GL F32: 2^21 as 32 x 256 x 256 on llvmpipe too; codegen_test
+// asserts the shapes), through the GL dialect, both directions.
+TEST(Variants, ChainsFromAShortColumnMatchTheReference) {
+  SKIP_WITHOUT_OPENGL();
+  context c = make_context("", "short-first");
+  fftmux_desc d = desc({1 << 21}, 1);
+  plan p = c.make_plan(d, "opengl", "default");
+  ASSERT_NE(p.explain().find("stockham 3p"), std::string::npos) << p.explain();
+  for (int dir : {FFTMUX_FORWARD, FFTMUX_INVERSE})
+    EXPECT_LE(run_host(p, d, dir, 51), 1.0) << dir;
+}
+
 // Kernels shaped to share a multiprocessor (split exchanges, equal chunks,
 // fewer lines a group, short lines spread over a sector's worth of threads
 // and loaded directly: codegen's lean and spread rules) in the GPU's shapes (16 values
