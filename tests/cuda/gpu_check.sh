@@ -6,8 +6,8 @@
 # BUILD_DIR holds bin/ and lib/ of a build (or a copy of them, with deps/
 # for libraries the machine lacks). Runs, each sharded over the CPU cores:
 # the CUDA suite (both variants, callbacks and passes), the backend-
-# parametrized correctness matrix on cuda/cufft and cuda/native, a few CLI
-# runs, and with --bench the H200 benchmark. Logs go to $OUT (or
+# parametrized correctness matrix on cuda/cufft and cuda/native, then the
+# warm-plan timing alone, a few CLI runs, and with --bench the H200 benchmark. Logs go to $OUT (or
 # BUILD_DIR/gpu-logs); the last lines printed are the summary.
 set -u
 build=$(cd "${1:?usage: gpu_check.sh BUILD_DIR [--bench|--bench-quick]}" && pwd)
@@ -54,14 +54,19 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --f
 third=$(((shards + 2) / 3))
 limit=${TEST_TIMEOUT:-300}
 begin=$SECONDS
-start cuda_gpu "$third" "$limit" "$build/bin/fftmux_cuda_gpu_test"
+warm=CudaNative.WarmPlanCreationIsFast
+start cuda_gpu "$third" "$limit" "$build/bin/fftmux_cuda_gpu_test" --gtest_filter=-$warm
 for variant in cufft native; do
   start "correctness.cuda.$variant" "$third" "$limit" env FFTMUX_TEST_BACKEND=cuda \
     FFTMUX_TEST_VARIANT=$variant "$build/bin/fftmux_correctness"
 done
 wait
 note "suites took $((SECONDS - begin)) s"
-for name in cuda_gpu correctness.cuda.cufft correctness.cuda.native; do
+# The warm-plan timing alone: beside the shards it timed the scheduler (H200:
+# 7-12 ms a creation there, 0.5-1 ms alone).
+start warm_plans 1 "$limit" "$build/bin/fftmux_cuda_gpu_test" --gtest_filter=$warm
+wait
+for name in cuda_gpu warm_plans correctness.cuda.cufft correctness.cuda.native; do
   report "$name"
 done
 
