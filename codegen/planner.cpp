@@ -642,7 +642,7 @@ struct Planner {
     }
     if (!post.empty())
       fail(FFTMUX_ERROR_INTERNAL, "post steps on a multi-pass line");
-    int64_t n1 = column_length(l.n), n2 = l.n / n1;
+    int64_t n1 = column_length(l.n, reuse < 0), n2 = l.n / n1;
     int64_t base = reuse >= 0 ? reuse : take(l.n * product(l.digits));
     int unit = unit_digit(l.load, l.digits);
     // Pass 1: columns of n = n2 * n1' + n2', twiddled, into packed rows.
@@ -714,11 +714,12 @@ struct Planner {
   }
 
   // The first factor of a four-step chain: about n^(1/levels), a divisor.
-  // Where two levels would take a column pass of short runs in large groups
-  // (lone_column), three levels do, their first column ending small (the
-  // rows' twiddles), the shorter of two equally near; under GL's cap some
-  // chains of three start with 32 points (short_first).
-  int64_t column_length(int64_t n) {
+  // Where a line's own two-level chain (top: not the rows of a chain, which
+  // must not add a pass) would take a column pass of short runs in large
+  // groups (lone_column), three levels do, their first column ending small
+  // (the rows' twiddles), the shorter of two equally near; under GL's cap
+  // some chains of three start with 32 points (short_first).
+  int64_t column_length(int64_t n, bool top) {
     int64_t lim = chain_limit();
     int levels = 1;
     for (double reach = double(lim); reach < double(n); reach *= double(lim))
@@ -738,15 +739,12 @@ struct Planner {
         return tie && ends_small(c) != ends_small(than) ? ends_small(c) : off(c) < off(than);
       };
       int64_t best = 0;
-      for (int64_t c = 2; c <= lim; ++c) {
-        if (n % c != 0 || !splits(n / c, levels - 1))
-          continue;
-        if (levels == 2 && lone_column(c)) {
-          declined = true;
-          continue;
-        }
-        if (!best || better(c, best))
+      for (int64_t c = 2; c <= lim; ++c)
+        if (n % c == 0 && splits(n / c, levels - 1) && (!best || better(c, best)))
           best = c;
+      if (best && top && levels == 2 && lone_column(best)) {
+        declined = true;
+        continue;
       }
       if (best)
         return best;
@@ -761,7 +759,10 @@ struct Planner {
   // 128 x 512 x 256 1796-1802, 512 x 128 x 256 1811-1815, 256 x 256 x 256
   // 1876-1887 (cuFFT 1801-1802); 2^23 and 2^22 keep two passes of 8 lines
   // a group (three: 1750-1775 against 1702-1708, 1709-1735 against 1622-1629).
+  // F32 only: F64 was not measured.
   bool lone_column(int64_t c) const {
+    if (prec != Precision::f32)
+      return false;
     int64_t line = c * 2 * scalar();
     int64_t lines = std::max<int64_t>(1, dev.group_value_bytes / line);
     return lines * line >= (1 << 16) && lines * 2 * scalar() < 64;
@@ -773,8 +774,13 @@ struct Planner {
   // 32 x 512 x 256 1834-1851 against 1973-1988, 2^23 1982-1986 against
   // 1996-2025; 2^24 as 32 x 1024 x 512 lost (2167-2272 against 1986-2027).
   bool short_first(int64_t n) const {
-    return dev.sm_shared_bytes && prec == Precision::f32 && n % 32 == 0 && n / 32 <= 512 * 512 &&
-           splits(n / 32, 2);
+    if (!dev.sm_shared_bytes || prec != Precision::f32 || n % 32 != 0)
+      return false;
+    int64_t m = n / 32;
+    for (int64_t c = 2; c <= 512; ++c)
+      if (m % c == 0 && m / c <= 512)
+        return true;
+    return false;
   }
 
   // Whether a column of n points ends in a butterfly of at most 8 outputs

@@ -418,12 +418,21 @@ TEST(Plan, ChainsOfThreeWhereTwoRunShort) {
   using L = std::vector<int64_t>;
   EXPECT_EQ(lengths(1 << 24, cuda), (L{128, 512, 256}));
   EXPECT_EQ(lengths(1 << 23, cuda), (L{2048, 4096}));
-  EXPECT_EQ(lengths(1 << 22, cuda, FFTMUX_F64), (L{2048, 2048})) << "4 lines of 16 bytes";
+  EXPECT_EQ(lengths(3 << 22, cuda).size(), 3u) << "3072-point columns, five a group";
+  EXPECT_EQ(lengths(2401 * 2401, cuda, FFTMUX_F64), (L{2401, 2401})) << "F64 not measured";
+  EXPECT_EQ(lengths(int64_t(2197) * 2197 * 2197, cuda).size(), 3u)
+      << "the rows of a chain never add a pass";
   EXPECT_EQ(lengths(1 << 21, gl), (L{32, 256, 256}));
   EXPECT_EQ(lengths(1 << 23, gl), (L{32, 512, 512}));
   EXPECT_EQ(lengths(1 << 24, gl), (L{256, 256, 256})) << "the rest would need 1024";
+  EXPECT_NE(lengths(32 * 7 * 13 * 13 * 13 * 13, gl).front(), 32) << "169 x 1183: over 512";
   EXPECT_EQ(lengths(1 << 20, gl), (L{1024, 1024})) << "two passes fit";
-  EXPECT_EQ(lengths(1 << 21, h200()), (L{128, 128, 128})) << "Vulkan has no cap";
+  EXPECT_EQ(lengths(1 << 21, dialect_limits(h200(), Dialect::vulkan)), (L{128, 128, 128}))
+      << "Vulkan has no cap";
+  // llvmpipe's GL device too (opengl_test runs it).
+  Plan p = plan(problem({1 << 21}), FFTMUX_FORWARD, dialect_limits(lavapipe(), Dialect::opengl),
+                device_defaults({}, true));
+  EXPECT_EQ(p.passes.at(0).kernel.length, 32) << p.summary;
 }
 
 // Radix 49 (7 x 7 in registers) where the device allows it (CUDA) and a

@@ -17,6 +17,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdio>
@@ -138,6 +139,9 @@ TEST(CudaKernels, NativeKernelsCompileForSm90WithoutAGpu) {
       sources.insert(s);
   for (const std::string& s : sources)
     EXPECT_FALSE(compiler.compile(s, cuda::Output::cubin).empty());
+  EXPECT_TRUE(std::any_of(sources.begin(), sources.end(), [](const std::string& s) {
+    return s.find("FN void bf49_f(") != std::string::npos;
+  })) << "2401 as 49 x 49 under the CUDA limits";
   EXPECT_GE(sources.size(), 10u);
 }
 

@@ -63,7 +63,7 @@ done
 wait
 note "suites took $((SECONDS - begin)) s"
 # The warm-plan timing alone: beside the shards it timed the scheduler (H200:
-# 7-12 ms a creation there, 0.5-1 ms alone).
+# 7-12 ms a creation there, 0.5-0.8 ms alone).
 start warm_plans 1 "$limit" "$build/bin/fftmux_cuda_gpu_test" --gtest_filter=$warm
 wait
 for name in cuda_gpu warm_plans correctness.cuda.cufft correctness.cuda.native; do
