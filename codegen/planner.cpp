@@ -774,13 +774,7 @@ struct Planner {
   // 32 x 512 x 256 1834-1851 against 1973-1988, 2^23 1982-1986 against
   // 1996-2025; 2^24 as 32 x 1024 x 512 lost (2167-2272 against 1986-2027).
   bool short_first(int64_t n) const {
-    if (!dev.sm_shared_bytes || prec != Precision::f32 || n % 32 != 0)
-      return false;
-    int64_t m = n / 32;
-    for (int64_t c = 2; c <= 512; ++c)
-      if (m % c == 0 && m / c <= 512)
-        return true;
-    return false;
+    return dev.sm_shared_bytes && prec == Precision::f32 && n % 32 == 0 && splits(n / 32, 2, 512);
   }
 
   // Whether a column of n points ends in a butterfly of at most 8 outputs
@@ -792,14 +786,16 @@ struct Planner {
   // 128 x 256 x 128, 2^23 as 256 x 128 x 256 0.92x (GL 0.99-1.02x).
   bool ends_small(int64_t n) const { return radices(n).back() <= max_row_radix; }
 
-  // Whether n factors into at most `levels` lengths a chain kernel takes.
-  bool splits(int64_t n, int levels) const {
-    if (n <= chain_limit())
+  // Whether n factors into at most `levels` lengths of at most lim points
+  // (by default those a chain kernel takes).
+  bool splits(int64_t n, int levels, int64_t lim = 0) const {
+    lim = lim ? lim : chain_limit();
+    if (n <= lim)
       return true;
     if (levels <= 1)
       return false;
-    for (int64_t c = 2; c <= chain_limit(); ++c)
-      if (n % c == 0 && splits(n / c, levels - 1))
+    for (int64_t c = 2; c <= lim; ++c)
+      if (n % c == 0 && splits(n / c, levels - 1, lim))
         return true;
     return false;
   }

@@ -6,9 +6,10 @@
 # BUILD_DIR holds bin/ and lib/ of a build (or a copy of them, with deps/
 # for libraries the machine lacks). Runs, each sharded over the CPU cores:
 # the CUDA suite (both variants, callbacks and passes), the backend-
-# parametrized correctness matrix on cuda/cufft and cuda/native, then the
-# warm-plan timing alone, a few CLI runs, and with --bench the H200 benchmark. Logs go to $OUT (or
-# BUILD_DIR/gpu-logs); the last lines printed are the summary.
+# parametrized correctness matrix on cuda/cufft and cuda/native; then the
+# warm-plan timing alone, a few CLI runs, and with --bench the H200
+# benchmark. Logs go to $OUT (or BUILD_DIR/gpu-logs); the last lines
+# printed are the summary.
 set -u
 build=$(cd "${1:?usage: gpu_check.sh BUILD_DIR [--bench|--bench-quick]}" && pwd)
 mode=${2:-}

@@ -79,8 +79,9 @@ struct Unsupported : std::runtime_error {
 // larger prime factor. factorize(1) is empty too. max_radix bounds the
 // power-of-two and composite radices (the primes 3 to 13 always run);
 // max_composite bounds the odd and mixed composites (9, 10, 15, 20, 24, 25,
-// 27, 49; 49 also needs max_radix 32): 0 for a Bluestein convolution, whose two transforms cannot
-// hold them in registers, 9 for the radices before composites (variant prime-radices).
+// 27, 49; 49 also needs max_radix 32): 0 for a Bluestein convolution, whose
+// two transforms cannot hold them in registers, 9 for the radices before
+// composites (variant prime-radices).
 std::vector<int> factorize(int64_t n, uint32_t max_radix = 16, uint32_t max_composite = 32);
 // The parts a, b of a composite radix r = a b done in registers ({0, 0} for
 // a prime or 9, which is one direct DFT).
