@@ -746,6 +746,8 @@ struct Planner {
         declined = true;
         continue;
       }
+      if (best && top && levels == 2 && rows_of_1024(n))
+        return n / 1024;
       if (best)
         return best;
     }
@@ -766,6 +768,18 @@ struct Planner {
     int64_t line = c * 2 * scalar();
     int64_t lines = std::max<int64_t>(1, dev.group_value_bytes / line);
     return lines * line >= (1 << 16) && lines * 2 * scalar() < 64;
+  }
+
+  // Where 1024 points take two stages (32 x 32) and 512 take three (radix
+  // 32 from 1024 points: CUDA), an F32 chain of two passes over 2^17 to
+  // 2^21 points takes rows of 1024. H200, CUDA: 2^17 as 128 x 1024
+  // 1087-1092 us against 512 x 256's 1108-1118, 2^18 as 256 x 1024
+  // 1114-1121 against 512 x 512's 1224-1234 (cuFFT 1182-1194); 2^19-2^21
+  // had them already; 65536 as 64 x 1024 lost (1088-1093 against 256 x
+  // 256's 1060-1063), 2^22 as 4096 x 1024 tied (1607-1612 against 1613).
+  bool rows_of_1024(int64_t n) const {
+    return prec == Precision::f32 && (n & (n - 1)) == 0 && n >= (1 << 17) && n <= (1 << 21) &&
+           radices(1024).size() == 2 && radices(512).size() == 3;
   }
 
   // Under a shared-memory cap (GL), an F32 chain of three passes whose other

@@ -435,6 +435,33 @@ TEST(Plan, ChainsOfThreeWhereTwoRunShort) {
   EXPECT_EQ(p.passes.at(0).kernel.length, 32) << p.summary;
 }
 
+// Where 1024 points take two stages and 512 three (CUDA), F32 chains of
+// two passes over 2^17 to 2^21 points take rows of 1024; only a line's own
+// chain (2^24's rows of 2^17 keep theirs).
+TEST(Plan, ChainRowsOf1024OnCuda) {
+  Device cuda = dialect_limits(h200_cuda(), Dialect::cuda);
+  auto lengths = [](int64_t n, const Device& dev, fftmux_precision p = FFTMUX_F32,
+                    fftmux_kind kind = FFTMUX_C2C) {
+    std::vector<int64_t> l;
+    for (const Pass& pass : plan(problem({n}, kind, p), FFTMUX_FORWARD, dev).passes)
+      l.push_back(pass.kernel.length);
+    return l;
+  };
+  using L = std::vector<int64_t>;
+  EXPECT_EQ(lengths(1 << 17, cuda), (L{128, 1024}));
+  EXPECT_EQ(lengths(1 << 18, cuda), (L{256, 1024}));
+  EXPECT_EQ(lengths(1 << 19, cuda), (L{512, 1024}));
+  EXPECT_EQ(lengths(1 << 20, cuda), (L{1024, 1024}));
+  EXPECT_EQ(lengths(1 << 21, cuda), (L{2048, 1024}));
+  EXPECT_EQ(lengths(1 << 16, cuda), (L{256, 256})) << "64 x 1024 lost";
+  EXPECT_EQ(lengths(1 << 22, cuda), (L{2048, 2048})) << "4096 x 1024 tied";
+  EXPECT_EQ(lengths(1 << 19, cuda, FFTMUX_F32, FFTMUX_R2C), (L{256, 1024, 1024}));
+  EXPECT_EQ(lengths(1 << 24, cuda), (L{128, 512, 256}));
+  EXPECT_EQ(lengths(1 << 18, cuda, FFTMUX_F64), (L{512, 512})) << "F64 not measured";
+  EXPECT_EQ(lengths(1 << 18, dialect_limits(h200(), Dialect::vulkan)), (L{512, 512}))
+      << "512 points in two stages there";
+}
+
 // Radix 49 (7 x 7 in registers) where the device allows it (CUDA) and a
 // thread holds radix 32's values (not F64's 16).
 TEST(Plan, RadixFortyNineOnCuda) {
@@ -466,7 +493,7 @@ TEST(Plan, FourStepTwiddlesByRows) {
     EXPECT_EQ(m.kind, Step::multiply) << n;
     return m.rows >= 0 ? m.row_count : 0;
   };
-  EXPECT_EQ(rows(1 << 18), 8); // 512 = 8 x 8 x 8
+  EXPECT_EQ(rows(1 << 19), 8); // 512 = 8 x 8 x 8
   EXPECT_EQ(rows(1 << 20), 0); // 1024 = 32 x 32, its split table 2 x 1024
   EXPECT_EQ(rows(1 << 22), 8); // 2048 = 16 x 16 x 8
   EXPECT_EQ(rows(1 << 23), 8); // 2048 again
@@ -477,7 +504,6 @@ TEST(Plan, FourStepTwiddlesByRows) {
   auto column = [&](int64_t n) {
     return plan(problem({n}), FFTMUX_FORWARD, cuda).passes.at(0).kernel.length;
   };
-  EXPECT_EQ(column(1 << 17), 512);  // not 256 = 16 x 16
   EXPECT_EQ(column(1 << 19), 512);  // not 1024 = 32 x 32
   EXPECT_EQ(column(1 << 21), 2048); // not 1024
   EXPECT_EQ(column(1 << 23), 2048); // not 4096 = 16 x 16 x 16
