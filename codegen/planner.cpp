@@ -778,8 +778,9 @@ struct Planner {
   // had them already; 65536 as 64 x 1024 lost (1088-1093 against 256 x
   // 256's 1060-1063), 2^22 as 4096 x 1024 tied (1607-1612 against 1613).
   bool rows_of_1024(int64_t n) const {
+    int64_t lim = chain_limit(); // both passes must still fit (variants shrink it)
     return prec == Precision::f32 && (n & (n - 1)) == 0 && n >= (1 << 17) && n <= (1 << 21) &&
-           radices(1024).size() == 2 && radices(512).size() == 3;
+           lim >= 1024 && n / 1024 <= lim && radices(1024).size() == 2 && radices(512).size() == 3;
   }
 
   // Under a shared-memory cap (GL), an F32 chain of three passes whose other

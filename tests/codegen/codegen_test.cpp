@@ -460,6 +460,10 @@ TEST(Plan, ChainRowsOf1024OnCuda) {
   EXPECT_EQ(lengths(1 << 18, cuda, FFTMUX_F64), (L{512, 512})) << "F64 not measured";
   EXPECT_EQ(lengths(1 << 18, dialect_limits(h200(), Dialect::vulkan)), (L{512, 512}))
       << "512 points in two stages there";
+  Options narrow_chains; // 64 lines a strided group: chain lines of at most 908 points
+  narrow_chains.coalesce_teams = 64;
+  Plan p = plan(problem({1 << 18}), FFTMUX_FORWARD, cuda, narrow_chains);
+  EXPECT_EQ(p.passes.at(1).kernel.length, 512) << "no rows of 1024 where they do not fit";
 }
 
 // Radix 49 (7 x 7 in registers) where the device allows it (CUDA) and a
