@@ -718,7 +718,8 @@ struct Planner {
   // must not add a pass) would take a column pass of short runs in large
   // groups (lone_column), three levels do, their first column ending small
   // (the rows' twiddles), the shorter of two equally near; under GL's cap
-  // some chains of three start with 32 points (short_first).
+  // some chains of three start with 32 points (short_first), on CUDA some
+  // chains of two end in rows of 1024 (rows_of_1024).
   int64_t column_length(int64_t n, bool top) {
     int64_t lim = chain_limit();
     int levels = 1;
