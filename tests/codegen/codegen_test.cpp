@@ -61,6 +61,15 @@ fftmux_desc problem(std::vector<int64_t> n, fftmux_kind kind = FFTMUX_C2C,
   return ref::resolved(d);
 }
 
+// The line lengths of a 1D problem's passes, in order.
+std::vector<int64_t> pass_lengths(int64_t n, const Device& dev, fftmux_precision p = FFTMUX_F32,
+                                  fftmux_kind kind = FFTMUX_C2C) {
+  std::vector<int64_t> l;
+  for (const Pass& pass : plan(problem({n}, kind, p), FFTMUX_FORWARD, dev).passes)
+    l.push_back(pass.kernel.length);
+  return l;
+}
+
 int direction(const fftmux_desc& d) {
   return d.kind == FFTMUX_C2R ? FFTMUX_INVERSE : FFTMUX_FORWARD;
 }
@@ -409,25 +418,19 @@ TEST(Plan, ChainColumnsOf128PointsTakeTwiceTheValues) {
 TEST(Plan, ChainsOfThreeWhereTwoRunShort) {
   Device cuda = dialect_limits(h200_cuda(), Dialect::cuda);
   Device gl = dialect_limits(h200(), Dialect::opengl);
-  auto lengths = [](int64_t n, const Device& dev, fftmux_precision p = FFTMUX_F32) {
-    std::vector<int64_t> l;
-    for (const Pass& pass : plan(problem({n}, FFTMUX_C2C, p), FFTMUX_FORWARD, dev).passes)
-      l.push_back(pass.kernel.length);
-    return l;
-  };
   using L = std::vector<int64_t>;
-  EXPECT_EQ(lengths(1 << 24, cuda), (L{128, 512, 256}));
-  EXPECT_EQ(lengths(1 << 23, cuda), (L{2048, 4096}));
-  EXPECT_EQ(lengths(3 << 22, cuda).size(), 3u) << "3072-point columns, five a group";
-  EXPECT_EQ(lengths(2401 * 2401, cuda, FFTMUX_F64), (L{2401, 2401})) << "F64 not measured";
-  EXPECT_EQ(lengths(int64_t(2197) * 2197 * 2197, cuda).size(), 3u)
+  EXPECT_EQ(pass_lengths(1 << 24, cuda), (L{128, 512, 256}));
+  EXPECT_EQ(pass_lengths(1 << 23, cuda), (L{2048, 4096}));
+  EXPECT_EQ(pass_lengths(3 << 22, cuda).size(), 3u) << "3072-point columns, five a group";
+  EXPECT_EQ(pass_lengths(2401 * 2401, cuda, FFTMUX_F64), (L{2401, 2401})) << "F64 not measured";
+  EXPECT_EQ(pass_lengths(int64_t(2197) * 2197 * 2197, cuda).size(), 3u)
       << "the rows of a chain never add a pass";
-  EXPECT_EQ(lengths(1 << 21, gl), (L{32, 256, 256}));
-  EXPECT_EQ(lengths(1 << 23, gl), (L{32, 512, 512}));
-  EXPECT_EQ(lengths(1 << 24, gl), (L{256, 256, 256})) << "the rest would need 1024";
-  EXPECT_NE(lengths(32 * 7 * 13 * 13 * 13 * 13, gl).front(), 32) << "169 x 1183: over 512";
-  EXPECT_EQ(lengths(1 << 20, gl), (L{1024, 1024})) << "two passes fit";
-  EXPECT_EQ(lengths(1 << 21, dialect_limits(h200(), Dialect::vulkan)), (L{128, 128, 128}))
+  EXPECT_EQ(pass_lengths(1 << 21, gl), (L{32, 256, 256}));
+  EXPECT_EQ(pass_lengths(1 << 23, gl), (L{32, 512, 512}));
+  EXPECT_EQ(pass_lengths(1 << 24, gl), (L{256, 256, 256})) << "the rest would need 1024";
+  EXPECT_NE(pass_lengths(32 * 7 * 13 * 13 * 13 * 13, gl).front(), 32) << "169 x 1183: over 512";
+  EXPECT_EQ(pass_lengths(1 << 20, gl), (L{1024, 1024})) << "two passes fit";
+  EXPECT_EQ(pass_lengths(1 << 21, dialect_limits(h200(), Dialect::vulkan)), (L{128, 128, 128}))
       << "Vulkan has no cap";
   // llvmpipe's GL device too (opengl_test runs it).
   Plan p = plan(problem({1 << 21}), FFTMUX_FORWARD, dialect_limits(lavapipe(), Dialect::opengl),
@@ -440,25 +443,18 @@ TEST(Plan, ChainsOfThreeWhereTwoRunShort) {
 // chain (2^24's rows of 2^17 keep theirs).
 TEST(Plan, ChainRowsOf1024OnCuda) {
   Device cuda = dialect_limits(h200_cuda(), Dialect::cuda);
-  auto lengths = [](int64_t n, const Device& dev, fftmux_precision p = FFTMUX_F32,
-                    fftmux_kind kind = FFTMUX_C2C) {
-    std::vector<int64_t> l;
-    for (const Pass& pass : plan(problem({n}, kind, p), FFTMUX_FORWARD, dev).passes)
-      l.push_back(pass.kernel.length);
-    return l;
-  };
   using L = std::vector<int64_t>;
-  EXPECT_EQ(lengths(1 << 17, cuda), (L{128, 1024}));
-  EXPECT_EQ(lengths(1 << 18, cuda), (L{256, 1024}));
-  EXPECT_EQ(lengths(1 << 19, cuda), (L{512, 1024}));
-  EXPECT_EQ(lengths(1 << 20, cuda), (L{1024, 1024}));
-  EXPECT_EQ(lengths(1 << 21, cuda), (L{2048, 1024}));
-  EXPECT_EQ(lengths(1 << 16, cuda), (L{256, 256})) << "64 x 1024 lost";
-  EXPECT_EQ(lengths(1 << 22, cuda), (L{2048, 2048})) << "4096 x 1024 tied";
-  EXPECT_EQ(lengths(1 << 19, cuda, FFTMUX_F32, FFTMUX_R2C), (L{256, 1024, 1024}));
-  EXPECT_EQ(lengths(1 << 24, cuda), (L{128, 512, 256}));
-  EXPECT_EQ(lengths(1 << 18, cuda, FFTMUX_F64), (L{512, 512})) << "F64 not measured";
-  EXPECT_EQ(lengths(1 << 18, dialect_limits(h200(), Dialect::vulkan)), (L{512, 512}))
+  EXPECT_EQ(pass_lengths(1 << 17, cuda), (L{128, 1024}));
+  EXPECT_EQ(pass_lengths(1 << 18, cuda), (L{256, 1024}));
+  EXPECT_EQ(pass_lengths(1 << 19, cuda), (L{512, 1024}));
+  EXPECT_EQ(pass_lengths(1 << 20, cuda), (L{1024, 1024}));
+  EXPECT_EQ(pass_lengths(1 << 21, cuda), (L{2048, 1024}));
+  EXPECT_EQ(pass_lengths(1 << 16, cuda), (L{256, 256})) << "64 x 1024 lost";
+  EXPECT_EQ(pass_lengths(1 << 22, cuda), (L{2048, 2048})) << "4096 x 1024 tied";
+  EXPECT_EQ(pass_lengths(1 << 19, cuda, FFTMUX_F32, FFTMUX_R2C), (L{256, 1024, 1024}));
+  EXPECT_EQ(pass_lengths(1 << 24, cuda), (L{128, 512, 256}));
+  EXPECT_EQ(pass_lengths(1 << 18, cuda, FFTMUX_F64), (L{512, 512})) << "F64 not measured";
+  EXPECT_EQ(pass_lengths(1 << 18, dialect_limits(h200(), Dialect::vulkan)), (L{512, 512}))
       << "512 points in two stages there";
   Options narrow_chains; // 64 lines a strided group: chain lines of at most 908 points
   narrow_chains.coalesce_teams = 64;
