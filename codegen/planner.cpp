@@ -774,10 +774,12 @@ struct Planner {
   // Where 1024 points take two stages (32 x 32) and 512 take three (radix
   // 32 from 1024 points: CUDA), an F32 chain of two passes over 2^17 to
   // 2^21 points takes rows of 1024. H200, CUDA: 2^17 as 128 x 1024
-  // 1087-1092 us against 512 x 256's 1108-1118, 2^18 as 256 x 1024
-  // 1114-1121 against 512 x 512's 1224-1234 (cuFFT 1182-1194); 2^19-2^21
-  // had them already; 65536 as 64 x 1024 lost (1088-1093 against 256 x
-  // 256's 1060-1063), 2^22 as 4096 x 1024 tied (1607-1612 against 1613).
+  // 1086-1092 us against 512 x 256's 1109-1118, 2^18 as 256 x 1024
+  // 1114-1123 against 512 x 512's 1224-1234 (cuFFT 1182-1194); 2^19-2^21
+  // had them already; 65536 as 64 x 1024 lost (1089-1093 against 256 x
+  // 256's 1060-1063), 2^22 as 4096 x 1024 tied (1607-1612 against 1614-1618).
+  // Keyed on the radices, not the dialect: a Vulkan or GL device granting
+  // more than 48 KiB a group would take it too, unmeasured.
   bool rows_of_1024(int64_t n) const {
     int64_t lim = chain_limit(); // both passes must still fit (variants shrink it)
     return prec == Precision::f32 && (n & (n - 1)) == 0 && n >= (1 << 17) && n <= (1 << 21) &&
