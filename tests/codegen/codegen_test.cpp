@@ -501,12 +501,9 @@ TEST(Plan, FourStepTwiddlesByRows) {
   EXPECT_EQ(rows(1 << 16), 0); // 256 = 16 x 16
   // Between two column lengths equally near n^(1/2), the one whose last
   // butterfly has at most 8 outputs.
-  auto column = [&](int64_t n) {
-    return plan(problem({n}), FFTMUX_FORWARD, cuda).passes.at(0).kernel.length;
-  };
-  EXPECT_EQ(column(1 << 19), 512);  // not 1024 = 32 x 32
-  EXPECT_EQ(column(1 << 21), 2048); // not 1024
-  EXPECT_EQ(column(1 << 23), 2048); // not 4096 = 16 x 16 x 16
+  EXPECT_EQ(pass_lengths(1 << 19, cuda).at(0), 512);  // not 1024 = 32 x 32
+  EXPECT_EQ(pass_lengths(1 << 21, cuda).at(0), 2048); // not 1024
+  EXPECT_EQ(pass_lengths(1 << 23, cuda).at(0), 2048); // not 4096 = 16 x 16 x 16
   Plan pl = plan(problem({1 << 22}), FFTMUX_FORWARD, cuda);
   std::string src = emit(pl.passes[0].kernel, Dialect::cuda);
   EXPECT_NE(src.find("cplx_t tw0 = "), std::string::npos);
