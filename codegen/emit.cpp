@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <map>
@@ -129,7 +130,7 @@ public:
     std::string shared = shared_used_ ? format(x_.shared_decl, k_.shared_scalars()) : "";
     o << (inside ? "" : shared)
       << format(x_.entry_open, entry().c_str(), k_.workgroup(), resident_groups().c_str(),
-                restrict_table() ? "__restrict__ " : "")
+                restrict_table() ? "__restrict__ " : "", cluster_dims().c_str())
       << (inside ? shared : "");
     o << "  uint lid = " << x_.local_id << ";\n  uint group = " << x_.group_id << ";\n";
     o << "  cplx_t r[" << std::max<size_t>(1, registers_) << "];\n";
@@ -159,6 +160,10 @@ public:
   // ran 1.6x slower than with 70).
   std::string resident_groups() const {
     return k_.resident_groups ? ", " + std::to_string(k_.resident_groups) : "";
+  }
+
+  std::string cluster_dims() const {
+    return k_.cluster > 1 ? format("__cluster_dims__(%u, 1, 1) ", k_.cluster) : "";
   }
 
 private:
@@ -680,6 +685,8 @@ private:
   }
 
   void store(const Layout& cur) {
+    if (k_.cluster > 1)
+      return cluster_rows(cur);
     const Side& side = k_.store;
     Layout to = k_.store_flat ? flat() : k_.store_alt ? linear(k_.positions, true) : cur;
     to = exchange(cur, to);
@@ -713,6 +720,67 @@ private:
       }
       guarded(g, stmt);
     }
+  }
+
+  // The rows of a clustered chain (Kernel::cluster, CUDA): each group
+  // leaves its twiddled column in shared memory; after the cluster's
+  // barrier group d reads positions [d q, (d + 1) q) of every column
+  // through distributed shared memory, q = length / cluster, and writes
+  // their rows' outputs. The last barrier keeps every group's shared
+  // memory until the others have read it.
+  void cluster_rows(const Layout& cur) {
+    const Side& side = k_.store;
+    int64_t c = k_.cluster, m = k_.length, q = m / c;
+    const char* sync = "asm volatile(\"barrier.cluster.arrive.release.aligned;\\n\\t"
+                       "barrier.cluster.wait.acquire.aligned;\" ::: \"memory\");";
+    shared_used_ = true;
+    barrier();
+    for (size_t i = 0; i < cur.slots.size(); ++i)
+      guarded(join("okS", cur.slots[i].guard),
+              "reinterpret_cast<cplx_t*>(sh)[" + cur.slots[i].pos + "] = " + reg(i) + ";");
+    line(sync);
+    line("uint zs = uint(__cvta_generic_to_shared(sh));");
+    for (int64_t d = 0; d < c; ++d)
+      line(format(
+          "uint za%1$lld; asm(\"mapa.shared::cluster.u32 %%0, %%1, %%2;\" : \"=r\"(za%1$lld) "
+          ": \"r\"(zs), \"r\"(%1$lldu));",
+          (long long)d));
+    line("#pragma unroll 2");
+    line("for (uint i = lid; i < " + u(q) + "; i += " + u(k_.workgroup()) + ") {");
+    line("uint k = dS0 * " + u(q) + " + i;");
+    for (int64_t d = 0; d < c; ++d)
+      line(format("cplx_t z%1$lld; asm volatile(\"ld.shared::cluster.v2.f32 {%%0, %%1}, [%%2];\" "
+                  ": \"=f\"(z%1$lld.x), \"=f\"(z%1$lld.y) : \"r\"(za%1$lld + k * 8u));",
+                  (long long)d));
+    std::string scale = k_.scale != 1.0 ? " * " + literal(k_.scale) : "";
+    for (int64_t r = 0; r < c; ++r) {
+      std::string v;
+      for (int64_t d = 0; d < c; ++d)
+        v += (d ? " + " : "") + turned("z" + std::to_string(d), d * r % c, c);
+      std::string l = logical(side, "(k + " + u(r * m) + ")", false), g = "okS";
+      if (side.axes[0].limit != std::numeric_limits<int64_t>::max())
+        g = join(g, l + " < " + u(side.axes[0].limit));
+      guarded(g, format(x_.dst, address(side, false, l).c_str()) + " = (" + v + ")" + scale + ";");
+    }
+    line("}");
+    line(sync);
+  }
+
+  // z times w^e, w the c-th root of unity of the transform's sign: quarter
+  // turns exactly.
+  std::string turned(const std::string& z, int64_t e, int64_t c) const {
+    int sign = -1;
+    for (const Step& s : k_.steps)
+      if (s.kind == Step::stage)
+        sign = s.sign;
+    if (4 * e % c == 0) {
+      const char* quarter[] = {"", "rot_f", "-", "rot_i"};
+      int64_t t = 4 * e / c;
+      const char* f = quarter[sign < 0 ? t : (4 - t) % 4];
+      return *f ? std::string(f) + "(" + z + ")" : z;
+    }
+    double a = sign * 2 * M_PI * double(e) / double(c);
+    return "cmul(" + z + ", CPLX(" + literal(std::cos(a)) + ", " + literal(std::sin(a)) + "))";
   }
 
   // ---- tables ----

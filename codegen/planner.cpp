@@ -37,9 +37,11 @@ uint32_t Kernel::shared_scalars() const {
     stages += s.kind == Step::stage;
   bool exchanges =
       load_alt || store_alt || load_flat || store_flat || stages > 1 || r2c_post(*this);
+  // A cluster's groups leave their columns in shared memory, both components.
+  uint32_t rows = cluster > 1 ? uint32_t(2 * length) : 0;
   if (!exchanges)
-    return 0;
-  return uint32_t(component_scalars() * (split_exchange ? 1 : 2));
+    return rows;
+  return std::max(rows, uint32_t(component_scalars() * (split_exchange ? 1 : 2)));
 }
 
 bool Kernel::staggered() const {
@@ -520,7 +522,10 @@ struct Planner {
     if (!k.positions)
       k.positions = k.length;
     k.in_place = k.load.buffer == k.store.buffer;
-    k.resident_groups = opt.resident_groups;
+    // A cluster's groups wait for each other at its barriers: two an SM
+    // keep one working (the prototype's launch bound; without it the
+    // rows' code may take the registers of the second).
+    k.resident_groups = opt.resident_groups || k.cluster == 1 ? opt.resident_groups : 2;
     k.slot_addresses = opt.slot_addresses;
     k.threads = pick_threads(k, E);
     unit_digit_first(k);
@@ -545,6 +550,8 @@ struct Planner {
     bool post = r2c_post(k);
     int64_t wanted =
         std::max<int64_t>(opt.group_threads / k.threads, coalesce ? opt.coalesce_teams : 1);
+    if (k.cluster > 1) // a group is one column of its cluster
+      wanted = 1;
     wanted = std::max<int64_t>(1, std::min({wanted, cap_lines, lines}));
     // Lines that fit with both components in shared memory, or with one.
     int64_t fit2 = shared_scalars() / (2 * per_line), fit1 = shared_scalars() / per_line;
@@ -625,6 +632,10 @@ struct Planner {
   // first pass may overwrite in place (each workgroup reads and writes the
   // same columns), so a chain of three passes needs one region, not two.
   void line(const Line& l, double scale, std::vector<Step> post = {}, int64_t reuse = -1) {
+    if (int64_t c = cluster_rows(l, !post.empty())) {
+      clustered(l, c, scale);
+      return;
+    }
     bool wide = wide_line(l, !post.empty());
     if (wide || one_kernel(l, !post.empty())) {
       Kernel k;
@@ -690,6 +701,39 @@ struct Planner {
     return !post && 2 * opt.values_per_thread == 32 && (l.n & (l.n - 1)) == 0 &&
            l.n > single_limit() && l.n <= single_limit(2) && preference(l.load) == major &&
            preference(l.store) == major;
+  }
+
+  // The lines wide_line takes, where workgroups of a cluster read each
+  // other's shared memory: a chain of columns of n / 4 points and rows of
+  // 4 in one kernel, the rows across the cluster (clustered). H200, 32768
+  // points x4096 (prototype, results h200-2026-12-02e): 867-870 us against
+  // the wide line's 960-973, cuFFT 1006-1013. Other shapes lost: 16384 as
+  // 2 x 8192 715 us or 4 x 4096 849 against one kernel's 676, 32768 as 2 x
+  // 16384 987 or 8 x 4096 1091, 65536 as 4 x 16384 1157 or 8 x 8192 1154
+  // against two passes' 1064 (a group reads every 4th or 8th element, so
+  // each 32-byte sector is fetched as often: 8 x 8192 reading contiguous
+  // runs instead, a wrong transform, took 852).
+  int64_t cluster_rows(const Line& l, bool post) const {
+    return dev.cluster >= 4 && prec == Precision::f32 && wide_line(l, post) ? 4 : 0;
+  }
+
+  // Line l as c workgroups of a cluster: group d transforms the column
+  // x[c j + d] (j < n / c), twiddles it by w^(k d) and leaves it in shared
+  // memory; then each group takes a c-th of the positions k of every
+  // column and writes the rows' outputs X[k + (n / c) k2].
+  void clustered(const Line& l, int64_t c, double scale) {
+    int64_t m = l.n / c;
+    Kernel k;
+    k.length = m;
+    k.cluster = uint32_t(c);
+    k.digits = l.digits;
+    k.digits.insert(k.digits.begin(), c);
+    k.load = substitute(l.load, {{kElement, c}, {0, 1}}, 1);
+    k.store = substitute(l.store, {{kElement, 1}}, 1);
+    k.steps = stages(m, sign);
+    k.steps.push_back(twiddles(l.n, c, k.steps, sign));
+    k.scale = scale;
+    add(std::move(k), l.load.buffer, l.store.buffer);
   }
 
   // Whether runs of this many adjacent complex elements fill a 32-byte sector.

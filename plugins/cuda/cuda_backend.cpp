@@ -102,8 +102,9 @@ fftmux_status about(void* p, fftmux_about_v1* a) {
 fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answer_v1* a) {
   return guarded(host, [&] {
     if (variant != kCufft) {
-      std::string why = native_declines(*d, native_limits(backend_of(p)->device.shared_optin),
-                                        native_options(variant));
+      std::string why = native_declines(
+          *d, native_limits(backend_of(p)->device.shared_optin, backend_of(p)->device.major),
+          native_options(variant));
       if (!why.empty()) {
         std::snprintf(a->reason, sizeof a->reason, "%s", why.c_str());
         a->supported = 0;

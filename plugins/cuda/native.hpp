@@ -12,8 +12,9 @@
 namespace fftmux::cuda {
 
 // What a CUDA device allows a generated kernel: the opt-in shared memory per
-// block (227 KiB on an H200), 1024 threads, 32-bit element indices.
-codegen::Device native_limits(size_t shared_optin);
+// block (227 KiB on an H200), 1024 threads, 32-bit element indices, and
+// from compute capability 9.0 (major) clusters of 8 blocks.
+codegen::Device native_limits(size_t shared_optin, int major);
 
 // The shared-memory carveout (percent of shared_per_sm) for `groups`
 // resident workgroups of group_bytes each (their shared memory and the

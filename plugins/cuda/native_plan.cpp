@@ -65,7 +65,7 @@ public:
   NativePlan(Backend& b, const fftmux_desc& d, const codegen::Options& options) : Plan(b, d) {
     std::shared_ptr<const codegen::Generated> g;
     try {
-      g = generated(d, native_limits(b.device.shared_optin), options);
+      g = generated(d, native_limits(b.device.shared_optin, b.device.major), options);
     } catch (const codegen::Unsupported& e) {
       fail(FFTMUX_ERROR_UNSUPPORTED, std::string("cuda/native: ") + e.what());
     }
@@ -92,7 +92,8 @@ public:
       void* dst = const_cast<void*>(pointer(pass.dst, in, out));
       const void* tab = dir.table.get();
       // Workgroups beyond one grid go in further launches, offset.
-      uint64_t x = std::min<uint64_t>(pass.groups, 0x7fffffffu);
+      // (A cluster's groups share one row of the grid: x a multiple of it.)
+      uint64_t x = std::min<uint64_t>(pass.groups, 0x7fffffffu / pass.cluster * pass.cluster);
       for (uint64_t done = 0; done < pass.groups;) {
         uint64_t y = std::min<uint64_t>((pass.groups - done + x - 1) / x, 65535);
         unsigned offset = unsigned(done);
@@ -112,6 +113,7 @@ private:
     uint64_t groups = 0;
     unsigned threads = 0;
     size_t shared = 0;
+    unsigned cluster = 1;
   };
   struct Direction {
     std::vector<Pass> passes;
@@ -143,7 +145,8 @@ private:
                 p.dst,
                 p.kernel.groups(),
                 p.kernel.workgroup(),
-                size_t(p.kernel.shared_scalars()) * real};
+                size_t(p.kernel.shared_scalars()) * real,
+                p.kernel.cluster};
       pass.kernel = pass.module->kernel(codegen::entry_point(p.kernel, codegen::Dialect::cuda));
       if (pass.shared > 48 * 1024)
         check(cudaKernelSetAttributeForDevice(pass.kernel,
@@ -201,9 +204,10 @@ int carveout_percent(int groups, size_t group_bytes, size_t shared_per_sm) {
   return int(std::min<size_t>(100, (need * 100 + shared_per_sm - 1) / shared_per_sm));
 }
 
-codegen::Device native_limits(size_t shared_optin) {
+codegen::Device native_limits(size_t shared_optin, int major) {
   codegen::Device d;
   d.shared_bytes = uint32_t(shared_optin);
+  d.cluster = major >= 9 ? 8 : 0; // portable cluster size from Hopper on
   d.max_threads = 1024;
   d.subgroup = 32;
   d.max_binding_bytes = kMaxIndex * 8;

@@ -462,6 +462,38 @@ TEST(Plan, ChainRowsOf1024OnCuda) {
   EXPECT_EQ(p.passes.at(1).kernel.length, 512) << "no rows of 1024 where they do not fit";
 }
 
+// 32768 points as a cluster of four groups (Kernel::cluster): columns of
+// 8192 at stride 4, their rows of 4 across the cluster's shared memory,
+// where the device has clusters; the other sizes, F64 and devices without
+// clusters keep their plans.
+TEST(Plan, ClusterOfFourFor32768OnCuda) {
+  Device cuda = dialect_limits(h200_cuda(), Dialect::cuda);
+  cuda.cluster = 8;
+  Plan p = plan(problem({32768}, FFTMUX_C2C, FFTMUX_F32, 3), FFTMUX_INVERSE, cuda);
+  ASSERT_EQ(p.passes.size(), 1u);
+  const Kernel& k = p.passes[0].kernel;
+  EXPECT_EQ(k.cluster, 4u);
+  EXPECT_EQ(k.length, 8192);
+  EXPECT_EQ(k.teams, 1u);
+  EXPECT_EQ(k.digits, (std::vector<int64_t>{4, 3})) << "the group's rank first";
+  EXPECT_EQ(k.groups(), 12u);
+  EXPECT_GE(k.shared_scalars(), 2u * 8192) << "the column, both components";
+  std::string src = emit(k, Dialect::cuda);
+  EXPECT_NE(src.find("__cluster_dims__(4, 1, 1) __launch_bounds__(256, 2)"), std::string::npos);
+  EXPECT_NE(src.find("rot_i(z1)"), std::string::npos) << "the inverse's quarter turn";
+  for (int64_t n : {16384, 65536})
+    EXPECT_EQ(plan(problem({n}), FFTMUX_FORWARD, cuda).passes.at(0).kernel.cluster, 1u) << n;
+  EXPECT_EQ(plan(problem({32768}, FFTMUX_C2C, FFTMUX_F64), FFTMUX_FORWARD, cuda)
+                .passes.at(0)
+                .kernel.cluster,
+            1u);
+  EXPECT_EQ(plan(problem({65536}, FFTMUX_R2C), FFTMUX_FORWARD, cuda).passes.at(0).kernel.cluster,
+            1u);
+  Plan plain = plan(problem({32768}), FFTMUX_FORWARD, dialect_limits(h200_cuda(), Dialect::cuda));
+  ASSERT_EQ(plain.passes.size(), 1u);
+  EXPECT_EQ(plain.passes[0].kernel.length, 32768) << "one wide line without clusters";
+}
+
 // Radix 49 (7 x 7 in registers) where the device allows it (CUDA) and a
 // thread holds radix 32's values (not F64's 16).
 TEST(Plan, RadixFortyNineOnCuda) {

@@ -180,9 +180,10 @@ std::vector<Case> cases(Scale scale) {
   const std::vector<Shape> one_d_small = {{1},   {2},   {3},   {4},    {5},    {7},   {8},
                                           {16},  {17},  {30},  {64},   {97},   {100}, {128},
                                           {243}, {256}, {625}, {1000}, {1009}, {1024}};
-  // 8192 F64 and 16384 F32: lines exchanged in chunks on 48 KiB devices.
-  const std::vector<Shape> one_d_large = {{2048},  {4096},  {8192},   {10007},
-                                          {16384}, {65536}, {1 << 20}};
+  // 8192 F64 and 16384 F32: lines exchanged in chunks on 48 KiB devices;
+  // 32768 F32: a cluster of four groups on CUDA from sm_90.
+  const std::vector<Shape> one_d_large = {{2048},  {4096},  {8192},  {10007},
+                                          {16384}, {32768}, {65536}, {1 << 20}};
   // 2048 x 8 and 4096 x 16: strided lines too long for a sector's worth to
   // share a workgroup (lavapipe; the H200 under Vulkan), taken in two passes.
   const std::vector<Shape> multi = {{8, 8},    {16, 12},  {15, 9},   {64, 64}, {17, 97},

@@ -117,17 +117,18 @@ TEST(CudaKernels, CompileForSm90WithoutAGpu) {
 // block: every pass of every problem the native variant runs.
 TEST(CudaKernels, NativeKernelsCompileForSm90WithoutAGpu) {
   cuda::Compiler compiler("sm_90", "test", "", nullptr);
-  codegen::Device h200 = cuda::native_limits(232448);
+  codegen::Device h200 = cuda::native_limits(232448, 9);
   // The native variant accepts every case of the suites.
   for (const std::string& text : correctness_cases())
     EXPECT_EQ(cuda::native_declines(ref::resolved(parse_case(text)), h200), "") << text;
   // Compiling all of them takes minutes: one problem of each kind of plan.
   const char* problems[] = {
-      "c2c f32 1024 b8 shift=both norm=ortho", // one pass
-      "c2c f32 16384 b8",                      // one pass in 227 KiB
-      "c2c f32 65536 b4",                      // several passes
-      "c2c f32 10007 b4",                      // Bluestein
-      "c2c f32 2401 b4",                       // radix 49
+      "c2c f32 1024 b8 shift=both norm=ortho",  // one pass
+      "c2c f32 16384 b8",                       // one pass in 227 KiB
+      "c2c f32 32768 b2 shift=both norm=ortho", // a cluster of four
+      "c2c f32 65536 b4",                       // several passes
+      "c2c f32 10007 b4",                       // Bluestein
+      "c2c f32 2401 b4",                        // radix 49
       "c2c f64 4097 b4 in-place",
       "r2c f32 4096 b2 shift=out",
       "c2r f64 30x20 b3 shift=in",
@@ -142,6 +143,9 @@ TEST(CudaKernels, NativeKernelsCompileForSm90WithoutAGpu) {
   EXPECT_TRUE(std::any_of(sources.begin(), sources.end(), [](const std::string& s) {
     return s.find("FN void bf49_f(") != std::string::npos;
   })) << "2401 as 49 x 49 under the CUDA limits";
+  EXPECT_TRUE(std::any_of(sources.begin(), sources.end(), [](const std::string& s) {
+    return s.find("__cluster_dims__(4, 1, 1)") != std::string::npos;
+  })) << "32768 points as a cluster from compute capability 9.0";
   EXPECT_GE(sources.size(), 10u);
 }
 

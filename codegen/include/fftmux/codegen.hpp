@@ -20,7 +20,7 @@
 namespace fftmux::codegen {
 
 // Bumped whenever emitted code changes: part of every compiled-code cache key.
-constexpr int generator_version = 22;
+constexpr int generator_version = 23;
 
 // What the device allows a kernel.
 struct Device {
@@ -43,6 +43,9 @@ struct Device {
   // in registers: half of a 64K-register file, less where the compiler
   // spends several registers a value (dialect_limits).
   uint32_t group_value_bytes = 1 << 17;
+  // Workgroups a cluster may hold that read each other's shared memory
+  // (CUDA from compute capability 9.0: 8); 0 = none.
+  uint32_t cluster = 0;
 };
 
 // The knobs an autotuner turns (the backends' variants).
@@ -206,6 +209,11 @@ struct Kernel {
   // Exchanges go through shared memory in this many rounds of chunk()
   // positions each (one line a workgroup, one component at a time).
   uint32_t chunks = 1;
+  // Workgroups a cluster (CUDA): the kernel is the column pass of a chain
+  // over lines of length * cluster points whose rows (cluster points) run
+  // across the cluster's shared memory. Digit 0 (extent cluster) is the
+  // group's rank in it; the store side addresses whole-line positions.
+  uint32_t cluster = 1;
 
   int64_t transforms() const; // lines: the product of the digits
   uint32_t workgroup() const { return threads * teams; }
