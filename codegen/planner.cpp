@@ -703,18 +703,20 @@ struct Planner {
            preference(l.store) == major;
   }
 
-  // The lines wide_line takes, where workgroups of a cluster read each
-  // other's shared memory: a chain of columns of n / 4 points and rows of
-  // 4 in one kernel, the rows across the cluster (clustered). H200, 32768
-  // points x4096 (prototype, results h200-2026-12-02e): 867-870 us against
-  // the wide line's 960-973, cuFFT 1006-1013. Other shapes lost: 16384 as
+  // The complex lines wide_line takes, where workgroups of a cluster read
+  // each other's shared memory: a chain of columns of n / 4 points and rows
+  // of 4 in one kernel, the rows across the cluster (clustered; its rows
+  // store complex values only). H200, 32768 points x4096 (prototype,
+  // results h200-2026-12-02e): 867-870 us against the wide line's
+  // 960-980, cuFFT 1004-1016. Other shapes lost: 16384 as
   // 2 x 8192 715 us or 4 x 4096 849 against one kernel's 676, 32768 as 2 x
   // 16384 987 or 8 x 4096 1091, 65536 as 4 x 16384 1157 or 8 x 8192 1154
   // against two passes' 1064 (a group reads every 4th or 8th element, so
   // each 32-byte sector is fetched as often: 8 x 8192 reading contiguous
   // runs instead, a wrong transform, took 852).
   int64_t cluster_rows(const Line& l, bool post) const {
-    return dev.cluster >= 4 && prec == Precision::f32 && wide_line(l, post) ? 4 : 0;
+    bool complex = l.load.access == Access::complex && l.store.access == Access::complex;
+    return dev.cluster >= 4 && prec == Precision::f32 && complex && wide_line(l, post) ? 4 : 0;
   }
 
   // Line l as c workgroups of a cluster: group d transforms the column

@@ -480,7 +480,23 @@ TEST(Plan, ClusterOfFourFor32768OnCuda) {
   EXPECT_GE(k.shared_scalars(), 2u * 8192) << "the column, both components";
   std::string src = emit(k, Dialect::cuda);
   EXPECT_NE(src.find("__cluster_dims__(4, 1, 1) __launch_bounds__(256, 2)"), std::string::npos);
-  EXPECT_NE(src.find("rot_i(z1)"), std::string::npos) << "the inverse's quarter turn";
+  // The second row, X[k + 8192], turns z1 by w_4 = +i (inverse) or -i.
+  EXPECT_NE(src.find("(k + 8192u)) + ((dS1)) * 32768u] = (z0 + rot_i(z1) + -(z2) + rot_f(z3))"),
+            std::string::npos);
+  std::string fwd = emit(
+      plan(problem({32768}, FFTMUX_C2C, FFTMUX_F32, 3), FFTMUX_FORWARD, cuda).passes.at(0).kernel,
+      Dialect::cuda);
+  EXPECT_NE(fwd.find("(k + 8192u)) + ((dS1)) * 32768u] = (z0 + rot_f(z1) + -(z2) + rot_i(z3))"),
+            std::string::npos);
+  // Real sides (a C2R line of 65536 whose real output has stride 2 is a
+  // contiguous half line of 32768) keep the one wide pass: rows store
+  // complex values.
+  fftmux_desc c2r = problem({65536}, FFTMUX_C2R, FFTMUX_F32, 2);
+  c2r.out_strides[0] = 2;
+  c2r.out_distance = 2 * 65536;
+  for (const Pass& pass : plan(c2r, FFTMUX_INVERSE, cuda).passes)
+    EXPECT_EQ(pass.kernel.cluster, 1u);
+  EXPECT_EQ(dialect_limits(cuda, Dialect::vulkan).cluster, 0u) << "CUDA's alone";
   for (int64_t n : {16384, 65536})
     EXPECT_EQ(plan(problem({n}), FFTMUX_FORWARD, cuda).passes.at(0).kernel.cluster, 1u) << n;
   EXPECT_EQ(plan(problem({32768}, FFTMUX_C2C, FFTMUX_F64), FFTMUX_FORWARD, cuda)

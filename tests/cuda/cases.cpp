@@ -119,6 +119,7 @@ std::vector<std::string> correctness_cases() {
       "r2c f32 8x1 b3 shift=both",
       "c2r f64 6x1 b3 shift=in",
       "c2r f32 7x1 b2 in-place norm=ortho",
+      "c2r f32 65536 b2 ostride=2 odist=131072", // a contiguous half line of 32768, real output
       "c2c f64 1x1 b5 in-place norm=forward",
       "r2c f32 1 b4 in-place",
       "r2c f32 4096 b2 host",

@@ -146,6 +146,7 @@ TEST(CudaKernels, NativeKernelsCompileForSm90WithoutAGpu) {
   EXPECT_TRUE(std::any_of(sources.begin(), sources.end(), [](const std::string& s) {
     return s.find("__cluster_dims__(4, 1, 1)") != std::string::npos;
   })) << "32768 points as a cluster from compute capability 9.0";
+  EXPECT_EQ(cuda::native_limits(232448, 8).cluster, 0u) << "no clusters before Hopper";
   EXPECT_GE(sources.size(), 10u);
 }
 
