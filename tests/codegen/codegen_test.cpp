@@ -510,6 +510,27 @@ TEST(Plan, ClusterOfFourFor32768OnCuda) {
   EXPECT_EQ(plain.passes[0].kernel.length, 32768) << "one wide line without clusters";
 }
 
+// Real pairs that start at even reals, adjacent, are read and written as
+// one complex element each; others as two reals.
+TEST(Emit, RealPairsAsComplexElements) {
+  Device cuda = dialect_limits(h200_cuda(), Dialect::cuda);
+  auto source = [&](fftmux_desc d) {
+    return emit(plan(d, direction(d), cuda).passes.at(0).kernel, Dialect::cuda);
+  };
+  std::string r2c = source(problem({1024}, FFTMUX_R2C, FFTMUX_F32, 3));
+  EXPECT_EQ(r2c.find("((const real_t*)src)"), std::string::npos);
+  EXPECT_NE(r2c.find(") >> 1u]"), std::string::npos);
+  EXPECT_EQ(source(problem({1024}, FFTMUX_C2R, FFTMUX_F32, 3)).find("((real_t*)dst)"),
+            std::string::npos);
+  fftmux_desc odd = problem({1024}, FFTMUX_R2C, FFTMUX_F32, 3);
+  odd.in_distance = 1025; // every other line starts at an odd real
+  EXPECT_NE(source(odd).find("((const real_t*)src)"), std::string::npos);
+  fftmux_desc strided = problem({1024}, FFTMUX_R2C, FFTMUX_F32, 3);
+  strided.in_strides[0] = 2;
+  strided.in_distance = 2048;
+  EXPECT_NE(source(strided).find("((const real_t*)src)"), std::string::npos);
+}
+
 // Radix 49 (7 x 7 in registers) where the device allows it (CUDA) and a
 // thread holds radix 32's values (not F64's 16).
 TEST(Plan, RadixFortyNineOnCuda) {
