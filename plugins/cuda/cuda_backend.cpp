@@ -140,9 +140,25 @@ fftmux_status execute(void* plan, int direction, const void* in, void* out) {
   return guarded(host, [&] { plan_of(plan)->execute_host(direction, in, out); });
 }
 
+// Kernels and cuFFT move whole complex elements (the real sides of R2C and
+// C2R in pairs too): a wrapped pointer off that alignment would fault on the
+// device, and a fault poisons the CUDA context.
+void check_aligned(const Plan& plan, const char* side, const char* data) {
+  uint64_t a = codegen::complex_bytes(plan.desc());
+  if (reinterpret_cast<uintptr_t>(data) % a)
+    fail(FFTMUX_ERROR_INVALID_ARGUMENT, std::string(side) + ": a buffer at address " +
+                                            std::to_string(reinterpret_cast<uintptr_t>(data)) +
+                                            " is not aligned to the " + std::to_string(a) +
+                                            "-byte complex element of the plan's precision");
+}
+
 fftmux_status execute_buffers(void* plan, int direction, void* in, void* out) {
-  return guarded(
-      host, [&] { plan_of(plan)->enqueue(direction, buffer_of(in)->data, buffer_of(out)->data); });
+  return guarded(host, [&] {
+    Plan& p = *plan_of(plan);
+    check_aligned(p, "in", buffer_of(in)->data);
+    check_aligned(p, "out", buffer_of(out)->data);
+    p.enqueue(direction, buffer_of(in)->data, buffer_of(out)->data);
+  });
 }
 
 fftmux_status synchronize(void* plan) {

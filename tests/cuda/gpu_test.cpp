@@ -262,6 +262,27 @@ TEST(CudaErrors, BadInputIsReportedNotFatal) {
   EXPECT_EQ(fftmux_execute_buffers(p.get(), FFTMUX_FORWARD, small, big.get()),
             FFTMUX_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(fftmux_buffer_destroy(small), FFTMUX_OK);
+  // A wrapped pointer off the complex element's alignment is refused before
+  // any kernel runs (a misaligned access would poison the CUDA context);
+  // the plan runs on aligned buffers afterwards.
+  fftmux_desc r = parse_case("r2c f32 1024 b2");
+  fftmux_layout rl = layout(r);
+  char* raw = nullptr;
+  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&raw), rl.in_bytes + 16), cudaSuccess);
+  for (const char* variant : {"cufft", "native"}) {
+    plan rp = ctx.make_plan(r, "cuda", variant);
+    buffer off = wrap(ctx, raw + 4, rl.in_bytes), dst = rp.make_buffer(rl.out_bytes);
+    EXPECT_EQ(fftmux_execute_buffers(rp.get(), FFTMUX_FORWARD, off.get(), dst.get()),
+              FFTMUX_ERROR_INVALID_ARGUMENT)
+        << variant;
+    EXPECT_NE(std::string(fftmux_last_error()).find("not aligned"), std::string::npos)
+        << fftmux_last_error();
+    buffer aligned = wrap(ctx, raw, rl.in_bytes);
+    EXPECT_EQ(fftmux_execute_buffers(rp.get(), FFTMUX_FORWARD, aligned.get(), dst.get()), FFTMUX_OK)
+        << variant << ": " << fftmux_last_error();
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess) << variant;
+  }
+  cudaFree(raw);
   // An allocation the device cannot hold fails with a message, not a crash.
   fftmux_buffer huge = nullptr;
   EXPECT_EQ(fftmux_buffer_create(ctx.get(), "cuda", uint64_t(1) << 50, &huge),
