@@ -529,6 +529,19 @@ TEST(Emit, RealPairsAsComplexElements) {
   strided.in_strides[0] = 2;
   strided.in_distance = 2048;
   EXPECT_NE(source(strided).find("((const real_t*)src)"), std::string::npos);
+  EXPECT_NE(source(problem({1024}, FFTMUX_R2C, FFTMUX_F32, 3, FFTMUX_SHIFT_INPUT))
+                .find("((const real_t*)src)"),
+            std::string::npos)
+      << "a shifted line wraps around";
+  fftmux_desc odd_out = problem({1024}, FFTMUX_C2R, FFTMUX_F32, 3);
+  odd_out.out_distance = 1025;
+  EXPECT_NE(source(odd_out).find("((real_t*)dst)"), std::string::npos);
+  fftmux_desc v = problem({1024}, FFTMUX_R2C, FFTMUX_F32, 3);
+  std::string glsl =
+      emit(plan(v, FFTMUX_FORWARD, dialect_limits(h200(), Dialect::vulkan)).passes.at(0).kernel,
+           Dialect::vulkan);
+  EXPECT_NE(glsl.find(") >> 1u]"), std::string::npos);
+  EXPECT_EQ(glsl.find(") & 1u]"), std::string::npos) << "no real read one component at a time";
 }
 
 // Radix 49 (7 x 7 in registers) where the device allows it (CUDA) and a
