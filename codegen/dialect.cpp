@@ -130,9 +130,8 @@ const Syntax cuda = {
     "  extern __shared__ real_t sh[];\n",
     // %4$s qualifies the table, which is never written (src and dst alias
     // in place, so they stay plain).
-    "extern \"C\" __global__ void %5$s__launch_bounds__(%2$u%3$s) %1$s(const cplx_t* src, cplx_t* "
-    "dst, "
-    "const cplx_t* %4$stab, uint group_offset) {\n",
+    "extern \"C\" __global__ void %5$s__launch_bounds__(%2$u%3$s) %1$s("
+    "const cplx_t* src, cplx_t* dst, const cplx_t* %4$stab, uint group_offset) {\n",
     "}\n",
     "threadIdx.x",
     "(blockIdx.x + blockIdx.y * gridDim.x + group_offset)",

@@ -604,7 +604,7 @@ private:
     case Access::real: return "CPLX(" + src_real(address(side, alt, l)) + ", K(0.0))";
     case Access::real_pair:
       if (paired(side))
-        return src("(" + address(side, alt, "(2u * " + l + ")") + ") >> 1u");
+        return src(pair_index(side, alt, l));
       return "CPLX(" + src_real(address(side, alt, "(2u * " + l + ")")) + ", " +
              src_real(address(side, alt, "(2u * " + l + " + 1u)")) + ")";
     case Access::hermitian:
@@ -638,6 +638,10 @@ private:
       if (side.axes[i].stride % 2)
         return false;
     return true;
+  }
+  // The complex element holding pair l of a paired side.
+  std::string pair_index(const Side& side, bool alt, const std::string& l) const {
+    return "(" + address(side, alt, "(2u * " + l + ")") + ") >> 1u";
   }
 
   // A butterfly's slots reach memory through one base and constant offsets
@@ -730,9 +734,7 @@ private:
       else if (side.access == Access::real)
         stmt = format(x_.dst_real, address(side, to.alt, l).c_str()) + " = (" + v + ").x;";
       else if (paired(side))
-        stmt =
-            format(x_.dst, ("(" + address(side, to.alt, "(2u * " + l + ")") + ") >> 1u").c_str()) +
-            " = " + v + ";";
+        stmt = format(x_.dst, pair_index(side, to.alt, l).c_str()) + " = " + v + ";";
       else { // real_pair
         stmt = "cplx_t v = " + v + "; " +
                format(x_.dst_real, address(side, to.alt, "(2u * " + l + ")").c_str()) + " = v.x; " +

@@ -525,7 +525,7 @@ struct Planner {
     // A cluster's groups wait for each other at its barriers: two an SM
     // keep one working (the prototype's launch bound; without it the
     // rows' code may take the registers of the second).
-    k.resident_groups = opt.resident_groups || k.cluster == 1 ? opt.resident_groups : 2;
+    k.resident_groups = k.cluster > 1 && !opt.resident_groups ? 2 : opt.resident_groups;
     k.slot_addresses = opt.slot_addresses;
     k.threads = pick_threads(k, E);
     unit_digit_first(k);
