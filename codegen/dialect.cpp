@@ -45,6 +45,7 @@ const Syntax vulkan = {
     "tab.d[%s]",
     "src.d[(%1$s) >> 1][(%1$s) & 1u]",
     "dst.d[(%1$s) >> 1][(%1$s) & 1u]",
+    nullptr,
 };
 
 // Vulkan with buffer device addresses (GL_EXT_buffer_reference): the
@@ -78,6 +79,7 @@ const Syntax vulkan_pointers = {
     "pc.tab.d[%s]",
     "pc.src.d[(%1$s) >> 1][(%1$s) & 1u]",
     "pc.dst.d[(%1$s) >> 1][(%1$s) & 1u]",
+    nullptr,
 };
 
 // OpenGL 4.3: SSBO bindings without sets, a plain uniform for the offset.
@@ -108,6 +110,7 @@ const Syntax opengl = {
     "tab.d[%s]",
     "src_r.d[%s]",
     "dst_r.d[%s]",
+    nullptr,
 };
 
 // CUDA C++ for NVRTC: vector operators the GLSL types have built in.
@@ -141,6 +144,9 @@ const Syntax cuda = {
     "tab[%s]",
     "((const real_t*)src)[%1$s]",
     "((real_t*)dst)[%1$s]",
+    // Every lane of the warp runs it: exchanges are outside guards, and
+    // shuffled() asks for whole warps.
+    "__shfl_sync(0xffffffffu, %1$s, %2$s, %3$s)",
 };
 
 } // namespace

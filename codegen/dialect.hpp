@@ -29,6 +29,11 @@ struct Syntax {
   // Element access: %s is the index expression.
   const char *src, *dst, *tab;
   const char *src_real, *dst_real; // a real element of a complex-typed buffer
+  // A real value of another lane in the same run of lanes: %1$s the value,
+  // %2$s the source lane within the run, %3$s the run's length (a power of
+  // two up to 32, the runs aligned). nullptr: the dialect has none (GLSL's
+  // subgroup size is not fixed across the drivers it targets).
+  const char* shuffle;
 };
 
 const Syntax& syntax(Dialect d);

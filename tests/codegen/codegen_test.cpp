@@ -544,6 +544,36 @@ TEST(Emit, RealPairsAsComplexElements) {
   EXPECT_EQ(glsl.find(") & 1u]"), std::string::npos) << "no real read one component at a time";
 }
 
+// R2C's post step takes Z[h - k] from the lane that holds it where a line
+// is a run of lanes (CUDA's shuffles), from the thread itself where a line
+// has one thread (every dialect), else through shared memory.
+TEST(Emit, R2cPartnersFromLanes) {
+  Device cuda = dialect_limits(h200_cuda(), Dialect::cuda);
+  auto source = [](const fftmux_desc& d, const Device& dev, Dialect x) {
+    return emit(plan(d, FFTMUX_FORWARD, dev).passes.at(0).kernel, x);
+  };
+  fftmux_desc d = problem({1024}, FFTMUX_R2C, FFTMUX_F32, 3);
+  ASSERT_EQ(plan(d, FFTMUX_FORWARD, cuda).passes.at(0).kernel.threads, 32u);
+  std::string k = source(d, cuda, Dialect::cuda);
+  EXPECT_NE(k.find("__shfl_sync(0xffffffffu, z[15].x, (32u - tS) % 32u, 32)"), std::string::npos);
+  EXPECT_EQ(k.find("r2c_post(CPLX(sh[a]"), std::string::npos);
+  EXPECT_NE(k.find("r2c_post(z[0], tS == 0u ? z[0] : s,"), std::string::npos)
+      << "lane 0 pairs Z[0] with itself";
+  EXPECT_NE(
+      source(problem({256}, FFTMUX_R2C, FFTMUX_F64, 4096), cuda, Dialect::cuda).find("__shfl_sync"),
+      std::string::npos);
+  Device vk = dialect_limits(h200(), Dialect::vulkan);
+  std::string glsl = source(d, vk, Dialect::vulkan);
+  EXPECT_EQ(glsl.find("const cplx_t z["), std::string::npos);
+  EXPECT_NE(glsl.find("r2c_post(CPLX(sh[a]"), std::string::npos);
+  std::string one = source(problem({16}, FFTMUX_R2C, FFTMUX_F32, 3), vk, Dialect::vulkan);
+  EXPECT_NE(one.find("r2c_post(z[1], z[7],"), std::string::npos) << "one thread a line";
+  EXPECT_EQ(one.find("sh["), std::string::npos);
+  EXPECT_EQ(source(problem({16384}, FFTMUX_R2C, FFTMUX_F32, 3), cuda, Dialect::cuda).find("__shfl"),
+            std::string::npos)
+      << "a line of several warps";
+}
+
 // Radix 49 (7 x 7 in registers) where the device allows it (CUDA) and a
 // thread holds radix 32's values (not F64's 16).
 TEST(Plan, RadixFortyNineOnCuda) {
