@@ -257,12 +257,12 @@ private:
     return grow(l);
   }
 
-  // Element e = lid + j W of the workgroup's run of teams lines: line e / L,
-  // position e % L.
-  Layout flat() {
+  // Element e = lid + j W of the workgroup's run of teams lines of L
+  // positions: line e / L, position e % L.
+  Layout flat(int64_t L) {
     Layout l;
     l.flat = true;
-    int64_t W = k_.workgroup(), L = k_.length, run = L * k_.teams;
+    int64_t W = k_.workgroup(), run = L * k_.teams;
     for (int64_t j = 0; j * W < run; ++j) {
       std::string e = "(lid + " + u(j * W) + ")", team = "(" + e + " / " + u(L) + ")";
       std::string guard = "group * " + u(k_.teams) + " + " + team + " < " + u(k_.transforms());
@@ -273,12 +273,13 @@ private:
     return grow(l);
   }
 
-  // The memory index of flat slot e of a contiguous side (planner's rule).
-  std::string flat_address(const Side& side, size_t slot) const {
+  // The memory index of flat slot e of a contiguous side of L positions a
+  // line (planner's rule).
+  std::string flat_address(const Side& side, size_t slot, int64_t L) const {
     int64_t base = 0;
     for (const Axis& a : side.axes)
       base += a.offset * a.stride;
-    return "group * " + u(k_.length * k_.teams) + " + lid + " + u(int64_t(slot) * k_.workgroup()) +
+    return "group * " + u(L * k_.teams) + " + lid + " + u(int64_t(slot) * k_.workgroup()) +
            (base ? " + " + u(base) : "");
   }
 
@@ -738,14 +739,14 @@ private:
   Layout load() {
     const Side& side = k_.load;
     Layout target = first_layout();
-    Layout from = k_.load_flat ? flat() : k_.load_alt ? linear(k_.length, true) : target;
+    Layout from = k_.load_flat ? flat(k_.length) : k_.load_alt ? linear(k_.length, true) : target;
     for (size_t i = 0; i < from.slots.size(); ++i) // what guarded-off slots hold
       line(reg(i) + " = CPLX(K(0.0), K(0.0));");
     auto bases = line_bases(from, side, false);
     for (size_t i = 0; i < from.slots.size(); ++i) {
       const Slot& sl = from.slots[i];
       if (from.flat) {
-        guarded(sl.guard, reg(i) + " = " + src(flat_address(side, i)) + ";");
+        guarded(sl.guard, reg(i) + " = " + src(flat_address(side, i, k_.length)) + ";");
         continue;
       }
       std::string g = join(std::string(from.alt ? "okA" : "okS"), sl.guard);
@@ -761,7 +762,9 @@ private:
     if (k_.cluster > 1)
       return cluster_rows(cur);
     const Side& side = k_.store;
-    Layout to = k_.store_flat ? flat() : k_.store_alt ? linear(k_.positions, true) : cur;
+    Layout to = k_.store_flat  ? flat(k_.positions)
+                : k_.store_alt ? linear(k_.positions, true)
+                               : cur;
     to = exchange(cur, to);
     std::string scale;
     if (k_.scale != 1.0)
@@ -771,7 +774,8 @@ private:
       const Slot& sl = to.slots[i];
       if (to.flat) {
         guarded(sl.guard,
-                format(x_.dst, flat_address(side, i).c_str()) + " = " + reg(i) + scale + ";");
+                format(x_.dst, flat_address(side, i, k_.positions).c_str()) + " = " + reg(i) +
+                    scale + ";");
         continue;
       }
       std::string g = join(std::string(to.alt ? "okA" : "okS"), sl.guard);

@@ -288,13 +288,14 @@ struct Planner {
 
   // Complex lines one after another in transform order: line g starts at
   // base + g length, so a workgroup's lines are one contiguous run.
+  // (An R2C line's h + 1 outputs count as its positions.)
   static bool contiguous(const Side& s, const Kernel& k) {
-    if (s.access != Access::complex || k.positions != k.length)
+    if (s.access != Access::complex || (k.positions != k.length && !r2c_post(k)))
       return false;
     for (const Axis& a : s.axes)
       if (a.shift || a.limit != std::numeric_limits<int64_t>::max())
         return false;
-    int64_t want = k.length;
+    int64_t want = k.positions;
     for (size_t i = 0; i < k.digits.size(); want *= k.digits[i], ++i)
       if (stride(s, int(i)) != want)
         return false;
