@@ -274,11 +274,13 @@ private:
   }
 
   // The memory index of flat slot e of a contiguous side of L positions a
-  // line (planner's rule).
+  // line (planner's rule), in complex elements (a real side's are pairs).
   std::string flat_address(const Side& side, size_t slot, int64_t L) const {
     int64_t base = 0;
     for (const Axis& a : side.axes)
       base += a.offset * a.stride;
+    if (side.access == Access::real_pair)
+      base /= 2;
     return "group * " + u(L * k_.teams) + " + lid + " + u(int64_t(slot) * k_.workgroup()) +
            (base ? " + " + u(base) : "");
   }
@@ -678,20 +680,6 @@ private:
     return "";
   }
 
-  // Whether a real-pair side's pairs are adjacent and start at even reals,
-  // so that each is one complex element: unit stride on the line, whose own
-  // term 2 l is even, and an even offset from every other axis. NVRTC
-  // merged neither of two 4-byte loads; H200, one load a pair: R2C 1024
-  // 337-340 -> 324-331 us, 16384 376 -> 357-360, C2R 2^20 992 -> 916-922
-  // (cuFFT 269, 347, 1210).
-  static bool paired(const Side& side) {
-    if (side.axes[0].shift || side.axes[0].stride != 1)
-      return false;
-    for (size_t i = 1; i < side.axes.size(); ++i)
-      if (side.axes[i].stride % 2)
-        return false;
-    return true;
-  }
   // The complex element holding pair l of a paired side.
   std::string pair_index(const Side& side, bool alt, const std::string& l) const {
     return "(" + address(side, alt, "(2u * " + l + ")") + ") >> 1u";
@@ -773,9 +761,8 @@ private:
     for (size_t i = 0; i < to.slots.size(); ++i) {
       const Slot& sl = to.slots[i];
       if (to.flat) {
-        guarded(sl.guard,
-                format(x_.dst, flat_address(side, i, k_.positions).c_str()) + " = " + reg(i) +
-                    scale + ";");
+        guarded(sl.guard, format(x_.dst, flat_address(side, i, k_.positions).c_str()) + " = " +
+                              reg(i) + scale + ";");
         continue;
       }
       std::string g = join(std::string(to.alt ? "okA" : "okS"), sl.guard);

@@ -574,6 +574,34 @@ TEST(Emit, R2cPartnersFromLanes) {
       << "a line of several warps";
 }
 
+// Short real lines adjacent in memory move as one run a workgroup, as
+// complex lines do: R2C's h + 1 outputs and the real pairs of R2C inputs
+// and C2R outputs (held as complex elements); not padded in-place lines.
+TEST(Plan, ShortRealLinesMoveFlat) {
+  Device cuda = dialect_limits(h200_cuda(), Dialect::cuda);
+  auto kernel = [&](const fftmux_desc& d) {
+    return plan(d, direction(d), cuda).passes.at(0).kernel;
+  };
+  Kernel r2c = kernel(problem({64}, FFTMUX_R2C, FFTMUX_F32, 1 << 16));
+  ASSERT_EQ(r2c.threads, 2u);
+  EXPECT_TRUE(r2c.load_flat);
+  EXPECT_TRUE(r2c.store_flat);
+  std::string src = emit(r2c, Dialect::cuda);
+  uint32_t run = r2c.teams * 33;
+  EXPECT_NE(src.find("dst[group * " + std::to_string(run) + "u + lid"), std::string::npos)
+      << "33 outputs a line";
+  EXPECT_NE(src.find("src[group * " + std::to_string(r2c.teams * 32) + "u + lid"),
+            std::string::npos)
+      << "32 pairs a line";
+  Kernel c2r = kernel(problem({64}, FFTMUX_C2R, FFTMUX_F32, 1 << 16));
+  EXPECT_FALSE(c2r.load_flat) << "the hermitian input pairs k with h - k";
+  EXPECT_TRUE(c2r.store_flat);
+  fftmux_desc in_place = problem({64}, FFTMUX_R2C, FFTMUX_F32, 1 << 16);
+  in_place.in_distance = 66; // the in-place layout: lines padded to 2 (h + 1) reals
+  EXPECT_FALSE(kernel(in_place).load_flat);
+  EXPECT_TRUE(kernel(in_place).store_flat);
+}
+
 // Radix 49 (7 x 7 in registers) where the device allows it (CUDA) and a
 // thread holds radix 32's values (not F64's 16).
 TEST(Plan, RadixFortyNineOnCuda) {

@@ -140,6 +140,9 @@ struct Side {
 // The memory stride of one coordinate (kElement or a digit) on a side, in
 // elements of the side's type.
 int64_t stride(const Side& s, int coord);
+// Whether a real-pair side's pairs are adjacent and start at even reals, so
+// that each is one complex element.
+bool paired(const Side& side);
 
 // A table read: direct (entry offset + m) or split in two factors
 // (hi[m >> bits] * lo[m & (2^bits - 1)]) so that long twiddle tables stay small.
