@@ -563,8 +563,10 @@ private:
   // up to 32, in whole warps). H200, R2C 1024 (32 threads a line): 317 ->
   // 276 us, cuFFT 266.
   bool shuffled(const Step& last) const {
+    if (last.kind != Step::stage)
+      return false;
     int64_t P = k_.threads, q = k_.length / last.radix;
-    if (last.kind != Step::stage || last.span != q || q % P)
+    if (last.span != q || q % P)
       return false;
     return P == 1 || (x_.shuffle && P <= 32 && 32 % P == 0 && k_.workgroup() % 32 == 0 &&
                       (k_.team_major || k_.teams == 1));
