@@ -129,8 +129,9 @@ const Syntax cuda = {
     {"f", ""},
     "",
     // Dynamic: the launch sizes it, so a kernel may use more than the 48 KiB
-    // a static array allows (227 KiB per block on Hopper).
-    "  extern __shared__ real_t sh[];\n",
+    // a static array allows (227 KiB per block on Hopper); 16-byte aligned
+    // for bulk copies (Kernel::stream).
+    "  extern __shared__ __align__(16) real_t sh[];\n",
     // %4$s qualifies the table, which is never written (src and dst alias
     // in place, so they stay plain).
     "extern \"C\" __global__ void %5$s__launch_bounds__(%2$u%3$s) %1$s("

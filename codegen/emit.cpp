@@ -132,13 +132,19 @@ public:
       << format(x_.entry_open, entry().c_str(), k_.workgroup(), resident_groups().c_str(),
                 restrict_table() ? "__restrict__ " : "", cluster_dims().c_str())
       << (inside ? shared : "");
-    o << "  uint lid = " << x_.local_id << ";\n  uint group = " << x_.group_id << ";\n";
+    o << "  uint lid = " << x_.local_id << ";\n";
+    if (!k_.stream)
+      o << "  uint group = " << x_.group_id << ";\n";
     o << "  cplx_t r[" << std::max<size_t>(1, registers_) << "];\n";
     if (k_.split_exchange && shared_used_)
       o << "  real_t xs[" << std::max<size_t>(1, registers_) << "];\n";
     if (k_.chunks > 1 && shared_used_)
       o << "  real_t ys[" << std::max<size_t>(1, registers_) << "];\n";
-    o << code_.str() << x_.entry_close;
+    if (k_.stream)
+      o << stream_open() << code_.str() << "  }\n";
+    else
+      o << code_.str();
+    o << x_.entry_close;
     return typed_literals(o.str(), x_.literal_suffix[p]);
   }
 
@@ -167,6 +173,62 @@ public:
   }
 
 private:
+  // ---- streamed lines (Kernel::stream, CUDA) ----
+
+  // The shared barrier, the copy's place, the first line's copy and the
+  // loop over lines. A source not 16-byte aligned (a caller's pointer) is
+  // read directly instead: the copy needs that alignment.
+  std::string stream_open() const {
+    std::string groups = u(int64_t(k_.groups()));
+    return "  __shared__ __align__(8) unsigned long long bar;\n"
+           "  uint bar_at = (uint)__cvta_generic_to_shared(&bar), phase = 0u;\n"
+           "  uint pre_at = (uint)__cvta_generic_to_shared(sh + " +
+           u(k_.stream_offset()) +
+           ");\n"
+           "  const cplx_t* pre = (const cplx_t*)(sh + " +
+           u(k_.stream_offset()) +
+           ");\n"
+           "  bool bulk = ((size_t)src & 15u) == 0u;\n"
+           "  if (lid == 0u) {\n"
+           "    asm volatile(\"mbarrier.init.shared::cta.b64 [%0], 1;\" :: \"r\"(bar_at) : "
+           "\"memory\");\n"
+           "    asm volatile(\"fence.mbarrier_init.release.cluster;\" ::: \"memory\");\n"
+           "  }\n"
+           "  __syncthreads();\n  " +
+           fetch("blockIdx.x") + "\n  for (uint group = blockIdx.x; group < " + groups +
+           "; group += gridDim.x) {\n";
+  }
+
+  // Thread 0 has line g (< groups) copied to pre, completing on bar.
+  std::string fetch(const std::string& g) const {
+    int64_t base = 0;
+    for (const Axis& a : k_.load.axes)
+      base += a.offset * a.stride;
+    std::string bytes = u(k_.length * (f64_ ? 16 : 8));
+    return "if (bulk && lid == 0u && " + g + " < " + u(int64_t(k_.groups())) +
+           ") { "
+           "asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\"); "
+           "asm volatile(\"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\" :: "
+           "\"r\"(bar_at), \"r\"(" +
+           bytes +
+           ") : \"memory\"); "
+           "asm volatile(\"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
+           "[%0], [%1], %2, [%3];\" :: \"r\"(pre_at), \"l\"(src + (size_t)(" +
+           g + ") * " + u(k_.length) + (base ? " + " + u(base) : "") + "), \"r\"(" + bytes +
+           "), \"r\"(bar_at) : \"memory\"); }";
+  }
+
+  // The current line from pre, once its copy has landed.
+  void load_streamed(const Layout& from) {
+    line("if (bulk) {");
+    line("asm volatile(\"{ .reg .pred p; W: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], "
+         "%1; @!p bra W; }\" :: \"r\"(bar_at), \"r\"(phase) : \"memory\");");
+    line("phase ^= 1u;");
+    for (size_t i = 0; i < from.slots.size(); ++i)
+      guarded(from.slots[i].guard, reg(i) + " = pre[" + from.slots[i].pos + "];");
+    line("} else {");
+  }
+
   // ---- the program ----
 
   void body() {
@@ -732,6 +794,8 @@ private:
     Layout from = k_.load_flat ? flat(k_.length) : k_.load_alt ? linear(k_.length, true) : target;
     for (size_t i = 0; i < from.slots.size(); ++i) // what guarded-off slots hold
       line(reg(i) + " = CPLX(K(0.0), K(0.0));");
+    if (k_.stream)
+      load_streamed(from);
     auto bases = line_bases(from, side, false);
     for (size_t i = 0; i < from.slots.size(); ++i) {
       const Slot& sl = from.slots[i];
@@ -744,6 +808,11 @@ private:
         g = join(g, logical(side, sl.pos, from.alt) + " < " + u(side.axes[0].limit));
       std::string p = through(bases, sl, side, false);
       guarded(g, reg(i) + " = " + (p.empty() ? load_value(side, sl.pos, from.alt) : p) + ";");
+    }
+    if (k_.stream) { // every thread has read pre: the next line may land there
+      line("}");
+      barrier();
+      line(fetch("group + gridDim.x"));
     }
     return exchange(from, target);
   }

@@ -118,8 +118,10 @@ Device dialect_limits(Device d, Dialect dialect) {
   }
   if (dialect == Dialect::vulkan || dialect == Dialect::vulkan_pointers)
     d.group_value_bytes = 1 << 15;
-  if (dialect != Dialect::cuda) // distributed shared memory is CUDA's alone
+  if (dialect != Dialect::cuda) { // distributed shared memory and bulk copies are CUDA's alone
     d.cluster = 0;
+    d.bulk_copy = false;
+  }
   return d;
 }
 
@@ -183,8 +185,8 @@ std::string generated_key(const fftmux_desc& desc, const Device& d, const Option
   std::string k(reinterpret_cast<const char*>(&desc), sizeof desc);
   k.append(reinterpret_cast<const char*>(&o), sizeof o); // uint32_t only
   for (uint64_t v : {uint64_t(d.shared_bytes), uint64_t(d.max_threads), uint64_t(d.subgroup),
-                     d.max_binding_bytes, uint64_t(d.f64), uint64_t(d.cluster), max_buffer_bytes,
-                     uint64_t(dialect)})
+                     d.max_binding_bytes, uint64_t(d.f64), uint64_t(d.cluster),
+                     uint64_t(d.bulk_copy), max_buffer_bytes, uint64_t(dialect)})
     k.append(reinterpret_cast<const char*>(&v), sizeof v);
   return k;
 }

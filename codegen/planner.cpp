@@ -39,9 +39,16 @@ uint32_t Kernel::shared_scalars() const {
       load_alt || store_alt || load_flat || store_flat || stages > 1 || r2c_post(*this);
   // A cluster's groups leave their columns in shared memory, both components.
   uint32_t rows = cluster > 1 ? uint32_t(2 * length) : 0;
+  if (stream)
+    return uint32_t(stream_offset() + 2 * length);
   if (!exchanges)
     return rows;
   return std::max(rows, uint32_t(component_scalars() * (split_exchange ? 1 : 2)));
+}
+
+int64_t Kernel::stream_offset() const {
+  int64_t words = precision == Precision::f64 ? 2 : 4; // scalars in 16 bytes
+  return (component_scalars() + words - 1) / words * words;
 }
 
 bool Kernel::staggered() const {
@@ -608,7 +615,33 @@ struct Planner {
     if (k.shared_scalars() > shared_scalars())
       fail(FFTMUX_ERROR_UNSUPPORTED,
            "line of " + std::to_string(k.length) + " does not fit shared memory");
+    stream(k);
     return k;
+  }
+
+  // A line whose exchanges fill more than half the shared memory leaves its
+  // multiprocessor idle between loading it and storing it: one group an SM
+  // waits for its loads, with no other group's work to hide them. Streamed
+  // (Kernel::stream), it copies the next line while it transforms this one.
+  // H200, 16384 F32 as a bare kernel (results h200-2026-12-02f): 676-680 ->
+  // 644 us (cuFFT 720-727); without the launch bound of one group an SM
+  // 800-816, and 8192 F64 (unmeasured with it) 775 against cuFFT's 715-722:
+  // F32 only.
+  void stream(Kernel& k) const {
+    int64_t base = 0; // lines start at 16-byte boundaries where the buffer does
+    for (const Axis& a : k.load.axes)
+      base += a.offset * a.stride;
+    bool aligned = k.length % 2 == 0 && base % 2 == 0;
+    if (!dev.bulk_copy || scalar() != 4 || k.teams != 1 || k.cluster > 1 || k.chunks > 1 ||
+        k.load_alt || k.load_flat || k.load.access != Access::complex ||
+        !contiguous(k.load, k, k.length) || !aligned || k.steps.empty() ||
+        k.steps[0].kind != Step::stage || 2 * k.shared_scalars() <= shared_scalars())
+      return;
+    Kernel s = k;
+    s.stream = s.split_exchange = true;
+    s.resident_groups = 1;
+    if (s.shared_scalars() <= shared_scalars())
+      k = s;
   }
 
   void add(Kernel k, Binding src, Binding dst, int64_t values = 0) {

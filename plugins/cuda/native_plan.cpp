@@ -87,13 +87,22 @@ public:
   void enqueue(int direction, const void* in, void* out) override {
     backend().use();
     const Direction& dir = dirs_[Route::slot(direction)];
+    uint64_t sms = uint64_t(std::max(1, backend().device.multiprocessors));
+    unsigned no_offset = 0;
     for (const Pass& pass : dir.passes) {
       const void* src = pointer(pass.src, in, out);
       void* dst = const_cast<void*>(pointer(pass.dst, in, out));
       const void* tab = dir.table.get();
       // Workgroups beyond one grid go in further launches, offset.
-      // (A cluster's groups share one row of the grid: x a multiple of it.)
+      // (A cluster's groups share one row of the grid: x a multiple of it.
+      // A streamed kernel's groups loop over its lines: one an SM.)
       uint64_t x = std::min<uint64_t>(pass.groups, 0x7fffffffu / pass.cluster * pass.cluster);
+      if (pass.stream) {
+        void* args[] = {&src, &dst, &tab, &no_offset};
+        launch(pass.kernel, dim3(unsigned(std::min<uint64_t>(pass.groups, sms))),
+               dim3(pass.threads), pass.shared, stream(), args, "a generated FFT kernel");
+        continue;
+      }
       for (uint64_t done = 0; done < pass.groups;) {
         uint64_t y = std::min<uint64_t>((pass.groups - done + x - 1) / x, 65535);
         unsigned offset = unsigned(done);
@@ -114,6 +123,7 @@ private:
     unsigned threads = 0;
     size_t shared = 0;
     unsigned cluster = 1;
+    bool stream = false;
   };
   struct Direction {
     std::vector<Pass> passes;
@@ -146,7 +156,8 @@ private:
                 p.kernel.groups(),
                 p.kernel.workgroup(),
                 size_t(p.kernel.shared_scalars()) * real,
-                p.kernel.cluster};
+                p.kernel.cluster,
+                p.kernel.stream};
       pass.kernel = pass.module->kernel(codegen::entry_point(p.kernel, codegen::Dialect::cuda));
       if (pass.shared > 48 * 1024)
         check(cudaKernelSetAttributeForDevice(pass.kernel,
@@ -208,6 +219,7 @@ codegen::Device native_limits(size_t shared_optin, int major) {
   codegen::Device d;
   d.shared_bytes = uint32_t(shared_optin);
   d.cluster = major >= 9 ? 8 : 0; // portable cluster size from Hopper on
+  d.bulk_copy = major >= 9;
   d.max_threads = 1024;
   d.subgroup = 32;
   d.max_binding_bytes = kMaxIndex * 8;

@@ -574,6 +574,47 @@ TEST(Emit, R2cPartnersFromLanes) {
       << "a line of several warps";
 }
 
+// A line that fills a multiprocessor's shared memory streams where the
+// device has bulk copies: persistent groups loop over the lines, the next
+// one copied after the split exchange area while this one is transformed.
+TEST(Plan, StreamedLinesOnBulkCopyDevices) {
+  Device cuda = dialect_limits(h200_cuda(), Dialect::cuda);
+  cuda.bulk_copy = true;
+  Kernel k =
+      plan(problem({16384}, FFTMUX_C2C, FFTMUX_F32, 9), FFTMUX_FORWARD, cuda).passes.at(0).kernel;
+  EXPECT_TRUE(k.stream);
+  EXPECT_TRUE(k.split_exchange);
+  EXPECT_EQ(k.shared_scalars(), uint32_t(k.stream_offset() + 2 * 16384));
+  EXPECT_EQ(k.stream_offset() % 4, 0) << "16-byte aligned";
+  EXPECT_LE(k.shared_scalars() * 4, cuda.shared_bytes);
+  std::string src = emit(k, Dialect::cuda);
+  EXPECT_NE(src.find("__launch_bounds__(512, 1)"), std::string::npos) << "one group an SM";
+  EXPECT_NE(src.find("for (uint group = blockIdx.x; group < 9u; group += gridDim.x) {"),
+            std::string::npos);
+  EXPECT_NE(src.find("cp.async.bulk.shared::cluster.global"), std::string::npos);
+  EXPECT_NE(src.find("src + (size_t)(group + gridDim.x) * 16384u"), std::string::npos);
+  EXPECT_NE(src.find("r[31] = pre[((tS + 0u) + 15872u)]"), std::string::npos);
+  EXPECT_NE(src.find("} else {"), std::string::npos) << "an unaligned source is read directly";
+  auto streams = [&](fftmux_desc d, const Device& dev) {
+    for (const Pass& p : plan(d, direction(d), dev).passes)
+      if (p.kernel.stream)
+        return true;
+    return false;
+  };
+  EXPECT_FALSE(streams(problem({8192}, FFTMUX_C2C, FFTMUX_F64, 9), cuda)) << "F32 only: measured";
+  EXPECT_FALSE(streams(problem({8192}, FFTMUX_C2C, FFTMUX_F32, 9), cuda)) << "three groups an SM";
+  EXPECT_FALSE(streams(problem({16384}, FFTMUX_C2C, FFTMUX_F32, 9), h200_cuda()))
+      << "no bulk copies";
+  EXPECT_FALSE(dialect_limits(cuda, Dialect::vulkan).bulk_copy) << "CUDA's alone";
+  fftmux_desc strided = problem({16384}, FFTMUX_C2C, FFTMUX_F32, 9);
+  strided.in_strides[0] = 2;
+  strided.in_distance = 2 * 16384;
+  EXPECT_FALSE(streams(strided, cuda));
+  EXPECT_FALSE(streams(problem({16384}, FFTMUX_C2C, FFTMUX_F32, 9, FFTMUX_SHIFT_INPUT), cuda))
+      << "a shifted line wraps around";
+  EXPECT_FALSE(streams(problem({32768}, FFTMUX_R2C, FFTMUX_F32, 9), cuda)) << "real pairs";
+}
+
 // Short lines adjacent in memory move as one run a workgroup: R2C's h + 1
 // outputs, and C2R's real pairs (held as complex elements) where a line's
 // row is less than a sector; not R2C's real inputs (slower on the H200),

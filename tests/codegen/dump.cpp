@@ -91,8 +91,10 @@ int main(int argc, char** argv) {
   Device dev;
   if (argc > 6)
     dev.shared_bytes = uint32_t(std::atoi(argv[6]));
-  if (dialect == Dialect::cuda)
-    dev.cluster = 8; // as on the H200 (compute capability 9.0)
+  if (dialect == Dialect::cuda) { // as on the H200 (compute capability 9.0)
+    dev.cluster = 8;
+    dev.bulk_copy = true;
+  }
   dev = dialect_limits(dev, dialect);
   Options opt;
   for (const Variant& v : variants())

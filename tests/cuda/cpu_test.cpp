@@ -124,7 +124,7 @@ TEST(CudaKernels, NativeKernelsCompileForSm90WithoutAGpu) {
   // Compiling all of them takes minutes: one problem of each kind of plan.
   const char* problems[] = {
       "c2c f32 1024 b8 shift=both norm=ortho",  // one pass
-      "c2c f32 16384 b8",                       // one pass in 227 KiB
+      "c2c f32 16384 b8",                       // one pass in 227 KiB, streamed
       "c2c f32 32768 b2 shift=both norm=ortho", // a cluster of four
       "c2c f32 65536 b4",                       // several passes
       "c2c f32 10007 b4",                       // Bluestein
@@ -147,6 +147,10 @@ TEST(CudaKernels, NativeKernelsCompileForSm90WithoutAGpu) {
     return s.find("__cluster_dims__(4, 1, 1)") != std::string::npos;
   })) << "32768 points as a cluster from compute capability 9.0";
   EXPECT_EQ(cuda::native_limits(232448, 8).cluster, 0u) << "no clusters before Hopper";
+  EXPECT_TRUE(std::any_of(sources.begin(), sources.end(), [](const std::string& s) {
+    return s.find("cp.async.bulk.shared::cluster.global") != std::string::npos;
+  })) << "16384 points streamed from compute capability 9.0";
+  EXPECT_FALSE(cuda::native_limits(232448, 8).bulk_copy) << "no bulk copies before Hopper";
   EXPECT_GE(sources.size(), 10u);
 }
 

@@ -46,6 +46,9 @@ struct Device {
   // Workgroups a cluster may hold that read each other's shared memory
   // (CUDA from compute capability 9.0: 8); 0 = none.
   uint32_t cluster = 0;
+  // Bulk copies from global to shared memory that complete on a shared
+  // barrier (CUDA's cp.async.bulk, from compute capability 9.0).
+  bool bulk_copy = false;
 };
 
 // The knobs an autotuner turns (the backends' variants).
@@ -217,6 +220,11 @@ struct Kernel {
   // across the cluster's shared memory. Digit 0 (extent cluster) is the
   // group's rank in it; the store side addresses whole-line positions.
   uint32_t cluster = 1;
+  // Persistent groups (CUDA, Device::bulk_copy): each loops over lines
+  // (group += groups launched) and, while it transforms one, has the next
+  // copied into shared memory after the exchange area by one bulk copy.
+  // One line a group, loaded whole and contiguous; exchanges split.
+  bool stream = false;
 
   int64_t transforms() const; // lines: the product of the digits
   uint32_t workgroup() const { return threads * teams; }
@@ -229,6 +237,7 @@ struct Kernel {
   // different banks.
   bool staggered() const;
   int64_t component_scalars() const; // shared words of one component of the workgroup
+  int64_t stream_offset() const;     // stream: where the next line's copy starts (16-byte aligned)
 };
 
 struct Pass {
