@@ -589,11 +589,12 @@ struct Planner {
       // shared-memory cap, less than a 32-byte sector: spread()).
       bool short_rows =
           k.team_major && k.threads * scalar() * 2 < (dev.sm_shared_bytes ? 32u : 128u);
-      // Real pairs only where a line's row is less than a sector, and only
+      // Real pairs only where a line's row is at most a sector, and only
       // stored: H200, flat R2C inputs took R2C 64-256 from 280-333 us to
       // 424-431 (cuFFT 300-366); flat C2R outputs took C2R 64 from 783 to
-      // 507 (cuFFT 677) but 256 from 328 to 355.
-      bool pairs_flat = k.threads * scalar() * 2 < 32;
+      // 507 and 128 from 474 to 379 (cuFFT 677, 586) but 256 from 328 to
+      // 355.
+      bool pairs_flat = k.threads * scalar() * 2 <= 32;
       k.load_flat = short_rows && !k.load_alt && k.load.access == Access::complex &&
                     contiguous(k.load, k, k.length);
       k.store_flat = short_rows && !k.store_alt &&
