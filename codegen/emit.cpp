@@ -201,9 +201,7 @@ private:
 
   // Thread 0 has line g (< groups) copied to pre, completing on bar.
   std::string fetch(const std::string& g) const {
-    int64_t base = 0;
-    for (const Axis& a : k_.load.axes)
-      base += a.offset * a.stride;
+    int64_t base = first_element(k_.load);
     std::string bytes = u(k_.length * (f64_ ? 16 : 8));
     return "if (bulk && lid == 0u && " + g + " < " + u(int64_t(k_.groups())) +
            ") { "
@@ -338,11 +336,7 @@ private:
   // The memory index of flat slot e of a contiguous side of L positions a
   // line (planner's rule), in complex elements (a real side's are pairs).
   std::string flat_address(const Side& side, size_t slot, int64_t L) const {
-    int64_t base = 0;
-    for (const Axis& a : side.axes)
-      base += a.offset * a.stride;
-    if (side.access == Access::real_pair)
-      base /= 2;
+    int64_t base = first_element(side) / (side.access == Access::real_pair ? 2 : 1);
     return "group * " + u(L * k_.teams) + " + lid + " + u(int64_t(slot) * k_.workgroup()) +
            (base ? " + " + u(base) : "");
   }

@@ -301,17 +301,15 @@ struct Planner {
     bool pairs = s.access == Access::real_pair && paired(s);
     if ((s.access != Access::complex && !pairs) || (k.positions != k.length && !r2c_post(k)))
       return false;
-    int64_t unit = pairs ? 2 : 1, base = 0; // scalars a position (a pair's are 2 l, 2 l + 1)
-    for (const Axis& a : s.axes) {
+    int64_t unit = pairs ? 2 : 1; // scalars a position (a pair's are 2 l, 2 l + 1)
+    for (const Axis& a : s.axes)
       if (a.shift || a.limit != std::numeric_limits<int64_t>::max())
         return false;
-      base += a.offset * a.stride;
-    }
     int64_t want = L * unit;
     for (size_t i = 0; i < k.digits.size(); want *= k.digits[i], ++i)
       if (stride(s, int(i)) != want)
         return false;
-    return stride(s, kElement) == 1 && base % unit == 0;
+    return stride(s, kElement) == 1 && first_element(s) % unit == 0;
   }
 
   // Puts first a digit that is unit-stride on a side whose lines are not,
@@ -629,10 +627,8 @@ struct Planner {
   // 800-816, and 8192 F64 (unmeasured with it) 775 against cuFFT's 715-722:
   // F32 only.
   void stream(Kernel& k) const {
-    int64_t base = 0; // lines start at 16-byte boundaries where the buffer does
-    for (const Axis& a : k.load.axes)
-      base += a.offset * a.stride;
-    bool aligned = k.length % 2 == 0 && base % 2 == 0;
+    // lines start at 16-byte boundaries where the buffer does
+    bool aligned = k.length % 2 == 0 && first_element(k.load) % 2 == 0;
     if (!dev.bulk_copy || scalar() != 4 || k.teams != 1 || k.cluster > 1 || k.chunks > 1 ||
         k.load_alt || k.load_flat || k.load.access != Access::complex ||
         !contiguous(k.load, k, k.length) || !aligned || k.steps.empty() ||
@@ -1250,6 +1246,13 @@ bool paired(const Side& side) {
     if (side.axes[i].stride % 2)
       return false;
   return true;
+}
+
+int64_t first_element(const Side& side) {
+  int64_t e = 0;
+  for (const Axis& a : side.axes)
+    e += a.offset * a.stride;
+  return e;
 }
 
 int64_t stride(const Side& s, int coord) {

@@ -146,6 +146,8 @@ int64_t stride(const Side& s, int coord);
 // Whether a real-pair side's pairs are adjacent and start at even reals, so
 // that each is one complex element.
 bool paired(const Side& side);
+// The element of a side's line 0, position 0 (its axes' offsets).
+int64_t first_element(const Side& side);
 
 // A table read: direct (entry offset + m) or split in two factors
 // (hi[m >> bits] * lo[m & (2^bits - 1)]) so that long twiddle tables stay small.
