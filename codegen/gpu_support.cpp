@@ -56,6 +56,9 @@ const std::vector<Variant>& variants() {
         // (the default before chunked exchanges: H200 Vulkan, 16384 points
         // 1.152 ms where one chunked kernel takes 0.750).
         {"unchunked", with([](Options& o) { o.shared_chunks = 1; })},
+        // Lines that fill a multiprocessor one group at a time, not streamed
+        // (CUDA only: the bulk copies; elsewhere the same kernels as default).
+        {"unstreamed", with([](Options& o) { o.stream = false; })},
     };
   }();
   return table;

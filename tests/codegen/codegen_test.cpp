@@ -613,6 +613,13 @@ TEST(Plan, StreamedLinesOnBulkCopyDevices) {
   EXPECT_FALSE(streams(problem({16384}, FFTMUX_C2C, FFTMUX_F32, 9, FFTMUX_SHIFT_INPUT), cuda))
       << "a shifted line wraps around";
   EXPECT_FALSE(streams(problem({32768}, FFTMUX_R2C, FFTMUX_F32, 9), cuda)) << "real pairs";
+  Options unstreamed = variant_named("unstreamed");
+  EXPECT_FALSE(unstreamed.stream);
+  Kernel one = plan(problem({16384}, FFTMUX_C2C, FFTMUX_F32, 9), FFTMUX_FORWARD, cuda, unstreamed)
+                   .passes.at(0)
+                   .kernel;
+  EXPECT_FALSE(one.stream) << "the variant keeps one group a line";
+  EXPECT_FALSE(one.split_exchange);
 }
 
 // Short lines adjacent in memory move as one run a workgroup: R2C's h + 1

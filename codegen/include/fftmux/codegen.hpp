@@ -66,6 +66,10 @@ struct Options {
   // v10's code) instead of adding constants to one base a butterfly: fewer
   // registers in some kernels (variant slot-addresses).
   bool slot_addresses = false;
+  // Lines that fill a multiprocessor's shared memory stream (Kernel::stream)
+  // where the device has bulk copies; false: one group a line, as before
+  // (variant unstreamed).
+  bool stream = true;
   // A line whose one component does not fit shared memory may still run
   // in one kernel by exchanging through it in up to this many chunks of
   // positions, a barrier each; 1 = never (variant unchunked: such lines take
