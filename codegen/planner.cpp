@@ -629,10 +629,11 @@ struct Planner {
   void stream(Kernel& k) const {
     // lines start at 16-byte boundaries where the buffer does
     bool aligned = k.length % 2 == 0 && first_element(k.load) % 2 == 0;
+    // (One line a group: no other mapping and no flat run.)
     if (!opt.stream || !dev.bulk_copy || scalar() != 4 || k.teams != 1 || k.cluster > 1 ||
-        k.chunks > 1 || k.load_alt || k.load_flat || k.load.access != Access::complex ||
-        !contiguous(k.load, k, k.length) || !aligned || k.steps.empty() ||
-        k.steps[0].kind != Step::stage || 2 * k.shared_scalars() <= shared_scalars())
+        k.chunks > 1 || k.load.access != Access::complex || !contiguous(k.load, k, k.length) ||
+        !aligned || k.steps.empty() || k.steps[0].kind != Step::stage ||
+        2 * k.shared_scalars() <= shared_scalars())
       return;
     Kernel s = k;
     s.stream = s.split_exchange = true;

@@ -13,7 +13,7 @@ namespace fftmux::cuda {
 
 // What a CUDA device allows a generated kernel: the opt-in shared memory per
 // block (227 KiB on an H200), 1024 threads, 32-bit element indices, and
-// from compute capability 9.0 (major) clusters of 8 blocks.
+// from compute capability 9.0 (major) clusters of 8 blocks and bulk copies.
 codegen::Device native_limits(size_t shared_optin, int major);
 
 // The shared-memory carveout (percent of shared_per_sm) for `groups`

@@ -88,23 +88,18 @@ public:
     backend().use();
     const Direction& dir = dirs_[Route::slot(direction)];
     uint64_t sms = uint64_t(std::max(1, backend().device.multiprocessors));
-    unsigned no_offset = 0;
     for (const Pass& pass : dir.passes) {
       const void* src = pointer(pass.src, in, out);
       void* dst = const_cast<void*>(pointer(pass.dst, in, out));
       const void* tab = dir.table.get();
       // Workgroups beyond one grid go in further launches, offset.
       // (A cluster's groups share one row of the grid: x a multiple of it.
-      // A streamed kernel's groups loop over its lines: one an SM.)
-      uint64_t x = std::min<uint64_t>(pass.groups, 0x7fffffffu / pass.cluster * pass.cluster);
-      if (pass.stream) {
-        void* args[] = {&src, &dst, &tab, &no_offset};
-        launch(pass.kernel, dim3(unsigned(std::min<uint64_t>(pass.groups, sms))),
-               dim3(pass.threads), pass.shared, stream(), args, "a generated FFT kernel");
-        continue;
-      }
-      for (uint64_t done = 0; done < pass.groups;) {
-        uint64_t y = std::min<uint64_t>((pass.groups - done + x - 1) / x, 65535);
+      // A streamed kernel's groups loop over its lines: one an SM, in one
+      // launch.)
+      uint64_t groups = pass.stream ? std::min(pass.groups, sms) : pass.groups;
+      uint64_t x = std::min<uint64_t>(groups, 0x7fffffffu / pass.cluster * pass.cluster);
+      for (uint64_t done = 0; done < groups;) {
+        uint64_t y = std::min<uint64_t>((groups - done + x - 1) / x, 65535);
         unsigned offset = unsigned(done);
         void* args[] = {&src, &dst, &tab, &offset};
         launch(pass.kernel, dim3(unsigned(x), unsigned(y)), dim3(pass.threads), pass.shared,
