@@ -136,10 +136,10 @@ public:
     if (!k_.stream)
       o << "  uint group = " << x_.group_id << ";\n";
     o << "  cplx_t r[" << std::max<size_t>(1, registers_) << "];\n";
-    if (k_.split_exchange && shared_used_)
+    if (k_.chunks > 1 && shared_used_) {
       o << "  real_t xs[" << std::max<size_t>(1, registers_) << "];\n";
-    if (k_.chunks > 1 && shared_used_)
       o << "  real_t ys[" << std::max<size_t>(1, registers_) << "];\n";
+    }
     if (k_.stream)
       o << stream_open() << code_.str() << "  }\n";
     else
@@ -490,10 +490,9 @@ private:
         std::string r = std::to_string(s), v = "sh[" + at + "]";
         std::string stmt =
             slot_index(bases, to.alt, to.slots[s]) +
-            (std::string(what) == "xy"   ? "r[" + r + "] = CPLX(sh[i], sh[i + " + half() + "]);"
-             : std::string(what) == "x"  ? "xs[" + r + "] = " + v + ";"
-             : std::string(what) == "ys" ? "ys[" + r + "] = " + v + ";"
-                                         : "r[" + r + "] = CPLX(xs[" + r + "], " + v + ");");
+            (std::string(what) == "xy"       ? "r[" + r + "] = CPLX(sh[i], sh[i + " + half() + "]);"
+             : std::string(what).size() == 1 ? "r[" + r + "]." + what + " = " + v + ";"
+                                             : what + ("[" + r + "] = " + v + ";"));
         guarded(guard, stmt);
       }
     };
@@ -503,9 +502,10 @@ private:
       read("xy", 0);
       return to;
     }
-    // One component at a time, a round a chunk: the real parts wait in xs;
-    // with several chunks the imaginary parts wait in ys too, since r is
-    // read until the last round.
+    // One component at a time, a round a chunk. In one chunk the real parts
+    // land in r directly, since the y round reads only r's imaginary parts;
+    // with several chunks r is read until the last round, so both
+    // components wait in xs and ys.
     int chunks = int(k_.chunks);
     for (int round = 0; round < 2 * chunks; ++round) {
       bool y = round >= chunks;
@@ -513,7 +513,7 @@ private:
         barrier();
       write_shared(from, y ? "y" : "x", round % chunks);
       barrier();
-      read(!y ? "x" : chunks > 1 ? "ys" : "y", round % chunks);
+      read(chunks == 1 ? (y ? "y" : "x") : y ? "ys" : "xs", round % chunks);
     }
     if (chunks > 1)
       for (size_t s = 0; s < to.slots.size(); ++s)
