@@ -615,6 +615,13 @@ struct Planner {
       fail(FFTMUX_ERROR_UNSUPPORTED,
            "line of " + std::to_string(k.length) + " does not fit shared memory");
     stream(k);
+    // A group that takes more than half the shared memory runs alone on its
+    // multiprocessor: saying so (CUDA's launch bound of one group) changes
+    // how ptxas schedules it, at the same 128 registers. H200, bare kernels
+    // (results h200-2026-12-02g call 2, f call 6): 16384 F32 in one pass
+    // 677 -> 655 us, streamed 813 -> 644.
+    if (!k.resident_groups && 2 * k.shared_scalars() > shared_scalars())
+      k.resident_groups = 1;
     return k;
   }
 
@@ -624,15 +631,16 @@ struct Planner {
   // (Kernel::stream), it copies the next line while it transforms this one.
   // H200, 16384 F32 as a bare kernel (results h200-2026-12-02f): 676-680 ->
   // 644 us (cuFFT 720-727); without the launch bound of one group an SM
-  // 800-816, and 8192 F64 (unmeasured with it) 775 against cuFFT's 715-722:
-  // F32 only.
+  // 800-816. Through fftmux run, with the carveout that leaves it 60 KiB of
+  // L1 (results h200-2026-12-02g call 3): 16384 F32 650-652 us against 658-665
+  // unstreamed, 8192 F64 651-652 against 665-666 (cuFFT 729-735, 720-722).
   void stream(Kernel& k) const {
     // lines start at 16-byte boundaries where the buffer does
     bool aligned = k.length % 2 == 0 && first_element(k.load) % 2 == 0;
     // (One line a group: no other mapping and no flat run.)
-    if (!opt.stream || !dev.bulk_copy || scalar() != 4 || k.teams != 1 || k.cluster > 1 ||
-        k.chunks > 1 || k.load.access != Access::complex || !contiguous(k.load, k, k.length) ||
-        !aligned || k.steps.empty() || k.steps[0].kind != Step::stage ||
+    if (!opt.stream || !dev.bulk_copy || k.teams != 1 || k.cluster > 1 || k.chunks > 1 ||
+        k.load.access != Access::complex || !contiguous(k.load, k, k.length) || !aligned ||
+        k.steps.empty() || k.steps[0].kind != Step::stage ||
         2 * k.shared_scalars() <= shared_scalars())
       return;
     Kernel s = k;

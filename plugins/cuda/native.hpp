@@ -18,7 +18,8 @@ codegen::Device native_limits(size_t shared_optin, int major);
 
 // The shared-memory carveout (percent of shared_per_sm) for `groups`
 // resident workgroups of group_bytes each (their shared memory and the
-// driver's reserved share): what they need and no more, so that the rest of
+// driver's reserved share): the least capacity that holds them, asked as the
+// most percent within it since the driver rounds up, so that the rest of
 // the multiprocessor's memory stays L1 (the twiddle table, and the staging
 // of every global load in flight), and at most 72 % unless one group needs
 // more, since fewer groups with more L1 ran faster than more with less.

@@ -202,11 +202,28 @@ std::string size_limit(const fftmux_desc& d) {
 // per setting: benchmarks/results/h200-2026-12-01d).
 constexpr size_t kMaxCarveoutPercent = 72;
 
+// The capacities in KiB a multiprocessor's shared memory takes (Hopper all
+// of them, Ampere up to 164, Ada and Turing fewer): the driver rounds a
+// carveout up to one. A group alone on its multiprocessor asks the most
+// percent within the least capacity that holds it, not the least percent
+// that covers it: a 16384-point streamed group (195 KiB) asked 86 %, 196.1
+// KiB, which became 228 and left 28 KiB of L1 (bare kernel 684-686 us
+// against 639 at 85 %; through fftmux run 690-700 -> 650-652, F64 8192
+// 666 -> 651). Groups that share a multiprocessor keep the rounded-up
+// percent, which may give the next capacity: the least one took 65536
+// points from 1056 to 1110 us and 2^24 from 1786-1799 to 1833-1840
+// (2401: 617 -> 600). H200, results h200-2026-12-02g calls 2-3.
+constexpr size_t kCapacitiesKiB[] = {0, 8, 16, 32, 64, 100, 132, 164, 196, 228};
+
 int carveout_percent(int groups, size_t group_bytes, size_t shared_per_sm) {
   if (!group_bytes || !shared_per_sm)
     return 0; // no shared memory: all of it L1
   size_t cap = std::max(group_bytes, shared_per_sm * kMaxCarveoutPercent / 100);
   size_t need = std::min(size_t(std::max(groups, 1)), cap / group_bytes) * group_bytes;
+  if (need == group_bytes)
+    for (size_t kib : kCapacitiesKiB)
+      if (kib * 1024 >= need && kib * 1024 <= shared_per_sm)
+        return int(kib * 1024 * 100 / shared_per_sm);
   return int(std::min<size_t>(100, (need * 100 + shared_per_sm - 1) / shared_per_sm));
 }
 

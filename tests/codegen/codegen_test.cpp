@@ -601,8 +601,13 @@ TEST(Plan, StreamedLinesOnBulkCopyDevices) {
         return true;
     return false;
   };
-  EXPECT_FALSE(streams(problem({8192}, FFTMUX_C2C, FFTMUX_F64, 9), cuda)) << "F32 only: measured";
+  EXPECT_TRUE(streams(problem({8192}, FFTMUX_C2C, FFTMUX_F64, 9), cuda)) << "F64's 128 KiB lines";
   EXPECT_FALSE(streams(problem({8192}, FFTMUX_C2C, FFTMUX_F32, 9), cuda)) << "three groups an SM";
+  EXPECT_EQ(plan(problem({8192}, FFTMUX_C2C, FFTMUX_F32, 9), FFTMUX_FORWARD, cuda)
+                .passes.at(0)
+                .kernel.resident_groups,
+            0u)
+      << "no launch bound where groups share an SM";
   EXPECT_FALSE(streams(problem({16384}, FFTMUX_C2C, FFTMUX_F32, 9), h200_cuda()))
       << "no bulk copies";
   EXPECT_FALSE(dialect_limits(cuda, Dialect::vulkan).bulk_copy) << "CUDA's alone";
@@ -620,6 +625,7 @@ TEST(Plan, StreamedLinesOnBulkCopyDevices) {
                    .kernel;
   EXPECT_FALSE(one.stream) << "the variant keeps one group a line";
   EXPECT_FALSE(one.split_exchange);
+  EXPECT_EQ(one.resident_groups, 1u) << "alone on its SM all the same: the launch bound says so";
 }
 
 // Short lines adjacent in memory move as one run a workgroup: R2C's h + 1

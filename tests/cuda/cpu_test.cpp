@@ -195,7 +195,8 @@ TEST(CudaKernels, CompileErrorsComeBackWithTheLog) {
   }
 }
 
-// The H200's figures: 228 KiB of shared memory an SM, 1 KiB reserved a block.
+// The H200's figures: 228 KiB of shared memory an SM, 1 KiB reserved a block;
+// its capacities 132, 164, 196 and 228 KiB are 56.5, 71.9, 85.9 and 100 %.
 TEST(CudaKernels, CarveoutLeavesL1ToLoadsInFlight) {
   const size_t sm = 233472, k = 1024;
   // Two 8192-point groups (66 KiB each): what they need, rounded up.
@@ -204,12 +205,17 @@ TEST(CudaKernels, CarveoutLeavesL1ToLoadsInFlight) {
   EXPECT_EQ(cuda::carveout_percent(5, 33 * k + k, sm), 60);
   EXPECT_EQ(cuda::carveout_percent(5, 33 * k + k, sm), cuda::carveout_percent(4, 33 * k + k, sm));
   // One group larger than 72 % (10007's convolution, 165 KiB) still gets its own.
-  EXPECT_EQ(cuda::carveout_percent(1, 165 * k + k, sm), 73);
+  EXPECT_EQ(cuda::carveout_percent(1, 165 * k + k, sm), 85);
+  // A streamed 16384-point group, 195 KiB, alone: 85 % (193.8 KiB, which
+  // the driver rounds up to 196), not 86 % (196.1 KiB, rounded up to 228).
+  EXPECT_EQ(cuda::carveout_percent(1, 198672 + k, sm), 85);
   // A group count the occupancy API could not give, or no shared memory at all.
-  EXPECT_EQ(cuda::carveout_percent(0, 33 * k + k, sm), 15);
+  EXPECT_EQ(cuda::carveout_percent(0, 33 * k + k, sm), 28);
   EXPECT_EQ(cuda::carveout_percent(3, 0, sm), 0);
   EXPECT_EQ(cuda::carveout_percent(3, 33 * k, 0), 0);
-  // Many small groups: never above 100 % and never above the cap.
+  // A capacity the table lacks (a Volta's 96 KiB): the percent that covers
+  // the group, which the driver rounds up to it.
+  EXPECT_EQ(cuda::carveout_percent(1, 80 * k, 96 * k), 84);
   EXPECT_LE(cuda::carveout_percent(64, 4 * k, sm), 72);
 }
 
