@@ -204,27 +204,39 @@ constexpr size_t kMaxCarveoutPercent = 72;
 
 // The capacities in KiB a multiprocessor's shared memory takes (Hopper all
 // of them, Ampere up to 164, Ada and Turing fewer): the driver rounds a
-// carveout up to one. A group alone on its multiprocessor asks the most
-// percent within the least capacity that holds it, not the least percent
-// that covers it: a 16384-point streamed group (195 KiB) asked 86 %, 196.1
-// KiB, which became 228 and left 28 KiB of L1 (bare kernel 684-686 us
-// against 639 at 85 %; through fftmux run 690-700 -> 650-652, F64 8192
-// 666 -> 651). Groups that share a multiprocessor keep the rounded-up
-// percent, which may give the next capacity: the least one took 65536
-// points from 1056 to 1110 us and 2^24 from 1786-1799 to 1833-1840
-// (2401: 617 -> 600). H200, results h200-2026-12-02g calls 2-3.
+// carveout up to one, which may be the next above what the groups need.
+// Where that holds no more of the groups than the least capacity holding
+// them, the carveout asked is that least one, for the L1 it leaves. H200
+// (results h200-2026-12-02g calls 2-4): a streamed 16384-point group of 195
+// KiB asked 86 %, 196.1 KiB, which became 228 and left 28 KiB of L1: 690-700
+// us through fftmux run, 650-652 at 196 KiB (F64 8192 666 -> 651); 2401
+// points, eight groups of 20 KiB (registers allow no ninth): 612 us as a
+// bare kernel at 196 KiB, 588 at 164. Where the next capacity holds one
+// group more it stays: the final pass of 65536 points, ten groups at 196
+// KiB, took 1056 us, nine at 164 1110.
 constexpr size_t kCapacitiesKiB[] = {0, 8, 16, 32, 64, 100, 132, 164, 196, 228};
+
+// The least capacity in bytes holding `bytes`, or 0 where none does.
+static size_t capacity(size_t bytes, size_t shared_per_sm) {
+  for (size_t kib : kCapacitiesKiB)
+    if (kib * 1024 >= bytes && kib * 1024 <= shared_per_sm)
+      return kib * 1024;
+  return 0;
+}
 
 int carveout_percent(int groups, size_t group_bytes, size_t shared_per_sm) {
   if (!group_bytes || !shared_per_sm)
     return 0; // no shared memory: all of it L1
+  size_t most = size_t(std::max(groups, 1));
   size_t cap = std::max(group_bytes, shared_per_sm * kMaxCarveoutPercent / 100);
-  size_t need = std::min(size_t(std::max(groups, 1)), cap / group_bytes) * group_bytes;
-  if (need == group_bytes)
-    for (size_t kib : kCapacitiesKiB)
-      if (kib * 1024 >= need && kib * 1024 <= shared_per_sm)
-        return int(kib * 1024 * 100 / shared_per_sm);
-  return int(std::min<size_t>(100, (need * 100 + shared_per_sm - 1) / shared_per_sm));
+  size_t need = std::min(most, cap / group_bytes) * group_bytes;
+  size_t percent = std::min<size_t>(100, (need * 100 + shared_per_sm - 1) / shared_per_sm);
+  size_t least = capacity(need, shared_per_sm);
+  size_t rounded = capacity(percent * shared_per_sm / 100, shared_per_sm);
+  auto fit = [&](size_t bytes) { return std::min(most, bytes / group_bytes); };
+  if (least && (!rounded || fit(rounded) == fit(least)))
+    return int(least * 100 / shared_per_sm);
+  return int(percent);
 }
 
 codegen::Device native_limits(size_t shared_optin, int major) {
