@@ -18,12 +18,14 @@ codegen::Device native_limits(size_t shared_optin, int major);
 
 // The shared-memory carveout (percent of shared_per_sm) for `groups`
 // resident workgroups of group_bytes each (their shared memory and the
-// driver's reserved share): the least capacity that holds them, asked as the
-// most percent within it since the driver rounds up, so that the rest of
-// the multiprocessor's memory stays L1 (the twiddle table, and the staging
-// of every global load in flight), and at most 72 % unless one group needs
-// more, since fewer groups with more L1 ran faster than more with less.
-int carveout_percent(int groups, size_t group_bytes, size_t shared_per_sm);
+// driver's reserved share): what they need, so that the rest of the
+// multiprocessor's memory stays L1 (the twiddle table, and the staging of
+// every global load in flight), and at most 72 % unless one group needs
+// more, since fewer groups with more L1 ran faster than more with less. The
+// driver rounds the percent up to a capacity; a group alone or a plan of
+// one pass (one_pass) asks the least capacity that holds what it needs
+// where the next would hold no more groups.
+int carveout_percent(int groups, size_t group_bytes, size_t shared_per_sm, bool one_pass);
 
 // Every kernel source of a problem, both directions where it runs both.
 // Throws codegen::Unsupported with the reason.

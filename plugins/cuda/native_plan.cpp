@@ -159,14 +159,14 @@ private:
                                               cudaFuncAttributeMaxDynamicSharedMemorySize,
                                               int(pass.shared), backend().device.index),
               "cudaKernelSetAttributeForDevice(MaxDynamicSharedMemorySize)");
-      prefer_l1(pass);
+      prefer_l1(pass, plan.passes.size() == 1);
       dir.passes.push_back(std::move(pass));
     }
   }
 
   // The carveout the pass's resident groups ask (carveout_percent). A hint:
   // where the driver refuses it, the pass runs with its own choice.
-  void prefer_l1(const Pass& pass) const {
+  void prefer_l1(const Pass& pass, bool one_pass) const {
     const Device& dev = backend().device;
     int groups = 0;
     if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(
@@ -176,7 +176,8 @@ private:
       cudaGetLastError(); // a hint's failure must not surface as a later launch's
       return;
     }
-    int percent = carveout_percent(groups, pass.shared + dev.shared_reserved, dev.shared_per_sm);
+    int percent =
+        carveout_percent(groups, pass.shared + dev.shared_reserved, dev.shared_per_sm, one_pass);
     if (cudaKernelSetAttributeForDevice(pass.kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
                                         percent, dev.index) != cudaSuccess)
       cudaGetLastError();
@@ -206,14 +207,16 @@ constexpr size_t kMaxCarveoutPercent = 72;
 // of them, Ampere up to 164, Ada and Turing fewer): the driver rounds a
 // carveout up to one, which may be the next above what the groups need.
 // Where that holds no more of the groups than the least capacity holding
-// them, the carveout asked is that least one, for the L1 it leaves. H200
-// (results h200-2026-12-02g calls 2-4): a streamed 16384-point group of 195
-// KiB asked 86 %, 196.1 KiB, which became 228 and left 28 KiB of L1: 690-700
-// us through fftmux run, 650-652 at 196 KiB (F64 8192 666 -> 651); 2401
-// points, eight groups of 20 KiB (registers allow no ninth): 612 us as a
-// bare kernel at 196 KiB, 588 at 164. Where the next capacity holds one
-// group more it stays: the final pass of 65536 points, ten groups at 196
-// KiB, took 1056 us, nine at 164 1110.
+// them, a group alone on its multiprocessor or a plan of one pass asks that
+// least one, for the L1 it leaves. H200 (results h200-2026-12-02g calls
+// 2-8): a streamed 16384-point group of 195 KiB asked 86 %, 196.1 KiB, which
+// became 228 and left 28 KiB of L1: 690-700 us through fftmux run, 647-652
+// at 196 KiB (F64 8192 666 -> 651); 2401 points, eight groups of 20 KiB
+// (registers allow no ninth): 616-619 us at 196 KiB, 590-598 at 164; 6000
+// points 677-689 -> 660-671. In plans of several passes the least capacity
+// lost, for a reason not found (the groups the occupancy API counts did not
+// change with the carveout it was asked at): 65536 points 1055-1062 ->
+// 1086-1101 us, 2^24 1782-1806 -> 1828-1855.
 constexpr size_t kCapacitiesKiB[] = {0, 8, 16, 32, 64, 100, 132, 164, 196, 228};
 
 // The least capacity in bytes holding `bytes`, or 0 where none does.
@@ -224,7 +227,7 @@ static size_t capacity(size_t bytes, size_t shared_per_sm) {
   return 0;
 }
 
-int carveout_percent(int groups, size_t group_bytes, size_t shared_per_sm) {
+int carveout_percent(int groups, size_t group_bytes, size_t shared_per_sm, bool one_pass) {
   if (!group_bytes || !shared_per_sm)
     return 0; // no shared memory: all of it L1
   size_t most = size_t(std::max(groups, 1));
@@ -234,7 +237,7 @@ int carveout_percent(int groups, size_t group_bytes, size_t shared_per_sm) {
   size_t least = capacity(need, shared_per_sm);
   size_t rounded = capacity(percent * shared_per_sm / 100, shared_per_sm);
   auto fit = [&](size_t bytes) { return std::min(most, bytes / group_bytes); };
-  if (least && (!rounded || fit(rounded) == fit(least)))
+  if ((one_pass || need == group_bytes) && least && (!rounded || fit(rounded) == fit(least)))
     return int(least * 100 / shared_per_sm);
   return int(percent);
 }
