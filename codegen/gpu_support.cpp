@@ -186,10 +186,32 @@ std::string generated_key(const fftmux_desc& desc, const Device& d, const Option
                           uint64_t max_buffer_bytes, Dialect dialect) {
   static_assert(sizeof(fftmux_desc) == 56 + 24 * FFTMUX_MAX_RANK, "fftmux_desc has no padding");
   std::string k(reinterpret_cast<const char*>(&desc), sizeof desc);
-  k.append(reinterpret_cast<const char*>(&o), sizeof o); // uint32_t only
-  for (uint64_t v : {uint64_t(d.shared_bytes), uint64_t(d.max_threads), uint64_t(d.subgroup),
-                     d.max_binding_bytes, uint64_t(d.f64), uint64_t(d.cluster),
-                     uint64_t(d.bulk_copy), max_buffer_bytes, uint64_t(dialect)})
+  // Every field by value: the structs' padding bytes are not theirs to key.
+  static_assert(sizeof(Options) == 36 && sizeof(Device) == 56, "a new field joins the key");
+  for (uint64_t v : {uint64_t(o.max_radix),
+                     uint64_t(o.max_composite),
+                     uint64_t(o.values_per_thread),
+                     uint64_t(o.group_threads),
+                     uint64_t(o.max_single),
+                     uint64_t(o.coalesce_teams),
+                     uint64_t(o.resident_groups),
+                     uint64_t(o.slot_addresses),
+                     uint64_t(o.stream),
+                     uint64_t(o.shared_chunks),
+                     uint64_t(d.shared_bytes),
+                     uint64_t(d.max_threads),
+                     uint64_t(d.subgroup),
+                     d.max_binding_bytes,
+                     uint64_t(d.f64),
+                     uint64_t(d.max_radix),
+                     uint64_t(d.max_composite),
+                     uint64_t(d.large_composites_from),
+                     uint64_t(d.sm_shared_bytes),
+                     uint64_t(d.group_value_bytes),
+                     uint64_t(d.cluster),
+                     uint64_t(d.bulk_copy),
+                     max_buffer_bytes,
+                     uint64_t(dialect)})
     k.append(reinterpret_cast<const char*>(&v), sizeof v);
   return k;
 }
