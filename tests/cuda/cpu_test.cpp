@@ -125,6 +125,7 @@ TEST(CudaKernels, NativeKernelsCompileForSm90WithoutAGpu) {
   const char* problems[] = {
       "c2c f32 1024 b8 shift=both norm=ortho",  // one pass
       "c2c f32 16384 b8",                       // one pass in 227 KiB, streamed
+      "c2c f64 8192 b3 norm=ortho",             // streamed too
       "c2c f32 32768 b2 shift=both norm=ortho", // a cluster of four
       "c2c f32 65536 b4",                       // several passes
       "c2c f32 10007 b4",                       // Bluestein
@@ -150,6 +151,10 @@ TEST(CudaKernels, NativeKernelsCompileForSm90WithoutAGpu) {
   EXPECT_TRUE(std::any_of(sources.begin(), sources.end(), [](const std::string& s) {
     return s.find("cp.async.bulk.shared::cluster.global") != std::string::npos;
   })) << "16384 points streamed from compute capability 9.0";
+  EXPECT_TRUE(std::any_of(sources.begin(), sources.end(), [](const std::string& s) {
+    return s.find("cp.async.bulk.shared::cluster.global") != std::string::npos &&
+           s.find("#define cplx_t double2") != std::string::npos;
+  })) << "8192 F64 points streamed";
   EXPECT_FALSE(cuda::native_limits(232448, 8).bulk_copy) << "no bulk copies before Hopper";
   EXPECT_GE(sources.size(), 10u);
 }
