@@ -7,12 +7,15 @@ results off by a factor of two, checks that a wrong engine gets no time.
 
 usage: check_results.py HARNESS OUT_DIR PLOTS_SCRIPT FIXTURES_DIR
 """
-import csv
 import json
 import math
 import os
 import subprocess
 import sys
+
+# The CSV reader of the plots script, which reads the same files.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
+from bench_plots import read_csv  # noqa: E402
 
 # The tiny set (benchmarks/harness/problems.cpp) and what must run it here.
 PROBLEMS = {"c2c f32 16 b256 host", "c2c f32 1000 b4 host", "c2c f32 64 b64 device",
@@ -33,18 +36,6 @@ def fail(message):
 def expect(condition, message):
     if not condition:
         fail(message)
-
-
-def read_csv(path):
-    meta, body = {}, []
-    with open(path, newline="") as f:
-        for line in f:
-            if line.startswith("# "):
-                key, _, value = line[2:].rstrip("\n").partition(": ")
-                meta[key] = value
-            else:
-                body.append(line)
-    return meta, list(csv.DictReader(body))
 
 
 def csv_value(text, reference):

@@ -29,12 +29,8 @@ NUMERIC = {"rank", "batch", "points", "elements", "median_s", "q1_s", "q3_s", "m
            "round_trip_error", "error_bound", "rows_checked", "rows_total"}
 
 
-def load(path):
-    """(meta, rows): rows as dicts with numbers parsed, from JSON or CSV."""
-    if path.endswith(".json"):
-        with open(path) as f:
-            data = json.load(f)
-        return data["meta"], data["rows"]
+def read_csv(path):
+    """(meta, rows) of a harness CSV: its "# key: value" lines, then rows of text."""
     meta, lines = {}, []
     with open(path, newline="") as f:
         for line in f:
@@ -43,7 +39,16 @@ def load(path):
                 meta[key] = value
             else:
                 lines.append(line)
-    rows = list(csv.DictReader(lines))
+    return meta, list(csv.DictReader(lines))
+
+
+def load(path):
+    """(meta, rows): rows as dicts with numbers parsed, from JSON or CSV."""
+    if path.endswith(".json"):
+        with open(path) as f:
+            data = json.load(f)
+        return data["meta"], data["rows"]
+    meta, rows = read_csv(path)
     for r in rows:
         for k in NUMERIC:
             r[k] = float(r[k]) if r.get(k) not in (None, "") else None
