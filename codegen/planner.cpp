@@ -615,15 +615,19 @@ struct Planner {
       fail(FFTMUX_ERROR_UNSUPPORTED,
            "line of " + std::to_string(k.length) + " does not fit shared memory");
     stream(k);
-    // A group that takes more than half the shared memory runs alone on its
-    // multiprocessor: saying so (CUDA's launch bound of one group) changes
-    // how ptxas schedules it, at the same 128 registers. H200, bare kernels
-    // (results h200-2026-12-02g call 2, f call 6): 16384 F32 in one pass
-    // 677 -> 655 us, streamed 813 -> 644.
-    if (!k.resident_groups && 2 * k.shared_scalars() > shared_scalars())
+    // Saying that a group runs alone (CUDA's launch bound of one group)
+    // changes how ptxas schedules it, at the same 128 registers. H200, bare
+    // kernels (results h200-2026-12-02g call 2, f call 6): 16384 F32 in one
+    // pass 677 -> 655 us, streamed 813 -> 644.
+    if (!k.resident_groups && fills_sm(k))
       k.resident_groups = 1;
     return k;
   }
+
+  // Whether a shaped group takes more than half the shared memory: it runs
+  // alone on its multiprocessor (alone() guesses it from the line's length
+  // before the group is shaped).
+  bool fills_sm(const Kernel& k) const { return 2 * k.shared_scalars() > shared_scalars(); }
 
   // A line whose exchanges fill more than half the shared memory leaves its
   // multiprocessor idle between loading it and storing it: one group an SM
@@ -640,8 +644,7 @@ struct Planner {
     // (One line a group: no other mapping and no flat run.)
     if (!opt.stream || !dev.bulk_copy || k.teams != 1 || k.cluster > 1 || k.chunks > 1 ||
         k.load.access != Access::complex || !contiguous(k.load, k, k.length) || !aligned ||
-        k.steps.empty() || k.steps[0].kind != Step::stage ||
-        2 * k.shared_scalars() <= shared_scalars())
+        k.steps.empty() || k.steps[0].kind != Step::stage || !fills_sm(k))
       return;
     Kernel s = k;
     s.stream = s.split_exchange = true;
