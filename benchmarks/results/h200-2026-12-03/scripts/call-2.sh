@@ -19,6 +19,17 @@ sweep() { # n batch passes
     done
   done
 }
+# OpenGL: Bluestein lines chunked (the planner's lean() no longer skips
+# kernels that multiply), against the committed plugin; variants on 1536,
+# 2187 and 8; the copies.
+G=$PWD/.h200/gl/plugins
+g() { echo "$* $(FFTMUX_PLUGIN_PATH=$G one "$@")" | tee -a $R/c2gl.txt >> $OUT/c2gl.txt; }
+t() { echo "$* $(one "$@")" | tee -a $R/c2gl.txt >> $OUT/c2gl.txt; }
+for n in 4093 4097; do b=$(((1 << 27) / n)); echo chunked >> $OUT/c2gl.txt; g $n $b default opengl; t $n $b default opengl; t $n $b default vulkan; done
+for n in 1536 2187 8; do b=$(((1 << 27) / n)); for v in default radix8 radix16 wide narrow small-groups prime-radices slot-addresses; do t $n $b $v opengl; done; t $n $b default vulkan; done
+timeout 120 $B/opengl_bench --only copy > $R/c2glcopy.txt 2>&1; cp $R/c2glcopy.txt $OUT/
+timeout 120 $B/vulkan_bench --only 1024,16384 --repeat 10 > $R/c2vkcopy.txt 2>&1; cp $R/c2vkcopy.txt $OUT/
+pack c2
 sweep 65536 2048 2
 sweep 16777216 8 3
 sweep 1024x1024 64 2
