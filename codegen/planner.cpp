@@ -212,6 +212,14 @@ struct Planner {
   // 8 points loaded directly by one thread 1532, staged 707 (Vulkan 573).
   bool spread(int64_t n) const { return dev.sm_shared_bytes && n >= 16; }
 
+  // A line with an odd factor, too short for composites above 16
+  // (Device::large_composites_from, OpenGL), takes radix 16 at most: H200,
+  // OpenGL, 1536 points as 32 x 16 x 3 663-669 us, as 8 x 8 x 8 x 3 582 (Vulkan,
+  // 24 x 8 x 8: 529).
+  bool odd_below_composites(int64_t n) const {
+    return n < int64_t(dev.large_composites_from) && (n & (n - 1)) != 0;
+  }
+
   // Radix 32 (two radix-16 butterflies and a radix-2 step in registers)
   // saves an exchange from 512 points on where a thread may hold its 32
   // values (F32 on GPUs: 16 values a thread, twice that at most). H200, F32,
@@ -222,7 +230,7 @@ struct Planner {
   uint32_t radix_cap(int64_t n, uint32_t max_radix) const {
     uint32_t cap = std::min({opt.max_radix, max_radix, dev.max_radix});
     int64_t from = dev.shared_bytes <= 49152 ? 512 : 1024;
-    if (cap >= 32 && (n < from || 2 * opt.values_per_thread < 32))
+    if (cap >= 32 && (n < from || 2 * opt.values_per_thread < 32 || odd_below_composites(n)))
       cap = 16;
     return spread(n) ? uint32_t(std::min<int64_t>(cap, n / sector_threads())) : cap;
   }

@@ -343,7 +343,7 @@ TEST(Plan, ChunkedLinesRunInOnePass) {
 
 // A device's radix limits (OpenGL's compiler): composites no larger than
 // max_composite, above 16 only from large_composites_from on; radix 32 as
-// on Vulkan.
+// on Vulkan, except on lines with an odd factor below that.
 TEST(Plan, DeviceRadixLimits) {
   Device gl = dialect_limits(h200(), Dialect::opengl);
   EXPECT_EQ(gl.max_composite, 25u);
@@ -359,6 +359,10 @@ TEST(Plan, DeviceRadixLimits) {
     EXPECT_EQ(pass.kernel.steps.front().radix, 32) << p.summary;
   EXPECT_EQ(largest(2187, gl), 9) << "27 is a composite above 25";
   EXPECT_EQ(largest(1000, gl), 10) << "25 only from 2048 points";
+  EXPECT_EQ(largest(1536, gl), 8) << "an odd line below 2048 points: radix 16 at most";
+  EXPECT_EQ(largest(1600, gl), 16);
+  EXPECT_EQ(largest(12800, gl), 32);
+  EXPECT_EQ(largest(1536, h200()), 24);
   EXPECT_EQ(largest(1000, h200()), 25);
   EXPECT_EQ(largest(1024, h200()), 32);
   EXPECT_EQ(largest(2187, h200()), 27);
