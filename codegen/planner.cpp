@@ -214,8 +214,8 @@ struct Planner {
 
   // A line with an odd factor, too short for composites above 16
   // (Device::large_composites_from, OpenGL), takes radix 16 at most: H200,
-  // OpenGL, 1536 points as 32 x 16 x 3 663-669 us, as 8 x 8 x 8 x 3 582 (Vulkan,
-  // 24 x 8 x 8: 529).
+  // OpenGL, 1536 points as 32 x 16 x 3 691 us, as 8 x 8 x 8 x 3 588 (Vulkan,
+  // 24 x 8 x 8: 531); 1600 as 32 x 10 x 5 718, as 16 x 10 x 10 566.
   bool odd_below_composites(int64_t n) const {
     return n < int64_t(dev.large_composites_from) && (n & (n - 1)) != 0;
   }
