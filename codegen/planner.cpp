@@ -212,14 +212,6 @@ struct Planner {
   // 8 points loaded directly by one thread 1532, staged 707 (Vulkan 573).
   bool spread(int64_t n) const { return dev.sm_shared_bytes && n >= 16; }
 
-  // A line with an odd factor, too short for composites above 16
-  // (Device::large_composites_from, OpenGL), takes radix 16 at most: H200,
-  // OpenGL, 1536 points as 32 x 16 x 3 691 us, as 8 x 8 x 8 x 3 588 (Vulkan,
-  // 24 x 8 x 8: 531); 1600 as 32 x 10 x 5 718, as 16 x 10 x 10 566.
-  bool odd_below_composites(int64_t n) const {
-    return n < int64_t(dev.large_composites_from) && (n & (n - 1)) != 0;
-  }
-
   // Radix 32 (two radix-16 butterflies and a radix-2 step in registers)
   // saves an exchange from 512 points on where a thread may hold its 32
   // values (F32 on GPUs: 16 values a thread, twice that at most). H200, F32,
@@ -230,16 +222,24 @@ struct Planner {
   uint32_t radix_cap(int64_t n, uint32_t max_radix) const {
     uint32_t cap = std::min({opt.max_radix, max_radix, dev.max_radix});
     int64_t from = dev.shared_bytes <= 49152 ? 512 : 1024;
-    if (cap >= 32 && (n < from || 2 * opt.values_per_thread < 32 || odd_below_composites(n)))
+    if (cap >= 32 && (n < from || 2 * opt.values_per_thread < 32))
       cap = 16;
     return spread(n) ? uint32_t(std::min<int64_t>(cap, n / sector_threads())) : cap;
   }
 
   std::vector<int> radices(int64_t n, bool composites = true, uint32_t max_radix = 32) const {
     uint32_t mc = composites ? std::min(opt.max_composite, dev.max_composite) : 0;
-    if (n < dev.large_composites_from)
+    uint32_t cap = radix_cap(n, max_radix);
+    // A line too short for composites above 16 (OpenGL) that has an odd
+    // factor takes radix 16 at most: H200, OpenGL, 1536 points as 32 x 16 x 3
+    // 691 us, as 8 x 8 x 8 x 3 588 (Vulkan, 24 x 8 x 8: 531); 1600 as 32 x
+    // 10 x 5 718, as 16 x 10 x 10 566.
+    if (n < dev.large_composites_from) {
       mc = std::min(mc, 16u);
-    return factorize(n, radix_cap(n, max_radix), mc);
+      if (n & (n - 1))
+        cap = std::min(cap, 16u);
+    }
+    return factorize(n, cap, mc);
   }
 
   std::vector<Step> stages(int64_t n, int s, bool composites = true, uint32_t max_radix = 32) {
