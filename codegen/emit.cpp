@@ -666,6 +666,8 @@ private:
     auto from = [&](const std::string& v) {
       return format(x_.shuffle, v.c_str(), lane.c_str(), std::to_string(P).c_str());
     };
+    if (M % 2 == 0 && M < 32)
+      return r2c_post_pairs(s, M, from);
     // Lane 0 holds both of its pairs, but takes part in every shuffle; a
     // line of one thread needs none.
     for (int64_t m : pair_order(M, int64_t(to.slots.size()), P > 1 && M >= 32)) {
@@ -681,6 +683,48 @@ private:
       guarded(to.slots[i].guard, stmt + reg(i) + " = r2c_post(" + a + ", " + b + ", " +
                                      lookup(s.table, to.slots[i].pos) + ");");
     }
+    line("}");
+    return to;
+  }
+
+  // Both outputs of each pair from one thread: X[k] and X[h - k] for its
+  // k = t + m P below h / 2 (M / 2 slots), then h - t - m P (M / 2 more),
+  // and X[h / 2] from lane 0. They share one product (r2c_pair), so a
+  // thread makes half the shuffles and table reads of one output a slot.
+  // H200 (results h200-2026-12-03b, call 3), F32 R2C 16-1024 and F64 16-512
+  // ran 0.5-7 % faster (1024 278-280 -> 271-273 us, cuFFT 266-268; 128
+  // 306-310 -> 287), but 2048, 32 values a thread, 291-293 -> 299: it keeps
+  // one output a slot.
+  template <class From>
+  Layout r2c_post_pairs(const Step& s, int64_t M, const From& from) {
+    int64_t h = s.span, P = k_.threads, half = M / 2;
+    Layout to;
+    for (int64_t m = 0; m < half; ++m) {
+      to.slots.push_back(slot("(tS + " + u(m * P) + ")", ""));
+      to.slots.back().lo = m * P, to.slots.back().hi = m * P + P - 1;
+    }
+    for (int64_t m = 0; m < half; ++m) {
+      to.slots.push_back(slot("(" + u(h - m * P) + " - tS)", ""));
+      to.slots.back().lo = h - m * P - (P - 1), to.slots.back().hi = h - m * P;
+    }
+    std::string mid = "(tS + " + u(h / 2) + ")";
+    to.slots.push_back(slot(mid, mid + " < " + u(h / 2 + 1)));
+    to.slots.back().lo = to.slots.back().hi = h / 2;
+    to = grow(to);
+    for (int64_t m = 0; m < half; ++m) {
+      std::string own = "z[" + std::to_string((M - m) % M) + "]", b = own, stmt;
+      if (P > 1) {
+        std::string other = "z[" + std::to_string(M - 1 - m) + "]";
+        stmt = "cplx_t s = CPLX(" + from(other + ".x") + ", " + from(other + ".y") + "); ";
+        b = "tS == 0u ? " + own + " : s";
+      }
+      line("{ " + stmt + "r2c_pair(z[" + std::to_string(m) + "], " + b + ", " +
+           lookup(s.table, to.slots[size_t(m)].pos) + ", " + reg(size_t(m)) + ", " +
+           reg(size_t(half + m)) + "); }");
+    }
+    guarded(to.slots[size_t(M)].guard, reg(size_t(M)) + " = r2c_post(z[" + std::to_string(half) +
+                                           "], z[" + std::to_string(half) + "], " +
+                                           lookup(s.table, mid) + ");");
     line("}");
     return to;
   }

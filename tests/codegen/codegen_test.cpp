@@ -561,8 +561,13 @@ TEST(Emit, R2cPartnersFromLanes) {
   std::string k = source(d, cuda, Dialect::cuda);
   EXPECT_NE(k.find("__shfl_sync(0xffffffffu, z[15].x, (32u - tS) % 32u, 32)"), std::string::npos);
   EXPECT_EQ(k.find("r2c_post(CPLX(sh[a]"), std::string::npos);
-  EXPECT_NE(k.find("r2c_post(z[0], tS == 0u ? z[0] : s,"), std::string::npos)
+  EXPECT_NE(k.find("r2c_pair(z[0], tS == 0u ? z[0] : s,"), std::string::npos)
       << "lane 0 pairs Z[0] with itself";
+  EXPECT_NE(k.find("r2c_pair(z[1], tS == 0u ? z[15] : s, tab[0u + (tS + 32u)], r[1], r[9]);"),
+            std::string::npos)
+      << "X[t + 32] and X[512 - t - 32] from one pair";
+  EXPECT_NE(k.find("r2c_post(z[8], z[8], tab[0u + (tS + 256u)]);"), std::string::npos)
+      << "X[256], its own partner";
   EXPECT_NE(
       source(problem({256}, FFTMUX_R2C, FFTMUX_F64, 4096), cuda, Dialect::cuda).find("__shfl_sync"),
       std::string::npos);
@@ -571,7 +576,9 @@ TEST(Emit, R2cPartnersFromLanes) {
   EXPECT_EQ(glsl.find("const cplx_t z["), std::string::npos);
   EXPECT_NE(glsl.find("r2c_post(CPLX(sh[a]"), std::string::npos);
   std::string one = source(problem({16}, FFTMUX_R2C, FFTMUX_F32, 3), vk, Dialect::vulkan);
-  EXPECT_NE(one.find("r2c_post(z[1], z[7],"), std::string::npos) << "one thread a line";
+  EXPECT_NE(one.find("r2c_pair(z[1], z[7], tab.d[0u + (tS + 1u)], r[1], r[5]);"),
+            std::string::npos)
+      << "one thread a line";
   EXPECT_EQ(one.find("r2c_post(CPLX(sh[a]"), std::string::npos);
   EXPECT_EQ(source(problem({16384}, FFTMUX_R2C, FFTMUX_F32, 3), cuda, Dialect::cuda).find("__shfl"),
             std::string::npos)
