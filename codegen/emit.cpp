@@ -695,8 +695,7 @@ private:
   // ran 0.5-7 % faster (1024 278-280 -> 271-273 us, cuFFT 266-268; 128
   // 306-310 -> 287), but 2048, 32 values a thread, 291-293 -> 299: it keeps
   // one output a slot.
-  template <class From>
-  Layout r2c_post_pairs(const Step& s, int64_t M, const From& from) {
+  template <class From> Layout r2c_post_pairs(const Step& s, int64_t M, const From& from) {
     int64_t h = s.span, P = k_.threads, half = M / 2;
     Layout to;
     for (int64_t m = 0; m < half; ++m) {

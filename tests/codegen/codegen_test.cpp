@@ -576,8 +576,7 @@ TEST(Emit, R2cPartnersFromLanes) {
   EXPECT_EQ(glsl.find("const cplx_t z["), std::string::npos);
   EXPECT_NE(glsl.find("r2c_post(CPLX(sh[a]"), std::string::npos);
   std::string one = source(problem({16}, FFTMUX_R2C, FFTMUX_F32, 3), vk, Dialect::vulkan);
-  EXPECT_NE(one.find("r2c_pair(z[1], z[7], tab.d[0u + (tS + 1u)], r[1], r[5]);"),
-            std::string::npos)
+  EXPECT_NE(one.find("r2c_pair(z[1], z[7], tab.d[0u + (tS + 1u)], r[1], r[5]);"), std::string::npos)
       << "one thread a line";
   EXPECT_EQ(one.find("r2c_post(CPLX(sh[a]"), std::string::npos);
   EXPECT_EQ(source(problem({16384}, FFTMUX_R2C, FFTMUX_F32, 3), cuda, Dialect::cuda).find("__shfl"),
