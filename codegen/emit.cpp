@@ -243,6 +243,8 @@ private:
         multiply(s, cur);
       else if (prev && shuffled(*prev))
         cur = r2c_post_shuffled(s, *prev);
+      else if (prev && natural(*prev) && k_.length / k_.threads % 2 == 0)
+        cur = r2c_post_shared(s, *prev);
       else
         cur = r2c_post(s, cur);
       prev = &s;
@@ -620,13 +622,49 @@ private:
   // up to 32, in whole warps). H200, R2C 1024 (32 threads a line): 317 ->
   // 276 us, cuFFT 266.
   bool shuffled(const Step& last) const {
-    if (last.kind != Step::stage)
-      return false;
-    int64_t P = k_.threads, q = k_.length / last.radix;
-    if (last.span != q || q % P)
-      return false;
-    return P == 1 || (x_.shuffle && P <= 32 && 32 % P == 0 && k_.workgroup() % 32 == 0 &&
-                      (k_.team_major || k_.teams == 1));
+    int64_t P = k_.threads;
+    return natural(last) &&
+           (P == 1 || (x_.shuffle && P <= 32 && 32 % P == 0 && k_.workgroup() % 32 == 0 &&
+                       (k_.team_major || k_.teams == 1)));
+  }
+  bool natural(const Step& last) const {
+    int64_t q = k_.length / last.radix;
+    return last.kind == Step::stage && last.span == q && q % k_.threads == 0;
+  }
+  // z[m] = Z[t + m P], declared where Z is in natural order.
+  int64_t natural_values(const Step& last) {
+    int64_t h = k_.length, P = k_.threads, q = h / last.radix, M = h / P;
+    std::string z;
+    for (int64_t m = 0; m < M; ++m)
+      z += (m ? ", " : "") + reg(m * P % q / P * last.radix + m * P / q);
+    line("{");
+    line("const cplx_t z[" + std::to_string(M) + "] = {" + z + "};");
+    return M;
+  }
+
+  // Lines in natural order whose partners are other warps' (or which have
+  // no shuffles), an even count of values a thread: each thread leaves its
+  // upper half, Z[t + m P] for m >= M / 2, in shared memory and pairs its
+  // lower half with them (r2c_post_pairs): a quarter of r2c_post's shared
+  // accesses. Thread 0's pair of Z[0] is its own.
+  Layout r2c_post_shared(const Step& s, const Step& last) {
+    int64_t h = s.span, P = k_.threads, M = h / P;
+    if (shared_used_)
+      barrier();
+    shared_used_ = true;
+    std::string at = "sh[a + " + half() + "]";
+    for (int64_t m = M / 2; m < M; ++m) {
+      size_t i = size_t(m * P % (h / last.radix) / P * last.radix + m * P / (h / last.radix));
+      line("{ " + shared_var("a", false, "(tS + " + u(m * P) + ")") + "sh[a] = " + reg(i) + ".x; " +
+           at + " = " + reg(i) + ".y; }");
+    }
+    barrier();
+    natural_values(last);
+    return r2c_post_pairs(s, M, [&](int64_t m) -> std::pair<std::string, std::string> {
+      std::string stmt = shared_var("a", false, "((" + u(h - m * P) + " - tS) % " + u(h) + ")");
+      std::string b = "CPLX(sh[a], " + at + ")";
+      return {stmt, m ? b : "tS == 0u ? z[0] : " + b};
+    });
   }
 
   // Slots 0 .. n-1, with `paired` those of partners side by side: 0, M,
@@ -655,19 +693,21 @@ private:
 
   // r2c_post with the partners from their lanes: z[m] = Z[t + m P].
   Layout r2c_post_shuffled(const Step& s, const Step& last) {
-    int64_t h = s.span, P = k_.threads, q = h / last.radix, M = h / P;
+    int64_t h = s.span, P = k_.threads, M = natural_values(last);
     Layout to = linear(h + 1, false);
-    std::string z;
-    for (int64_t m = 0; m < M; ++m)
-      z += (m ? ", " : "") + reg(m * P % q / P * last.radix + m * P / q);
-    line("{");
-    line("const cplx_t z[" + std::to_string(M) + "] = {" + z + "};");
     std::string lane = "(" + u(P) + " - tS) % " + u(P);
     auto from = [&](const std::string& v) {
       return format(x_.shuffle, v.c_str(), lane.c_str(), std::to_string(P).c_str());
     };
     if (M % 2 == 0 && M < 32)
-      return r2c_post_pairs(s, M, from);
+      return r2c_post_pairs(s, M, [&](int64_t m) -> std::pair<std::string, std::string> {
+        std::string own = "z[" + std::to_string((M - m) % M) + "]";
+        if (P == 1)
+          return {"", own};
+        std::string other = "z[" + std::to_string(M - 1 - m) + "]";
+        return {"cplx_t s = CPLX(" + from(other + ".x") + ", " + from(other + ".y") + "); ",
+                "tS == 0u ? " + own + " : s"};
+      });
     // Lane 0 holds both of its pairs, but takes part in every shuffle; a
     // line of one thread needs none.
     for (int64_t m : pair_order(M, int64_t(to.slots.size()), P > 1 && M >= 32)) {
@@ -695,7 +735,7 @@ private:
   // ran 0.5-7 % faster (1024 278-280 -> 271-273 us, cuFFT 266-268; 128
   // 306-310 -> 287), but 2048, 32 values a thread, 291-293 -> 299: it keeps
   // one output a slot.
-  template <class From> Layout r2c_post_pairs(const Step& s, int64_t M, const From& from) {
+  template <class Partner> Layout r2c_post_pairs(const Step& s, int64_t M, const Partner& partner) {
     int64_t h = s.span, P = k_.threads, half = M / 2;
     Layout to;
     for (int64_t m = 0; m < half; ++m) {
@@ -711,12 +751,7 @@ private:
     to.slots.back().lo = to.slots.back().hi = h / 2;
     to = grow(to);
     for (int64_t m = 0; m < half; ++m) {
-      std::string own = "z[" + std::to_string((M - m) % M) + "]", b = own, stmt;
-      if (P > 1) {
-        std::string other = "z[" + std::to_string(M - 1 - m) + "]";
-        stmt = "cplx_t s = CPLX(" + from(other + ".x") + ", " + from(other + ".y") + "); ";
-        b = "tS == 0u ? " + own + " : s";
-      }
+      auto [stmt, b] = partner(m);
       line("{ " + stmt + "r2c_pair(z[" + std::to_string(m) + "], " + b + ", " +
            lookup(s.table, to.slots[size_t(m)].pos) + ", " + reg(size_t(m)) + ", " +
            reg(size_t(half + m)) + "); }");

@@ -573,15 +573,17 @@ TEST(Emit, R2cPartnersFromLanes) {
       std::string::npos);
   Device vk = dialect_limits(h200(), Dialect::vulkan);
   std::string glsl = source(d, vk, Dialect::vulkan);
-  EXPECT_EQ(glsl.find("const cplx_t z["), std::string::npos);
-  EXPECT_NE(glsl.find("r2c_post(CPLX(sh[a]"), std::string::npos);
+  EXPECT_EQ(glsl.find("shfl"), std::string::npos);
+  EXPECT_NE(glsl.find("r2c_pair(z[1], CPLX(sh[a], sh[a + "), std::string::npos)
+      << "no shuffles: the partners through shared memory, still in pairs";
   std::string one = source(problem({16}, FFTMUX_R2C, FFTMUX_F32, 3), vk, Dialect::vulkan);
   EXPECT_NE(one.find("r2c_pair(z[1], z[7], tab.d[0u + (tS + 1u)], r[1], r[5]);"), std::string::npos)
       << "one thread a line";
   EXPECT_EQ(one.find("r2c_post(CPLX(sh[a]"), std::string::npos);
-  EXPECT_EQ(source(problem({16384}, FFTMUX_R2C, FFTMUX_F32, 3), cuda, Dialect::cuda).find("__shfl"),
-            std::string::npos)
-      << "a line of several warps";
+  std::string warps = source(problem({16384}, FFTMUX_R2C, FFTMUX_F32, 3), cuda, Dialect::cuda);
+  EXPECT_EQ(warps.find("__shfl"), std::string::npos) << "a line of several warps";
+  EXPECT_NE(warps.find("r2c_pair(z[0], tS == 0u ? z[0] : CPLX(sh[a], sh[a + "), std::string::npos)
+      << "its upper halves through shared memory";
 }
 
 // A line that fills a multiprocessor's shared memory streams where the
