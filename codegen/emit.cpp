@@ -628,8 +628,10 @@ private:
                        (k_.team_major || k_.teams == 1)));
   }
   bool natural(const Step& last) const {
+    if (last.kind != Step::stage)
+      return false;
     int64_t q = k_.length / last.radix;
-    return last.kind == Step::stage && last.span == q && q % k_.threads == 0;
+    return last.span == q && q % k_.threads == 0;
   }
   // z[m] = Z[t + m P], declared where Z is in natural order.
   int64_t natural_values(const Step& last) {
