@@ -633,12 +633,18 @@ private:
     int64_t q = k_.length / last.radix;
     return last.span == q && q % k_.threads == 0;
   }
+  // The slot of Z[t + m P] in natural order: position t + j P + i q is in
+  // slot j R + i.
+  size_t natural_slot(const Step& last, int64_t m) const {
+    int64_t P = k_.threads, q = k_.length / last.radix;
+    return size_t(m * P % q / P * last.radix + m * P / q);
+  }
   // z[m] = Z[t + m P], declared where Z is in natural order.
   int64_t natural_values(const Step& last) {
-    int64_t h = k_.length, P = k_.threads, q = h / last.radix, M = h / P;
+    int64_t M = k_.length / k_.threads;
     std::string z;
     for (int64_t m = 0; m < M; ++m)
-      z += (m ? ", " : "") + reg(m * P % q / P * last.radix + m * P / q);
+      z += (m ? ", " : "") + reg(natural_slot(last, m));
     line("{");
     line("const cplx_t z[" + std::to_string(M) + "] = {" + z + "};");
     return M;
@@ -656,7 +662,7 @@ private:
     shared_used_ = true;
     std::string at = "sh[a + " + half() + "]";
     for (int64_t m = M / 2; m < M; ++m) {
-      size_t i = size_t(m * P % (h / last.radix) / P * last.radix + m * P / (h / last.radix));
+      size_t i = natural_slot(last, m);
       line("{ " + shared_var("a", false, "(tS + " + u(m * P) + ")") + "sh[a] = " + reg(i) + ".x; " +
            at + " = " + reg(i) + ".y; }");
     }
@@ -672,11 +678,11 @@ private:
   // Slots 0 .. n-1, with `paired` those of partners side by side: 0, M,
   // M-1, 1, M-2, 2, ... Each z[m] then dies a statement or two after it is
   // first read, so the outputs reuse its registers; in slot order half of
-  // the z stay live beside half of the outputs. Paired only at 32 values a
-  // thread: H200, R2C 2048 (130 -> 108 registers) 307-309 -> 292-296 us,
-  // cuFFT 272-278; at 16 values fewer registers ran slower (R2C 128
-  // 307-310 -> 318-319, F64 256 565-570 -> 667), and lines of one thread
-  // took more of them (R2C 16: 32 -> 44).
+  // the z stay live beside half of the outputs. For the lines of 32 values
+  // a thread that keep one output a slot: H200, R2C 2048 (130 -> 108
+  // registers) 307-309 -> 292-296 us, cuFFT 272-278. (Before the pairs of
+  // r2c_post_pairs, this order at 16 values ran slower: R2C 128 307-310 ->
+  // 318-319, F64 256 565-570 -> 667.)
   static std::vector<int64_t> pair_order(int64_t M, int64_t n, bool paired) {
     std::vector<int64_t> order(static_cast<size_t>(n));
     std::iota(order.begin(), order.end(), 0);
