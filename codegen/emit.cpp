@@ -639,7 +639,8 @@ private:
     int64_t P = k_.threads, q = k_.length / last.radix;
     return size_t(m * P % q / P * last.radix + m * P / q);
   }
-  // z[m] = Z[t + m P], declared where Z is in natural order.
+  // z[m] = Z[t + m P], declared where Z is in natural order, in a block the
+  // caller closes.
   int64_t natural_values(const Step& last) {
     int64_t M = k_.length / k_.threads;
     std::string z;
@@ -684,11 +685,12 @@ private:
   // r2c_post_pairs, this order at 16 values ran slower: R2C 128 307-310 ->
   // 318-319, F64 256 565-570 -> 667.)
   static std::vector<int64_t> pair_order(int64_t M, int64_t n, bool paired) {
-    std::vector<int64_t> order(static_cast<size_t>(n));
-    std::iota(order.begin(), order.end(), 0);
-    if (!paired)
+    if (!paired) {
+      std::vector<int64_t> order(static_cast<size_t>(n));
+      std::iota(order.begin(), order.end(), 0);
       return order;
-    order = {0};
+    }
+    std::vector<int64_t> order{0};
     if (n > M)
       order.push_back(M);
     for (int64_t j = 1; j <= M / 2; ++j) {
@@ -744,13 +746,13 @@ private:
   // 306-310 -> 287), but 2048, 32 values a thread, 291-293 -> 299: it keeps
   // one output a slot.
   template <class Partner> Layout r2c_post_pairs(const Step& s, int64_t M, const Partner& partner) {
-    int64_t h = s.span, P = k_.threads, half = M / 2;
+    int64_t h = s.span, P = k_.threads, lower = M / 2;
     Layout to;
-    for (int64_t m = 0; m < half; ++m) {
+    for (int64_t m = 0; m < lower; ++m) {
       to.slots.push_back(slot("(tS + " + u(m * P) + ")", ""));
       to.slots.back().lo = m * P, to.slots.back().hi = m * P + P - 1;
     }
-    for (int64_t m = 0; m < half; ++m) {
+    for (int64_t m = 0; m < lower; ++m) {
       to.slots.push_back(slot("(" + u(h - m * P) + " - tS)", ""));
       to.slots.back().lo = h - m * P - (P - 1), to.slots.back().hi = h - m * P;
     }
@@ -758,14 +760,14 @@ private:
     to.slots.push_back(slot(mid, mid + " < " + u(h / 2 + 1)));
     to.slots.back().lo = to.slots.back().hi = h / 2;
     to = grow(to);
-    for (int64_t m = 0; m < half; ++m) {
+    for (int64_t m = 0; m < lower; ++m) {
       auto [stmt, b] = partner(m);
       line("{ " + stmt + "r2c_pair(z[" + std::to_string(m) + "], " + b + ", " +
            lookup(s.table, to.slots[size_t(m)].pos) + ", " + reg(size_t(m)) + ", " +
-           reg(size_t(half + m)) + "); }");
+           reg(size_t(lower + m)) + "); }");
     }
-    guarded(to.slots[size_t(M)].guard, reg(size_t(M)) + " = r2c_post(z[" + std::to_string(half) +
-                                           "], z[" + std::to_string(half) + "], " +
+    guarded(to.slots[size_t(M)].guard, reg(size_t(M)) + " = r2c_post(z[" + std::to_string(lower) +
+                                           "], z[" + std::to_string(lower) + "], " +
                                            lookup(s.table, mid) + ");");
     line("}");
     return to;
