@@ -235,12 +235,15 @@ private:
     if (k_.load_alt || k_.store_alt)
       mapping(true);
     Layout cur = load();
+    mirrored_ = mirrored();
     const Step* prev = nullptr;
     for (const Step& s : k_.steps) {
       if (s.kind == Step::stage)
         cur = stage(s, cur);
       else if (s.kind == Step::multiply)
         multiply(s, cur);
+      else if (prev && prev == mirrored_)
+        cur = r2c_post_mirrored(s, *prev);
       else if (prev && shuffled(*prev))
         cur = r2c_post_shuffled(s, *prev);
       else if (prev && natural(*prev) && k_.length / k_.threads % 2 == 0)
@@ -292,15 +295,20 @@ private:
     Layout l;
     int64_t P = k_.threads, q = k_.length / s.radix;
     for (int64_t j = 0; j * P < q; ++j) {
-      std::string b = "(tS + " + u(j * P) + ")";
+      std::string b = butterfly(s, j);
       std::string guard = (j + 1) * P > q ? b + " < " + u(q) : "";
+      auto [lo, hi] = butterflies(s, j);
       for (int i = 0; i < s.radix; ++i) {
         Slot sl = slot("", guard);
         if (!out) {
           sl.base = b, sl.offset = i * q;
           sl.pad_folds = i * q % 32 == 0;
-          sl.lo = j * P + i * q;
-          sl.hi = std::min((j + 1) * P, q) - 1 + i * q;
+          sl.lo = lo + i * q;
+          sl.hi = hi + i * q;
+        } else if (&s == mirrored_) { // b < q = span
+          sl.base = b, sl.offset = i * q;
+          sl.pad_folds = q % 32 == 0 || (32 % q == 0 && q * s.radix % 32 == 0);
+          sl.block = q * s.radix;
         } else if (s.span == 1) {
           sl.base = b + " * " + u(s.radix), sl.offset = i;
           sl.pad_folds = 32 % s.radix == 0;
@@ -533,9 +541,9 @@ private:
     butterflies_.insert({s.radix, s.sign});
     int64_t P = k_.threads, q = k_.length / s.radix;
     for (int64_t j = 0; j * P < q; ++j) {
-      std::string b = "(tS + " + u(j * P) + ")", stmt;
+      std::string b = butterfly(s, j), stmt;
       if (s.span > 1) {
-        stmt += "uint k = " + b + " % " + u(s.span) + "; ";
+        stmt += "uint k = " + b + (&s == mirrored_ ? "" : " % " + u(s.span)) + "; ";
         for (int i = 1; i < s.radix; ++i) {
           std::string w = table(s.twiddles, u((i - 1) * s.span) + " + k", s.sign > 0);
           stmt += reg(j * s.radix + i) + " = cmul(" + reg(j * s.radix + i) + ", " + w + "); ";
@@ -649,6 +657,103 @@ private:
     line("{");
     line("const cplx_t z[" + std::to_string(M) + "] = {" + z + "};");
     return M;
+  }
+
+  // The last stage before R2C's post step, where it can leave each
+  // thread the partners of its own outputs: natural order, an even count J
+  // of butterflies a thread, several threads a line (one thread holds them
+  // all already). Butterfly b's outputs b + i q pair with those of q - b
+  // (mod q), so the upper half of a thread's butterflies are the mirrors of
+  // its lower half (butterfly), and no partner crosses a thread. Only
+  // where the dialect has no shuffles: H200 (results h200-2026-12-03c,
+  // call 2), R2C against partners through shared memory, OpenGL 2048
+  // 526 -> 381 us, 4096 499 -> 469, Vulkan 2048 296 -> 281, 4096 319 ->
+  // 286; CUDA against its shuffles and shared memory lost at 128-4096
+  // (4096 288 -> 291, 2048 277 -> 286, 256 278 -> 295, F64 4096 553 ->
+  // 574) and won only at 64 (327 -> 314) and 16384 (333 -> 322).
+  const Step* mirrored() const {
+    size_t n = k_.steps.size();
+    if (x_.shuffle || n < 2 || k_.steps[n - 1].kind != Step::r2c_post || k_.threads < 2)
+      return nullptr;
+    const Step& last = k_.steps[n - 2];
+    return natural(last) && k_.length / last.radix / k_.threads % 2 == 0 ? &last : nullptr;
+  }
+  // Butterfly j of thread t: t + j P; in the mirrored stage the upper half
+  // holds the lower half's mirrors q - (t + (J - 1 - j) P), thread 0's last
+  // the other one that is its own mirror, q / 2.
+  std::string butterfly(const Step& s, int64_t j) const {
+    int64_t P = k_.threads, q = k_.length / s.radix, J = q / P, back = (J - 1 - j) * P;
+    if (&s != mirrored_ || j < J / 2)
+      return "(tS + " + u(j * P) + ")";
+    if (back)
+      return "(" + u(q - back) + " - tS)";
+    return "(tS == 0u ? " + u(q / 2) + " : " + u(q) + " - tS)";
+  }
+  // The least and greatest of butterfly j over the threads.
+  std::pair<int64_t, int64_t> butterflies(const Step& s, int64_t j) const {
+    int64_t P = k_.threads, q = k_.length / s.radix, J = q / P, back = (J - 1 - j) * P;
+    if (&s != mirrored_ || j < J / 2)
+      return {j * P, std::min((j + 1) * P, q) - 1};
+    if (back)
+      return {q - back - (P - 1), q - back};
+    return {q / 2, q - 1};
+  }
+
+  // R2C's outputs from the mirrored stage's registers: slot j R + i holds
+  // Z[b_j + i q], its partner Z[h - b_j - i q] is slot (J - 1 - j) R + R -
+  // 1 - i, and each pair makes both outputs in place (r2c_pair). Thread 0
+  // holds the two butterflies that are their own mirrors, 0 and q / 2: its
+  // R + 1 pairs take the R pairs of slots 0 .. R-1 by selected operands
+  // (first butterfly 0's, X[0] with X[h] at i = 0, then q / 2's: i >= H)
+  // and one more for X[h / 2], so no branch divides the warp.
+  Layout r2c_post_mirrored(const Step& s, const Step& last) {
+    int64_t h = s.span, R = last.radix, q = h / R, J = q / k_.threads, H = (R + 1) / 2;
+    auto at = [&](int64_t j, int64_t i) { return size_t(j * R + i); };
+    auto z = [](size_t i) { return "z[" + std::to_string(i) + "]"; };
+    auto sel = [&](size_t zero, size_t other) {
+      return zero == other ? z(zero) : "(tS == 0u ? " + z(zero) + " : " + z(other) + ")";
+    };
+    Layout to = stage_layout(last, true);
+    auto put = [&](size_t i, const std::string& base, int64_t offset) {
+      Slot& sl = to.slots[i];
+      sl.base = base, sl.offset = offset, sl.pad_folds = false, sl.block = 0;
+      sl.pos = "(" + base + " + " + u(offset) + ")";
+    };
+    std::string lower = "(tS == 0u ? " + u(q / 2) + " : tS + " + u(H * q) + ")";
+    std::string upper = "(tS == 0u ? " + u(q / 2 + H * q) + " : " + u(q) + " - tS)";
+    for (int64_t i = 0; i < R; ++i) { // X[k] and X[h - k] of thread 0's k
+      if (i >= H)
+        put(at(0, i), lower, (i - H) * q);
+      put(at(J - 1, R - 1 - i), i < H ? "(" + u(q) + " - tS)" : upper, (R - 1 - i) * q);
+    }
+    size_t top = to.slots.size();
+    to.slots.push_back(slot(u(h / 2), "tS == 0u"));
+    to.slots.back().lo = to.slots.back().hi = h / 2;
+    to = grow(to);
+    std::string all;
+    for (size_t i = 0; i < top; ++i)
+      all += (i ? ", " : "") + reg(i);
+    line("{");
+    line("const cplx_t z[" + std::to_string(top) + "] = {" + all + "};");
+    auto pair = [&](size_t lo, size_t hi, const std::string& a, const std::string& b) {
+      line("r2c_pair(" + a + ", " + b + ", " + lookup(s.table, to.slots[lo].pos) + ", " + reg(lo) +
+           ", " + reg(hi) + ");");
+    };
+    for (int64_t i = 0; i < R; ++i) {
+      size_t lo = at(0, i), hi = at(J - 1, R - 1 - i);
+      if (i < H)
+        pair(lo, hi, z(lo), sel(at(0, (R - i) % R), hi));
+      else
+        pair(lo, hi, sel(at(J - 1, i - H), lo), sel(at(J - 1, R - 1 - i + H), hi));
+    }
+    for (int64_t j = 1; j < J / 2; ++j)
+      for (int64_t i = 0; i < R; ++i)
+        pair(at(j, i), at(J - 1 - j, R - 1 - i), z(at(j, i)), z(at(J - 1 - j, R - 1 - i)));
+    size_t mid = R % 2 ? at(J - 1, R / 2) : at(0, R / 2);
+    guarded("tS == 0u", reg(top) + " = r2c_post(" + z(mid) + ", " + z(mid) + ", " +
+                            lookup(s.table, u(h / 2)) + ");");
+    line("}");
+    return to;
   }
 
   // Lines in natural order whose partners are other warps' (or which have
@@ -1108,6 +1213,7 @@ private:
   int declared_ = 0; // per_base's names so far (ix0, gp1, ...)
   size_t registers_ = 0;
   bool shared_used_ = false;
+  const Step* mirrored_ = nullptr; // the stage butterfly pairs for R2C (mirrored())
   std::set<std::pair<int, int>> butterflies_;
 };
 

@@ -548,42 +548,73 @@ TEST(Emit, RealPairsAsComplexElements) {
   EXPECT_EQ(glsl.find(") & 1u]"), std::string::npos) << "no real read one component at a time";
 }
 
-// R2C's post step takes Z[h - k] from the lane that holds it where a line
-// is a run of lanes (CUDA's shuffles), from the thread itself where a line
-// has one thread (every dialect), else through shared memory.
+// R2C's post step finds Z[h - k] in the thread itself where a line has
+// one thread (every dialect) or, in dialects without shuffles, where the
+// last stage can leave it there (mirrored butterflies); else in the lane
+// that holds it where a line is a run of lanes (CUDA's shuffles), else
+// through shared memory.
 TEST(Emit, R2cPartnersFromLanes) {
   Device cuda = dialect_limits(h200_cuda(), Dialect::cuda);
+  Device vk = dialect_limits(h200(), Dialect::vulkan);
+  Device gl = dialect_limits(h200(), Dialect::opengl);
   auto source = [](const fftmux_desc& d, const Device& dev, Dialect x) {
     return emit(plan(d, FFTMUX_FORWARD, dev).passes.at(0).kernel, x);
   };
-  fftmux_desc d = problem({1024}, FFTMUX_R2C, FFTMUX_F32, 3);
-  ASSERT_EQ(plan(d, FFTMUX_FORWARD, cuda).passes.at(0).kernel.threads, 32u);
-  std::string k = source(d, cuda, Dialect::cuda);
-  EXPECT_NE(k.find("__shfl_sync(0xffffffffu, z[15].x, (32u - tS) % 32u, 32)"), std::string::npos);
-  EXPECT_EQ(k.find("r2c_post(CPLX(sh[a]"), std::string::npos);
-  EXPECT_NE(k.find("r2c_pair(z[0], tS == 0u ? z[0] : s,"), std::string::npos)
-      << "lane 0 pairs Z[0] with itself";
-  EXPECT_NE(k.find("r2c_pair(z[1], tS == 0u ? z[15] : s, tab[0u + (tS + 32u)], r[1], r[9]);"),
+  // 4096: a half line of 2048 as 16 x 16 x 8 on 128 threads, two radix-8
+  // butterflies a thread in the last stage, t and its mirror 256 - t.
+  fftmux_desc d = problem({4096}, FFTMUX_R2C, FFTMUX_F32, 3);
+  ASSERT_EQ(plan(d, FFTMUX_FORWARD, vk).passes.at(0).kernel.threads, 128u);
+  for (auto [dev, x] : {std::pair{vk, Dialect::vulkan}, std::pair{gl, Dialect::opengl}}) {
+    std::string k = source(d, dev, x);
+    EXPECT_NE(k.find("uint k = (tS == 0u ? 128u : 256u - tS);"), std::string::npos)
+        << "thread 0's second butterfly is q / 2, the others' the mirror of their first";
+    EXPECT_EQ(k.find("CPLX(sh[a], sh[a"), std::string::npos) << "no partner through shared memory";
+    EXPECT_NE(k.find("r2c_pair(z[0], (tS == 0u ? z[0] : z[15]), "), std::string::npos)
+        << "X[t] with X[2048 - t]; thread 0: X[0] with X[2048]";
+    EXPECT_NE(k.find("r2c_pair((tS == 0u ? z[8] : z[4]), (tS == 0u ? z[15] : z[11]), "),
+              std::string::npos)
+        << "thread 0 pairs its second butterfly's outputs in the upper slots' computations";
+    EXPECT_NE(k.find("if (tS == 0u) { r[16] = r2c_post(z[4], z[4], "), std::string::npos)
+        << "X[1024], its own partner";
+  }
+  std::string warps = source(d, cuda, Dialect::cuda);
+  EXPECT_EQ(warps.find("__shfl"), std::string::npos) << "a line of several warps";
+  EXPECT_NE(warps.find("r2c_pair(z[0], tS == 0u ? z[0] : CPLX(sh[a], sh[a + "), std::string::npos)
+      << "CUDA: its upper halves through shared memory";
+  std::string lanes = source(problem({512}, FFTMUX_R2C, FFTMUX_F32, 4096), cuda, Dialect::cuda);
+  EXPECT_NE(lanes.find("__shfl_sync(0xffffffffu, z[15].x, (16u - tS) % 16u, 16)"),
             std::string::npos)
-      << "X[t + 32] and X[512 - t - 32] from one pair";
-  EXPECT_NE(k.find("r2c_post(z[8], z[8], tab[0u + (tS + 256u)]);"), std::string::npos)
-      << "X[256], its own partner";
-  EXPECT_NE(
-      source(problem({256}, FFTMUX_R2C, FFTMUX_F64, 4096), cuda, Dialect::cuda).find("__shfl_sync"),
-      std::string::npos);
-  Device vk = dialect_limits(h200(), Dialect::vulkan);
-  std::string glsl = source(d, vk, Dialect::vulkan);
-  EXPECT_EQ(glsl.find("shfl"), std::string::npos);
-  EXPECT_NE(glsl.find("r2c_pair(z[1], CPLX(sh[a], sh[a + "), std::string::npos)
-      << "no shuffles: the partners through shared memory, still in pairs";
+      << "one butterfly a thread in the last stage: partners from lanes";
+  EXPECT_NE(lanes.find("r2c_pair(z[1], tS == 0u ? z[15] : s, tab[0u + (tS + 16u)], r[1], r[9]);"),
+            std::string::npos)
+      << "X[t + 16] and X[256 - t - 16] from one pair";
+  std::string shared = source(problem({8192}, FFTMUX_R2C, FFTMUX_F32, 3), vk, Dialect::vulkan);
+  EXPECT_NE(shared.find("r2c_pair(z[0], tS == 0u ? z[0] : CPLX(sh[a], sh[a + "), std::string::npos)
+      << "no shuffles, one butterfly a thread: upper halves through shared memory";
   std::string one = source(problem({16}, FFTMUX_R2C, FFTMUX_F32, 3), vk, Dialect::vulkan);
   EXPECT_NE(one.find("r2c_pair(z[1], z[7], tab.d[0u + (tS + 1u)], r[1], r[5]);"), std::string::npos)
       << "one thread a line";
   EXPECT_EQ(one.find("r2c_post(CPLX(sh[a]"), std::string::npos);
-  std::string warps = source(problem({16384}, FFTMUX_R2C, FFTMUX_F32, 3), cuda, Dialect::cuda);
-  EXPECT_EQ(warps.find("__shfl"), std::string::npos) << "a line of several warps";
-  EXPECT_NE(warps.find("r2c_pair(z[0], tS == 0u ? z[0] : CPLX(sh[a], sh[a + "), std::string::npos)
-      << "its upper halves through shared memory";
+}
+
+// Half lines of 1024 points or fewer with R2C's post or C2R's pre step
+// stop at radix 16; longer ones and complex lines keep radix 32.
+TEST(Plan, RealHalfLinesTakeRadix16UpTo1024) {
+  Device cuda = dialect_limits(h200_cuda(), Dialect::cuda);
+  Options gpu = device_defaults({}, false); // as the GPU backends plan
+  auto largest = [&](std::vector<int64_t> n, fftmux_kind kind) {
+    fftmux_desc d = problem(n, kind, FFTMUX_F32, 4096);
+    int r = 0;
+    Plan p = plan(d, direction(d), cuda, gpu);
+    for (const Step& s : p.passes.at(0).kernel.steps)
+      if (s.kind == Step::stage)
+        r = std::max(r, s.radix);
+    return r;
+  };
+  EXPECT_EQ(largest({2048}, FFTMUX_R2C), 16);
+  EXPECT_EQ(largest({2048}, FFTMUX_C2R), 16);
+  EXPECT_EQ(largest({1024}, FFTMUX_C2C), 32);
+  EXPECT_EQ(largest({16384}, FFTMUX_R2C), 32);
 }
 
 // A line that fills a multiprocessor's shared memory streams where the
