@@ -597,6 +597,24 @@ TEST(Emit, R2cPartnersFromLanes) {
   EXPECT_EQ(one.find("r2c_post(CPLX(sh[a]"), std::string::npos);
 }
 
+// The correctness matrix on lavapipe and llvmpipe (CI) runs mirrored
+// post steps: its R2C 64, 1000 (a last stage of odd radix, 5) and 4096
+// take them under the CPU drivers' defaults.
+TEST(Emit, MirroredPostStepsOnCpuDrivers) {
+  for (Dialect x : {Dialect::vulkan, Dialect::opengl}) {
+    auto source = [&](int64_t n, fftmux_precision p) {
+      Plan pl = plan(problem({n}, FFTMUX_R2C, p, 3), FFTMUX_FORWARD, dialect_limits(lavapipe(), x),
+                     device_defaults({}, true));
+      return emit(pl.passes.at(0).kernel, x);
+    };
+    for (int64_t n : {64, 1000})
+      for (fftmux_precision p : {FFTMUX_F32, FFTMUX_F64})
+        EXPECT_NE(source(n, p).find("r2c_pair(z[0], (tS == 0u ? "), std::string::npos) << n;
+    EXPECT_NE(source(4096, FFTMUX_F32).find("r2c_pair(z[0], (tS == 0u ? "), std::string::npos);
+    EXPECT_NE(source(1000, FFTMUX_F32).find("bf5_f("), std::string::npos);
+  }
+}
+
 // Half lines of 1024 points or fewer with R2C's post or C2R's pre step
 // stop at radix 16; longer ones and complex lines keep radix 32.
 TEST(Plan, RealHalfLinesTakeRadix16UpTo1024) {
