@@ -242,6 +242,8 @@ private:
         cur = stage(s, cur);
       else if (s.kind == Step::multiply)
         multiply(s, cur);
+      else if (s.row_stride)
+        cur = r2c_post(s, cur);
       else if (prev && prev == mirrored_)
         cur = r2c_post_mirrored(s, *prev);
       else if (prev && shuffled(*prev))
@@ -270,6 +272,19 @@ private:
            (i + 1 < k_.digits.size() ? "(" + v + ") % " + u(k_.digits[i]) : v) + ";");
       step *= k_.digits[i];
     }
+    if (int64_t n1 = k_.row_pairs())
+      mirror_rows(m, n1);
+  }
+  // Rows in mirror pairs (Kernel::row_pairs): lines 2 p and 2 p + 1 of
+  // digit 0 become rows p and n1 - p (rows 0 and n1 / 2 for p = 0, each
+  // its own mirror); mate is the team that holds a row's mirror. The
+  // other digits count pairs as they counted lines.
+  void mirror_rows(const std::string& m, int64_t n1) {
+    std::string c = "c" + m, d = "d" + m + "0";
+    line("uint " + c + " = g" + m + " % " + u(n1) + ";");
+    line(d + " = (" + c + " & 1u) == 0u ? " + c + " >> 1u : " + c + " == 1u ? " + u(n1 / 2) +
+         " : " + u(n1) + " - (" + c + " >> 1u);");
+    line("uint mate" + m + " = " + c + " < 2u ? team" + m + " : team" + m + " ^ 1u;");
   }
 
   // ---- layouts ----
@@ -601,10 +616,14 @@ private:
     return j;
   }
 
-  // X[k] for k = 0 .. h from Z (the line) in shared memory.
+  // X[k] for k = 0 .. h from Z (the line) in shared memory. A row k1 of
+  // Z (Step::row_stride n1) makes X[k1 + n1 k] for k = 0 .. n (its length;
+  // k = n only in row 0, whose X[h] it is): Z[h - k1 - n1 k] is position
+  // n - 1 - k of row n1 - k1, which team mate holds, or in row 0 position
+  // (n - k) mod n of itself.
   Layout r2c_post(const Step& s, const Layout& cur) {
-    int64_t h = s.span;
-    Layout to = linear(h + 1, false);
+    int64_t h = s.span, n = s.row_stride ? k_.length : h;
+    Layout to = linear(n + 1, false);
     if (shared_used_)
       barrier();
     shared_used_ = true;
@@ -612,11 +631,18 @@ private:
     barrier();
     for (size_t i = 0; i < to.slots.size(); ++i) {
       const std::string& k = to.slots[i].pos;
-      std::string stmt = shared_var("a", false, "(" + k + " % " + u(h) + ")") +
-                         shared_var("b", false, "(" + u(h) + " - " + k + ") % " + u(h));
+      std::string mirror = "(" + u(n) + " - " + k + ") % " + u(n), at = k;
+      std::string stmt = shared_var("a", false, "(" + k + " % " + u(n) + ")");
+      if (s.row_stride) {
+        mirror = "(dS0 == 0u ? " + mirror + " : (" + u(2 * n - 1) + " - " + k + ") % " + u(n) + ")";
+        at = "(dS0 + " + u(s.row_stride) + " * " + k + ")";
+        stmt += shared_var("b", false, mirror, "mateS");
+      } else {
+        stmt += shared_var("b", false, mirror);
+      }
       guarded(to.slots[i].guard, stmt + reg(i) + " = r2c_post(CPLX(sh[a], sh[a + " + half() +
                                      "]), CPLX(sh[b], sh[b + " + half() + "]), " +
-                                     lookup(s.table, k) + ");");
+                                     lookup(s.table, at) + ");");
     }
     return to;
   }
@@ -673,7 +699,8 @@ private:
   // 574) and won only at 64 (327 -> 314) and 16384 (333 -> 322).
   const Step* mirrored() const {
     size_t n = k_.steps.size();
-    if (x_.shuffle || n < 2 || k_.steps[n - 1].kind != Step::r2c_post || k_.threads < 2)
+    if (x_.shuffle || n < 2 || k_.steps[n - 1].kind != Step::r2c_post || k_.threads < 2 ||
+        k_.row_pairs())
       return nullptr;
     const Step& last = k_.steps[n - 2];
     return natural(last) && k_.length / last.radix / k_.threads % 2 == 0 ? &last : nullptr;

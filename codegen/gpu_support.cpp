@@ -59,6 +59,9 @@ const std::vector<Variant>& variants() {
         // Lines that fill a multiprocessor one group at a time, not streamed
         // (CUDA only: the bulk copies; elsewhere the same kernels as default).
         {"unstreamed", with([](Options& o) { o.stream = false; })},
+        // Long R2C lines with the post-processing as a pass of its own after
+        // the chain (the default before generator v35).
+        {"mirror-pass", with([](Options& o) { o.real_rows = false; })},
     };
   }();
   return table;
@@ -197,6 +200,7 @@ std::string generated_key(const fftmux_desc& desc, const Device& d, const Option
                      uint64_t(o.resident_groups),
                      uint64_t(o.slot_addresses),
                      uint64_t(o.stream),
+                     uint64_t(o.real_rows),
                      uint64_t(o.shared_chunks),
                      uint64_t(d.shared_bytes),
                      uint64_t(d.max_threads),

@@ -20,6 +20,10 @@ int64_t Kernel::transforms() const {
   return t;
 }
 
+int64_t Kernel::row_pairs() const {
+  return !steps.empty() && steps.back().kind == Step::r2c_post ? steps.back().row_stride : 0;
+}
+
 uint64_t Kernel::groups() const {
   return uint64_t((transforms() + teams - 1) / teams);
 }
@@ -305,9 +309,11 @@ struct Planner {
   // starts at base + g L, so a workgroup's lines are one contiguous run.
   // Complex positions, or real pairs held as complex elements (paired).
   // (An R2C line's h + 1 outputs count as its positions.)
+  // (Not rows in mirror pairs: a group's lines are rows p.. and n1 - p..)
   static bool contiguous(const Side& s, const Kernel& k, int64_t L) {
     bool pairs = s.access == Access::real_pair && paired(s);
-    if ((s.access != Access::complex && !pairs) || (k.positions != k.length && !r2c_post(k)))
+    if ((s.access != Access::complex && !pairs) || (k.positions != k.length && !r2c_post(k)) ||
+        k.row_pairs())
       return false;
     int64_t unit = pairs ? 2 : 1; // scalars a position (a pair's are 2 l, 2 l + 1)
     for (const Axis& a : s.axes)
@@ -586,6 +592,8 @@ struct Planner {
       teams = fit2;
     else
       teams = std::max<int64_t>(1, std::min(wanted, fit1));
+    if (k.row_pairs()) // whole pairs (real_rows leaves room for two lines)
+      teams = std::max<int64_t>(2, teams / 2 * 2);
     k.teams = uint32_t(teams);
     k.split_exchange = split || 2 * per_line * k.teams > shared_scalars();
     if (k.teams > 1) {
@@ -715,7 +723,7 @@ struct Planner {
       add(std::move(k), l.load.buffer, l.store.buffer, wide ? 2 * opt.values_per_thread : 0);
       return;
     }
-    if (!post.empty())
+    if (!post.empty() && post.back().kind != Step::r2c_post)
       fail(FFTMUX_ERROR_INTERNAL, "post steps on a multi-pass line");
     int64_t n1 = column_length(l.n, reuse < 0), n2 = l.n / n1;
     int64_t base = reuse >= 0 ? reuse : take(l.n * product(l.digits));
@@ -737,7 +745,9 @@ struct Planner {
     rows.digits.insert(rows.digits.begin(), n1);
     rows.load = packed(base, n2, rows.digits, {{kElement, 1}}, 0, unit < 0 ? -1 : unit + 1);
     rows.store = substitute(l.store, {{0, 1}, {kElement, n1}}, 1);
-    line(rows, scale, {}, base);
+    for (Step& s : post)
+      s.row_stride = n1; // real_rows: the rows are one kernel
+    line(rows, scale, post, base);
   }
 
   // A strided line (its neighbours adjacent in memory) is read in runs of
@@ -1224,6 +1234,13 @@ struct Planner {
       }
       return;
     }
+    if (r2c && real_rows(h)) { // the post step in the chain's rows
+      l.load = rs;
+      l.store = cs;
+      l.store.axes[0].limit = h + 1;
+      line(l, scale, {r2c_step(h)});
+      return;
+    }
     // Long lines: the half-length transform and a pointwise pass of the
     // pre/post-processing, through a packed copy of the half spectrum.
     int64_t lines = product(l.digits);
@@ -1239,6 +1256,19 @@ struct Planner {
       l.store = rs;
       any_line(l, scale);
     }
+  }
+
+  // Whether a long R2C half line of h points can make its outputs in the
+  // last pass of its chain, saving the pass of its own that reads and
+  // writes the half spectrum once more: a chain of two passes whose rows
+  // are one kernel with room for a pair of them (both components, padded
+  // or staggered) in shared memory, and an even count of rows.
+  bool real_rows(int64_t h) {
+    if (!opt.real_rows || !smooth(h) || h <= single_limit())
+      return false;
+    int64_t n1 = column_length(h, true), n2 = h / n1;
+    int64_t per_line = n2 + 2 + (n2 + 2) / 32 + 31;
+    return n1 % 2 == 0 && n2 <= single_limit() && 4 * per_line <= shared_scalars();
   }
 
   // A pointwise pass reading each element and its mirror (the r2c post- or

@@ -197,8 +197,8 @@ TEST(Plan, OneKernelHoldsAtMostTheTargetRegisters) {
   ASSERT_EQ(wide.passes.size(), 1u);
   EXPECT_EQ(wide.passes[0].kernel.threads, 1024u);
   EXPECT_EQ(plan(problem({30000}), FFTMUX_FORWARD, h200_cuda()).passes.size(), 2u);
-  EXPECT_EQ(plan(problem({65536}, FFTMUX_R2C), FFTMUX_FORWARD, h200_cuda()).passes.size(), 3u)
-      << "two passes and the post-processing";
+  EXPECT_EQ(plan(problem({65536}, FFTMUX_R2C), FFTMUX_FORWARD, h200_cuda()).passes.size(), 2u)
+      << "two passes, the post-processing in the rows";
   EXPECT_EQ(
       plan(problem({32768}, FFTMUX_C2C, FFTMUX_F64), FFTMUX_FORWARD, h200_cuda()).passes.size(),
       2u);
@@ -455,7 +455,7 @@ TEST(Plan, ChainRowsOf1024OnCuda) {
   EXPECT_EQ(pass_lengths(1 << 21, cuda), (L{2048, 1024}));
   EXPECT_EQ(pass_lengths(1 << 16, cuda), (L{256, 256})) << "64 x 1024 lost";
   EXPECT_EQ(pass_lengths(1 << 22, cuda), (L{2048, 2048})) << "4096 x 1024 tied";
-  EXPECT_EQ(pass_lengths(1 << 19, cuda, FFTMUX_F32, FFTMUX_R2C), (L{256, 1024, 1024}));
+  EXPECT_EQ(pass_lengths(1 << 19, cuda, FFTMUX_F32, FFTMUX_R2C), (L{256, 1024}));
   EXPECT_EQ(pass_lengths(1 << 24, cuda), (L{128, 512, 256}));
   EXPECT_EQ(pass_lengths(1 << 18, cuda, FFTMUX_F64), (L{512, 512})) << "F64 not measured";
   EXPECT_EQ(pass_lengths(1 << 18, dialect_limits(h200(), Dialect::vulkan)), (L{512, 512}))
@@ -1057,7 +1057,39 @@ TEST(Plan, RealTransformsUseTheHalfLength) {
   Plan odd = plan(problem({15}, FFTMUX_R2C), FFTMUX_FORWARD, h200());
   EXPECT_EQ(odd.passes[0].kernel.length, 15);
   Plan lng = plan(problem({1 << 20}, FFTMUX_R2C), FFTMUX_FORWARD, h200());
-  EXPECT_EQ(lng.passes.size(), 3u) << lng.summary; // two for the half length, one post pass
+  EXPECT_EQ(lng.passes.size(), 2u) << lng.summary; // the post step in the rows
+  Options separate;
+  separate.real_rows = false; // variant mirror-pass
+  EXPECT_EQ(plan(problem({1 << 20}, FFTMUX_R2C), FFTMUX_FORWARD, h200(), separate).passes.size(),
+            3u)
+      << "two for the half length, one post pass";
+  EXPECT_EQ(plan(problem({1 << 20}, FFTMUX_C2R), FFTMUX_INVERSE, h200()).passes.size(), 3u)
+      << "C2R's pre step keeps its pass";
+}
+
+// A long R2C line's rows come in mirror pairs, rows k1 and n1 - k1 in
+// adjacent teams (0 with n1 / 2), and make X[k1 + n1 k] from both.
+TEST(Plan, LongR2cRowsPairWithTheirMirrors) {
+  Device cuda = dialect_limits(h200_cuda(), Dialect::cuda);
+  Plan p = plan(problem({1 << 20}, FFTMUX_R2C, FFTMUX_F32, 3), FFTMUX_FORWARD, cuda);
+  ASSERT_EQ(p.passes.size(), 2u) << p.summary;
+  const Kernel& rows = p.passes[1].kernel;
+  EXPECT_EQ(rows.length, 1024);
+  EXPECT_EQ(rows.positions, 1025) << "row 0 makes X[h] too";
+  EXPECT_EQ(rows.row_pairs(), 512);
+  EXPECT_EQ(rows.teams % 2, 0u);
+  EXPECT_FALSE(rows.load_flat) << "a group's rows are not one run";
+  EXPECT_EQ(p.passes[1].dst, Binding::output);
+  std::string src = emit(rows, Dialect::cuda);
+  EXPECT_NE(src.find("dS0 = (cS & 1u) == 0u ? cS >> 1u : cS == 1u ? 256u : 512u - (cS >> 1u);"),
+            std::string::npos);
+  EXPECT_NE(src.find("uint mateS = cS < 2u ? teamS : teamS ^ 1u;"), std::string::npos);
+  EXPECT_NE(src.find("(dS0 == 0u ? (1024u - (tS + 0u)) % 1024u : (2047u - (tS + 0u)) % 1024u)"),
+            std::string::npos)
+      << "row 0's partner of k is its own n - k, the others' their mate's n - 1 - k";
+  EXPECT_NE(src.find("tab[0u + (dS0 + 512u * (tS + 0u))]"), std::string::npos)
+      << "the twiddle of X[k1 + n1 k]";
+  EXPECT_NE(src.find("< 524289u"), std::string::npos) << "X[h] stored by row 0 alone";
 }
 
 TEST(Plan, AxesOneAfterAnother) {

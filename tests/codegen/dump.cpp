@@ -100,7 +100,10 @@ int main(int argc, char** argv) {
   for (const Variant& v : variants())
     if (argc > 7 && !std::strcmp(argv[7], v.name))
       opt = v.options;
-  opt = device_defaults(opt, false); // as the GPU backends plan
+  bool cpu = std::getenv("FFTMUX_DUMP_CPU");
+  if (cpu)
+    dev.subgroup = 8;
+  opt = device_defaults(opt, cpu); // as the GPU backends plan
   fftmux_layout l;
   l.struct_size = sizeof l;
   if (fftmux_desc_layout(&d, &l) != FFTMUX_OK) {

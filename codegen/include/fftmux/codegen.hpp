@@ -20,7 +20,7 @@
 namespace fftmux::codegen {
 
 // Bumped whenever emitted code changes: part of every compiled-code cache key.
-constexpr int generator_version = 34;
+constexpr int generator_version = 35;
 
 // What the device allows a kernel.
 struct Device {
@@ -70,6 +70,11 @@ struct Options {
   // where the device has bulk copies; false: one group a line, as before
   // (variant unstreamed).
   bool stream = true;
+  // A long R2C line (a four-step chain) makes its outputs in the chain's
+  // last pass, each row paired with its mirror row in one workgroup;
+  // false: a separate pass after the chain, as before (variant
+  // mirror-pass).
+  bool real_rows = true;
   // A line whose one component does not fit shared memory may still run
   // in one kernel by exchanging through it in up to this many chunks of
   // positions, a barrier each; 1 = never (variant unchunked: such lines take
@@ -190,7 +195,11 @@ struct Step {
   int64_t rows = -1, row_step = 0, row_count = 0;
   // r2c_post: the line holds Z = FFT(x[2n] + i x[2n+1]) of length span;
   // produces X[0..span] of the real transform of length 2 span, reading
-  // table as Side::table.
+  // table as Side::table. row_stride n1 > 0: the line is row k1 of Z (its
+  // positions k1 + n1 k, k1 digit 0 of extent n1), and its group holds the
+  // mirror row n1 - k1 in the adjacent team (rows 0 and n1 / 2, each its
+  // own mirror, share a group), so row k1 produces X[k1 + n1 k].
+  int64_t row_stride = 0;
 };
 
 struct Kernel {
@@ -233,6 +242,7 @@ struct Kernel {
   bool stream = false;
 
   int64_t transforms() const; // lines: the product of the digits
+  int64_t row_pairs() const;  // the r2c post step's row_stride: lines in mirror pairs (0: none)
   uint32_t workgroup() const { return threads * teams; }
   uint64_t groups() const;         // workgroups to dispatch
   uint32_t shared_scalars() const; // the kernel's shared memory, 0 when it needs none
