@@ -272,19 +272,20 @@ private:
            (i + 1 < k_.digits.size() ? "(" + v + ") % " + u(k_.digits[i]) : v) + ";");
       step *= k_.digits[i];
     }
-    if (int64_t n1 = k_.row_pairs())
-      mirror_rows(m, n1);
+    if (k_.mirror_lines)
+      mirror_lines(m, k_.mirror_lines);
   }
-  // Rows in mirror pairs (Kernel::row_pairs): lines 2 p and 2 p + 1 of
-  // digit 0 become rows p and n1 - p (rows 0 and n1 / 2 for p = 0, each
-  // its own mirror); mate is the team that holds a row's mirror. The
+  // Lines in mirror pairs (Kernel::mirror_lines): lines 2 p and 2 p + 1 of
+  // digit 0 become p and n - p (0 and n / 2 for p = 0, each its own
+  // mirror); mate is the team that holds a row's mirror (R2C's rows). The
   // other digits count pairs as they counted lines.
-  void mirror_rows(const std::string& m, int64_t n1) {
+  void mirror_lines(const std::string& m, int64_t n) {
     std::string c = "c" + m, d = "d" + m + "0";
-    line("uint " + c + " = g" + m + " % " + u(n1) + ";");
-    line(d + " = (" + c + " & 1u) == 0u ? " + c + " >> 1u : " + c + " == 1u ? " + u(n1 / 2) +
-         " : " + u(n1) + " - (" + c + " >> 1u);");
-    line("uint mate" + m + " = " + c + " < 2u ? team" + m + " : team" + m + " ^ 1u;");
+    line("uint " + c + " = g" + m + " % " + u(n) + ";");
+    line(d + " = (" + c + " & 1u) == 0u ? " + c + " >> 1u : " + c + " == 1u ? " + u(n / 2) + " : " +
+         u(n) + " - (" + c + " >> 1u);");
+    if (k_.steps.back().kind == Step::r2c_post)
+      line("uint mate" + m + " = " + c + " < 2u ? team" + m + " : team" + m + " ^ 1u;");
   }
 
   // ---- layouts ----
@@ -700,7 +701,7 @@ private:
   const Step* mirrored() const {
     size_t n = k_.steps.size();
     if (x_.shuffle || n < 2 || k_.steps[n - 1].kind != Step::r2c_post || k_.threads < 2 ||
-        k_.row_pairs())
+        k_.mirror_lines)
       return nullptr;
     const Step& last = k_.steps[n - 2];
     return natural(last) && k_.length / last.radix / k_.threads % 2 == 0 ? &last : nullptr;

@@ -59,8 +59,8 @@ const std::vector<Variant>& variants() {
         // Lines that fill a multiprocessor one group at a time, not streamed
         // (CUDA only: the bulk copies; elsewhere the same kernels as default).
         {"unstreamed", with([](Options& o) { o.stream = false; })},
-        // Long R2C lines with the post-processing as a pass of its own after
-        // the chain (the default before generator v35).
+        // Long real lines with R2C's post or C2R's pre step as a pass of
+        // its own (the default before generator v35).
         {"mirror-pass", with([](Options& o) { o.real_rows = false; })},
     };
   }();

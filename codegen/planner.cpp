@@ -20,10 +20,6 @@ int64_t Kernel::transforms() const {
   return t;
 }
 
-int64_t Kernel::row_pairs() const {
-  return !steps.empty() && steps.back().kind == Step::r2c_post ? steps.back().row_stride : 0;
-}
-
 uint64_t Kernel::groups() const {
   return uint64_t((transforms() + teams - 1) / teams);
 }
@@ -313,7 +309,7 @@ struct Planner {
   static bool contiguous(const Side& s, const Kernel& k, int64_t L) {
     bool pairs = s.access == Access::real_pair && paired(s);
     if ((s.access != Access::complex && !pairs) || (k.positions != k.length && !r2c_post(k)) ||
-        k.row_pairs())
+        k.mirror_lines)
       return false;
     int64_t unit = pairs ? 2 : 1; // scalars a position (a pair's are 2 l, 2 l + 1)
     for (const Axis& a : s.axes)
@@ -592,7 +588,7 @@ struct Planner {
       teams = fit2;
     else
       teams = std::max<int64_t>(1, std::min(wanted, fit1));
-    if (k.row_pairs()) // whole pairs (real_rows leaves room for two lines)
+    if (k.mirror_lines) // whole pairs (real_rows leaves room for two lines)
       teams = std::max<int64_t>(2, teams / 2 * 2);
     k.teams = uint32_t(teams);
     k.split_exchange = split || 2 * per_line * k.teams > shared_scalars();
@@ -717,8 +713,10 @@ struct Planner {
       k.store = l.store;
       k.steps = stages(l.n, sign, true, real_radix(l, !post.empty()));
       k.steps.insert(k.steps.end(), post.begin(), post.end());
-      if (!post.empty() && post.back().kind == Step::r2c_post)
+      if (!post.empty() && post.back().kind == Step::r2c_post) {
         k.positions = l.n + 1;
+        k.mirror_lines = post.back().row_stride;
+      }
       k.scale = scale;
       add(std::move(k), l.load.buffer, l.store.buffer, wide ? 2 * opt.values_per_thread : 0);
       return;
@@ -737,6 +735,8 @@ struct Planner {
     k.store = packed(base, l.n, l.digits, {{kElement, n2}, {0, 1}}, 1, unit);
     k.steps = stages(n1, sign);
     k.steps.push_back(twiddles(l.n, n2, k.steps, sign));
+    if (k.load.access == Access::c2r && n2 % 2 == 0)
+      k.mirror_lines = n2; // column j2's partners are column n2 - j2's elements
     add(std::move(k), l.load.buffer, Binding::scratch, column_values(n1));
     // The rows: k = k1 + n1 * k2, k1 a new fastest digit.
     Line rows;
@@ -1239,6 +1239,16 @@ struct Planner {
       l.store = cs;
       l.store.axes[0].limit = h + 1;
       line(l, scale, {r2c_step(h)});
+      return;
+    }
+    if (!r2c && opt.real_rows && smooth(h)) { // the pre step in the chain's columns
+      l.load = cs;
+      l.load.access = Access::c2r;
+      l.load.length = h;
+      l.load.table = tables.half(n);
+      l.load.conj_table = true;
+      l.store = rs;
+      line(l, scale);
       return;
     }
     // Long lines: the half-length transform and a pointwise pass of the

@@ -1063,20 +1063,23 @@ TEST(Plan, RealTransformsUseTheHalfLength) {
   EXPECT_EQ(plan(problem({1 << 20}, FFTMUX_R2C), FFTMUX_FORWARD, h200(), separate).passes.size(),
             3u)
       << "two for the half length, one post pass";
-  EXPECT_EQ(plan(problem({1 << 20}, FFTMUX_C2R), FFTMUX_INVERSE, h200()).passes.size(), 3u)
-      << "C2R's pre step keeps its pass";
+  EXPECT_EQ(plan(problem({1 << 20}, FFTMUX_C2R), FFTMUX_INVERSE, h200()).passes.size(), 2u)
+      << "C2R's pre step in the columns";
+  EXPECT_EQ(plan(problem({1 << 20}, FFTMUX_C2R), FFTMUX_INVERSE, h200(), separate).passes.size(),
+            3u);
 }
 
 // A long R2C line's rows come in mirror pairs, rows k1 and n1 - k1 in
-// adjacent teams (0 with n1 / 2), and make X[k1 + n1 k] from both.
-TEST(Plan, LongR2cRowsPairWithTheirMirrors) {
+// adjacent teams (0 with n1 / 2), and make X[k1 + n1 k] from both; a long
+// C2R line's columns pair likewise and read both X[k] and X[h - k].
+TEST(Plan, LongRealLinesPairWithTheirMirrors) {
   Device cuda = dialect_limits(h200_cuda(), Dialect::cuda);
   Plan p = plan(problem({1 << 20}, FFTMUX_R2C, FFTMUX_F32, 3), FFTMUX_FORWARD, cuda);
   ASSERT_EQ(p.passes.size(), 2u) << p.summary;
   const Kernel& rows = p.passes[1].kernel;
   EXPECT_EQ(rows.length, 1024);
   EXPECT_EQ(rows.positions, 1025) << "row 0 makes X[h] too";
-  EXPECT_EQ(rows.row_pairs(), 512);
+  EXPECT_EQ(rows.mirror_lines, 512);
   EXPECT_EQ(rows.teams % 2, 0u);
   EXPECT_FALSE(rows.load_flat) << "a group's rows are not one run";
   EXPECT_EQ(p.passes[1].dst, Binding::output);
@@ -1090,6 +1093,17 @@ TEST(Plan, LongR2cRowsPairWithTheirMirrors) {
   EXPECT_NE(src.find("tab[0u + (dS0 + 512u * (tS + 0u))]"), std::string::npos)
       << "the twiddle of X[k1 + n1 k]";
   EXPECT_NE(src.find("< 524289u"), std::string::npos) << "X[h] stored by row 0 alone";
+  // C2R: the columns read X[k] and X[h - k], column j2 beside n2 - j2.
+  Plan c = plan(problem({1 << 20}, FFTMUX_C2R, FFTMUX_F32, 3), FFTMUX_INVERSE, cuda);
+  ASSERT_EQ(c.passes.size(), 2u) << c.summary;
+  const Kernel& columns = c.passes[0].kernel;
+  EXPECT_EQ(columns.load.access, Access::c2r);
+  EXPECT_EQ(columns.mirror_lines, columns.digits.at(0));
+  EXPECT_EQ(columns.teams % 2, 0u);
+  std::string cs = emit(columns, Dialect::cuda);
+  EXPECT_NE(cs.find("c2r_pre("), std::string::npos);
+  EXPECT_EQ(cs.find("mateS"), std::string::npos) << "no partner through shared memory";
+  EXPECT_EQ(c.passes[1].kernel.mirror_lines, 0);
 }
 
 TEST(Plan, AxesOneAfterAnother) {

@@ -197,10 +197,12 @@ std::vector<Case> cases(Scale scale) {
   if (scale == Scale::small) { // the sizes of the issue that software drivers afford
     b.sweep({4096});
     b.sweep({10007});
-    // Long R2C lines there (beyond 4096 complex points): the post step in
-    // the rows of the chain, each row beside its mirror.
+    // Long real lines there (beyond 4096 complex points): R2C's post step
+    // in the rows of the chain, C2R's pre step in its columns, each line
+    // beside its mirror.
     b.add({16384}, FFTMUX_R2C, FFTMUX_F32).desc.batch = 3;
     b.add({2, 32768}, FFTMUX_R2C, FFTMUX_F64).desc.flags = FFTMUX_IN_PLACE;
+    b.add({16384}, FFTMUX_C2R, FFTMUX_F64).desc.batch = 2;
   } else {
     for (const auto& n : one_d_large)
       b.sweep(n);

@@ -70,10 +70,10 @@ struct Options {
   // where the device has bulk copies; false: one group a line, as before
   // (variant unstreamed).
   bool stream = true;
-  // A long R2C line (a four-step chain) makes its outputs in the chain's
-  // last pass, each row paired with its mirror row in one workgroup;
-  // false: a separate pass after the chain, as before (variant
-  // mirror-pass).
+  // A long real line (a four-step chain) makes R2C's outputs in the
+  // chain's rows and C2R's inputs in its columns, each line beside its
+  // mirror in one workgroup; false: a pass of their own, as before
+  // (variant mirror-pass).
   bool real_rows = true;
   // A line whose one component does not fit shared memory may still run
   // in one kernel by exchanging through it in up to this many chunks of
@@ -240,9 +240,14 @@ struct Kernel {
   // copied into shared memory after the exchange area by one bulk copy.
   // One line a group, loaded whole and contiguous; exchanges split.
   bool stream = false;
+  // Lines of digit 0 (extent mirror_lines, even) in mirror pairs: lines
+  // 2 p and 2 p + 1 are d0 = p and mirror_lines - p (0 and mirror_lines / 2
+  // for p = 0), in adjacent teams of one group. R2C's rows make their
+  // outputs from both (Step::row_stride); C2R's columns read the same
+  // elements as their mirrors' partners, so the pair shares the cache.
+  int64_t mirror_lines = 0;
 
   int64_t transforms() const; // lines: the product of the digits
-  int64_t row_pairs() const;  // the r2c post step's row_stride: lines in mirror pairs (0: none)
   uint32_t workgroup() const { return threads * teams; }
   uint64_t groups() const;         // workgroups to dispatch
   uint32_t shared_scalars() const; // the kernel's shared memory, 0 when it needs none
