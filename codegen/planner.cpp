@@ -1215,10 +1215,15 @@ struct Planner {
     // memory: the line must fit it in both components.
     bool fused = fits <= single_limit(smooth(h) ? 1 : 2) &&
                  (!r2c || 2 * (std::max(fits, h + 1) + 1) <= shared_scalars());
-    if (fused) { // one kernel, pre/post-processing fused
+    // Or a chain with R2C's post step in its rows, C2R's pre step in its
+    // columns.
+    bool chained = !fused && (r2c ? real_rows(h) : opt.real_rows && smooth(h));
+    if (fused || chained) {
       if (r2c) {
         l.load = rs;
         l.store = cs;
+        if (chained) // X[h] from row 0 alone
+          l.store.axes[0].limit = h + 1;
         if (smooth(h))
           line(l, scale, {r2c_step(h)});
         else
@@ -1232,23 +1237,6 @@ struct Planner {
         l.store = rs;
         any_line(l, scale);
       }
-      return;
-    }
-    if (r2c && real_rows(h)) { // the post step in the chain's rows
-      l.load = rs;
-      l.store = cs;
-      l.store.axes[0].limit = h + 1;
-      line(l, scale, {r2c_step(h)});
-      return;
-    }
-    if (!r2c && opt.real_rows && smooth(h)) { // the pre step in the chain's columns
-      l.load = cs;
-      l.load.access = Access::c2r;
-      l.load.length = h;
-      l.load.table = tables.half(n);
-      l.load.conj_table = true;
-      l.store = rs;
-      line(l, scale);
       return;
     }
     // Long lines: the half-length transform and a pointwise pass of the
