@@ -766,12 +766,13 @@ struct Planner {
   }
 
   // The largest radix of a half line with R2C's post or C2R's pre step
-  // (and of a chain's rows with R2C's: real_rows): 16 up to 1024 points, where radix 32 (32 x 32)
-  // puts 32 values in each of 32 threads and the step's partners and twiddles come on top. H200
-  // (results h200-2026-12-03c, call 1), 1024 points as 16 x 8 x 8 on 64
-  // threads: R2C 2048 296-297 -> 277-278 us (cuFFT 274-276), C2R 2048
-  // 351 -> 325 (cuFFT 556). Longer lines keep it: R2C 16384 (32 x 16 x 16)
-  // 334-340, at radix 16 386-387.
+  // (and of a chain's rows with R2C's: real_rows): 16 up to 1024 points,
+  // where radix 32 (32 x 32) puts 32 values in each of 32 threads and the
+  // step's partners and twiddles come on top. H200 (results
+  // h200-2026-12-03c, call 1), 1024 points as 16 x 8 x 8 on 64 threads:
+  // R2C 2048 296-297 -> 277-278 us (cuFFT 274-276), C2R 2048 351 -> 325
+  // (cuFFT 556). Longer lines keep it: R2C 16384 (32 x 16 x 16) 334-340,
+  // at radix 16 386-387.
   uint32_t real_radix(const Line& l, bool post) const {
     bool real = post || l.load.access == Access::c2r;
     return real && l.n <= 1024 ? 16 : 32;
