@@ -242,7 +242,7 @@ private:
         cur = stage(s, cur);
       else if (s.kind == Step::multiply)
         multiply(s, cur);
-      else if (s.row_stride)
+      else if (k_.mirror_lines)
         cur = r2c_post(s, cur);
       else if (prev && prev == mirrored_)
         cur = r2c_post_mirrored(s, *prev);
@@ -311,9 +311,8 @@ private:
     Layout l;
     int64_t P = k_.threads, q = k_.length / s.radix;
     for (int64_t j = 0; j * P < q; ++j) {
-      std::string b = butterfly(s, j);
+      auto [b, lo, hi] = butterfly(s, j);
       std::string guard = (j + 1) * P > q ? b + " < " + u(q) : "";
-      auto [lo, hi] = butterflies(s, j);
       for (int i = 0; i < s.radix; ++i) {
         Slot sl = slot("", guard);
         if (!out) {
@@ -557,7 +556,7 @@ private:
     butterflies_.insert({s.radix, s.sign});
     int64_t P = k_.threads, q = k_.length / s.radix;
     for (int64_t j = 0; j * P < q; ++j) {
-      std::string b = butterfly(s, j), stmt;
+      std::string b = butterfly(s, j).b, stmt;
       if (s.span > 1) {
         stmt += "uint k = " + b + (&s == mirrored_ ? "" : " % " + u(s.span)) + "; ";
         for (int i = 1; i < s.radix; ++i) {
@@ -618,12 +617,12 @@ private:
   }
 
   // X[k] for k = 0 .. h from Z (the line) in shared memory. A row k1 of
-  // Z (Step::row_stride n1) makes X[k1 + n1 k] for k = 0 .. n (its length;
+  // Z (Kernel::mirror_lines n1) makes X[k1 + n1 k] for k = 0 .. n (its length;
   // k = n only in row 0, whose X[h] it is): Z[h - k1 - n1 k] is position
   // n - 1 - k of row n1 - k1, which team mate holds, or in row 0 position
   // (n - k) mod n of itself.
   Layout r2c_post(const Step& s, const Layout& cur) {
-    int64_t h = s.span, n = s.row_stride ? k_.length : h;
+    int64_t h = s.span, n1 = k_.mirror_lines, n = n1 ? k_.length : h;
     Layout to = linear(n + 1, false);
     if (shared_used_)
       barrier();
@@ -634,9 +633,9 @@ private:
       const std::string& k = to.slots[i].pos;
       std::string mirror = "(" + u(n) + " - " + k + ") % " + u(n), at = k;
       std::string stmt = shared_var("a", false, "(" + k + " % " + u(n) + ")");
-      if (s.row_stride) {
+      if (n1) {
         mirror = "(dS0 == 0u ? " + mirror + " : (" + u(2 * n - 1) + " - " + k + ") % " + u(n) + ")";
-        at = "(dS0 + " + u(s.row_stride) + " * " + k + ")";
+        at = "(dS0 + " + u(n1) + " * " + k + ")";
         stmt += shared_var("b", false, mirror, "mateS");
       } else {
         stmt += shared_var("b", false, mirror);
@@ -708,23 +707,19 @@ private:
   }
   // Butterfly j of thread t: t + j P; in the mirrored stage the upper half
   // holds the lower half's mirrors q - (t + (J - 1 - j) P), thread 0's last
-  // the other one that is its own mirror, q / 2.
-  std::string butterfly(const Step& s, int64_t j) const {
+  // the other one that is its own mirror, q / 2. With its least and
+  // greatest value over the threads.
+  struct Butterfly {
+    std::string b;
+    int64_t lo, hi;
+  };
+  Butterfly butterfly(const Step& s, int64_t j) const {
     int64_t P = k_.threads, q = k_.length / s.radix, J = q / P, back = (J - 1 - j) * P;
     if (&s != mirrored_ || j < J / 2)
-      return "(tS + " + u(j * P) + ")";
+      return {"(tS + " + u(j * P) + ")", j * P, std::min((j + 1) * P, q) - 1};
     if (back)
-      return "(" + u(q - back) + " - tS)";
-    return "(tS == 0u ? " + u(q / 2) + " : " + u(q) + " - tS)";
-  }
-  // The least and greatest of butterfly j over the threads.
-  std::pair<int64_t, int64_t> butterflies(const Step& s, int64_t j) const {
-    int64_t P = k_.threads, q = k_.length / s.radix, J = q / P, back = (J - 1 - j) * P;
-    if (&s != mirrored_ || j < J / 2)
-      return {j * P, std::min((j + 1) * P, q) - 1};
-    if (back)
-      return {q - back - (P - 1), q - back};
-    return {q / 2, q - 1};
+      return {"(" + u(q - back) + " - tS)", q - back - (P - 1), q - back};
+    return {"(tS == 0u ? " + u(q / 2) + " : " + u(q) + " - tS)", q / 2, q - 1};
   }
 
   // R2C's outputs from the mirrored stage's registers: slot j R + i holds

@@ -86,6 +86,7 @@ struct Line {
   int64_t n = 1;
   std::vector<int64_t> digits;
   Side load, store;
+  int64_t mirror = 0; // Kernel::mirror_lines of its kernel (R2C's rows, real_rows)
 };
 
 Axis axis(std::vector<Term> terms, int64_t stride) {
@@ -715,7 +716,7 @@ struct Planner {
       k.steps.insert(k.steps.end(), post.begin(), post.end());
       if (!post.empty() && post.back().kind == Step::r2c_post) {
         k.positions = l.n + 1;
-        k.mirror_lines = post.back().row_stride;
+        k.mirror_lines = l.mirror;
       }
       k.scale = scale;
       add(std::move(k), l.load.buffer, l.store.buffer, wide ? 2 * opt.values_per_thread : 0);
@@ -745,8 +746,8 @@ struct Planner {
     rows.digits.insert(rows.digits.begin(), n1);
     rows.load = packed(base, n2, rows.digits, {{kElement, 1}}, 0, unit < 0 ? -1 : unit + 1);
     rows.store = substitute(l.store, {{0, 1}, {kElement, n1}}, 1);
-    for (Step& s : post)
-      s.row_stride = n1; // real_rows: the rows are one kernel
+    if (!post.empty())
+      rows.mirror = n1; // real_rows: the rows are one kernel
     line(rows, scale, post, base);
   }
 

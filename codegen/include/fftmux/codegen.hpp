@@ -195,11 +195,9 @@ struct Step {
   int64_t rows = -1, row_step = 0, row_count = 0;
   // r2c_post: the line holds Z = FFT(x[2n] + i x[2n+1]) of length span;
   // produces X[0..span] of the real transform of length 2 span, reading
-  // table as Side::table. row_stride n1 > 0: the line is row k1 of Z (its
-  // positions k1 + n1 k, k1 digit 0 of extent n1), and its group holds the
-  // mirror row n1 - k1 in the adjacent team (rows 0 and n1 / 2, each its
-  // own mirror, share a group), so row k1 produces X[k1 + n1 k].
-  int64_t row_stride = 0;
+  // table as Side::table. In a kernel of mirror_lines n1 the line is row
+  // k1 of Z instead (positions k1 + n1 k, k1 digit 0) and produces
+  // X[k1 + n1 k].
 };
 
 struct Kernel {
@@ -243,7 +241,7 @@ struct Kernel {
   // Lines of digit 0 (extent mirror_lines, even) in mirror pairs: lines
   // 2 p and 2 p + 1 are d0 = p and mirror_lines - p (0 and mirror_lines / 2
   // for p = 0), in adjacent teams of one group. R2C's rows make their
-  // outputs from both (Step::row_stride); C2R's columns read the same
+  // outputs from both (Step::r2c_post); C2R's columns read the same
   // elements as their mirrors' partners, so the pair shares the cache.
   int64_t mirror_lines = 0;
 
