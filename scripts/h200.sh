@@ -10,8 +10,9 @@
 #   device: bash .h200/cN.sh             # carry [".gl", ".gpu", ".h200"]
 #
 # where cN.sh starts with `. .h200/setup.sh` and then has $B (the binaries),
-# $R (a results folder), `pack NAME` (tars $R into $OUT) and `one N BATCH
-# VARIANT BACKEND` (one timed process). The folders are
+# $R (a results folder), `pack NAME` (tars $R into $OUT), `one N BATCH
+# VARIANT BACKEND` (one timed process), and `t` and `o`, which record `one`'s
+# times in $CALL.txt (`o` with the plugins in $OLD). The folders are
 # git-excluded: a fresh checkout runs this again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -61,6 +62,17 @@ one() {
   shift 4
   timeout 90 $B/fftmux run --shape $n --batch $b --placement device --backend $be --variant $v \
     --repeat 30 --warmup 10 "$@" 2>&1 | awk '/^execute/ {print $2}'
+}
+# t N BATCH VARIANT BACKEND [options]: `one`'s time as a line "ARGS TIME"
+# of $CALL.txt in $OUT and $R (CALL: the call's name, c1, c2, ...).
+t() { echo "$* $(one "$@")" | tee -a $R/$CALL.txt >> $OUT/$CALL.txt; }
+# o N BATCH BACKEND VARIANT [options]: the same with the plugins in $OLD
+# (an earlier build's plugin folder), the line tagged old.
+o() {
+  local n=$1 b=$2 be=$3 v=$4
+  shift 4
+  echo "$n $b old $be $v $* $(FFTMUX_PLUGIN_PATH=$OLD one $n $b $v $be "$@")" |
+    tee -a $R/$CALL.txt >> $OUT/$CALL.txt
 }
 EOF
 du -sh .gl .gpu .h200
