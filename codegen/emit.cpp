@@ -635,7 +635,12 @@ private:
       std::string stmt = shared_var("a", false, "(" + k + " % " + u(n) + ")");
       if (n1) {
         mirror = "(dS0 == 0u ? " + mirror + " : (" + u(2 * n - 1) + " - " + k + ") % " + u(n) + ")";
-        at = "(dS0 + " + u(n1) + " * " + k + ")";
+        const Slot& sl = to.slots[i]; // Tables::half_rows: X[h] (k = n) at h
+        at = "(dS0 * " + u(n) + " + " + k + ")";
+        if (sl.lo >= n)
+          at = u(h);
+        else if (sl.lo < 0 || sl.hi >= n)
+          at = "(" + k + " < " + u(n) + " ? " + at + " : " + u(h) + ")";
         stmt += shared_var("b", false, mirror, "mateS");
       } else {
         stmt += shared_var("b", false, mirror);

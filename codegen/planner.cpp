@@ -572,6 +572,12 @@ struct Planner {
     bool post = r2c_post(k);
     int64_t wanted =
         std::max<int64_t>(opt.group_threads / k.threads, coalesce ? opt.coalesce_teams : 1);
+    // A mirror kernel's runs in memory are half its lines (a pair parts at
+    // the mirror), so it aims for twice the lines, up to half the threads
+    // a group may have (more would leave a multiprocessor one group).
+    if (k.mirror_lines && coalesce)
+      wanted = std::max<int64_t>(
+          wanted, std::min<int64_t>(2 * opt.coalesce_teams, dev.max_threads / 2 / k.threads));
     if (k.cluster > 1) // a group is one column of its cluster
       wanted = 1;
     wanted = std::max<int64_t>(1, std::min({wanted, cap_lines, lines}));
@@ -746,8 +752,10 @@ struct Planner {
     rows.digits.insert(rows.digits.begin(), n1);
     rows.load = packed(base, n2, rows.digits, {{kElement, 1}}, 0, unit < 0 ? -1 : unit + 1);
     rows.store = substitute(l.store, {{0, 1}, {kElement, n1}}, 1);
-    if (!post.empty())
-      rows.mirror = n1; // real_rows: the rows are one kernel
+    if (!post.empty()) { // real_rows: the rows are one kernel, reading the roots in their order
+      rows.mirror = n1;
+      post.back().table.offset = tables.half_rows(2 * l.n, n1);
+    }
     line(rows, scale, post, base);
   }
 
@@ -1069,11 +1077,14 @@ struct Planner {
     to.insert(to.end(), from.begin(), from.end());
   }
 
-  Step r2c_step(int64_t half) {
+  // chained: the rows of a chain make the outputs, and line() gives the
+  // step their table.
+  Step r2c_step(int64_t half, bool chained = false) {
     Step s;
     s.kind = Step::r2c_post;
     s.span = half; // the half length
-    s.table = Table{tables.half(2 * half), 0, -1, false};
+    if (!chained)
+      s.table.offset = tables.half(2 * half);
     return s;
   }
 
@@ -1219,7 +1230,7 @@ struct Planner {
                  (!r2c || 2 * (std::max(fits, h + 1) + 1) <= shared_scalars());
     // Or a chain with R2C's post step in its rows, C2R's pre step in its
     // columns.
-    bool chained = !fused && (r2c ? real_rows(h) : opt.real_rows && smooth(h));
+    bool chained = !fused && (r2c ? real_rows(h) : real_columns(h));
     if (fused || chained) {
       if (r2c) {
         l.load = rs;
@@ -1227,7 +1238,7 @@ struct Planner {
         if (chained) // X[h] from row 0 alone
           l.store.axes[0].limit = h + 1;
         if (smooth(h))
-          line(l, scale, {r2c_step(h)});
+          line(l, scale, {r2c_step(h, chained)});
         else
           bluestein(l, scale, true);
       } else {
@@ -1258,17 +1269,39 @@ struct Planner {
     }
   }
 
+  // A chain may take a real line's pre or post step: not where the driver
+  // caps an SM's shared memory, where the rows need both components (a pass
+  // of their own splits them) and one group fills the cap (H200 OpenGL, R2C
+  // 2^20: 1145 us as three passes, 1507 and 4694 as two).
+  bool real_chain(int64_t h) const {
+    return opt.real_rows && smooth(h) && h > single_limit() && !dev.sm_shared_bytes;
+  }
   // Whether a long R2C half line of h points can make its outputs in the
   // last pass of its chain, saving the pass of its own that reads and
   // writes the half spectrum once more: a chain of two passes whose rows
   // are one kernel with room for a pair of them (both components, padded
   // or staggered) in shared memory, and an even count of rows.
   bool real_rows(int64_t h) {
-    if (!opt.real_rows || !smooth(h) || h <= single_limit())
+    if (!real_chain(h))
       return false;
     int64_t n1 = column_length(h, true), n2 = h / n1;
     int64_t per_line = n2 + 2 + (n2 + 2) / 32 + 31;
     return n1 % 2 == 0 && n2 <= single_limit() && 4 * per_line <= shared_scalars();
+  }
+
+  // Whether a long C2R half line of h points can take its pre step in its
+  // chain's columns: where they pair twice the lines of a strided pass (so
+  // each of a pair's runs is as long as its runs) in half of what a group
+  // may hold in shared memory (both components), and no driver cap
+  // makes one group fill an SM. H200, C2R 2^16-2^20 with 512-point columns
+  // or shorter: 0.83-0.96x the time of a pass of their own (CUDA, 16 lines
+  // a group); with 1024-point ones, 1.05x (CUDA 2^21, 16 lines in 135 KiB),
+  // 1.54x (Vulkan 2^20, 4 in 48 KiB) and 1.18x (OpenGL 2^20).
+  bool real_columns(int64_t h) {
+    if (!real_chain(h))
+      return false;
+    int64_t n1 = column_length(h, true);
+    return 4 * opt.coalesce_teams * (n1 + n1 / 32 + 1) <= shared_scalars() / 2;
   }
 
   // A pointwise pass reading each element and its mirror (the r2c post- or

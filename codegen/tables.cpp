@@ -117,6 +117,10 @@ int64_t Tables::half(int64_t n) {
   return add({TableRun::roots, n, 1, 0, 0.0, 0, n / 2 + 1});
 }
 
+int64_t Tables::half_rows(int64_t n, int64_t n1) {
+  return add({TableRun::half_rows, n, n1, 0, 0.0, 0, n / 2 + 1});
+}
+
 int64_t Tables::chirp(int64_t n, int sign) {
   return add({TableRun::chirp, n, 0, sign, 0.0, 0, n});
 }
@@ -182,6 +186,11 @@ void fill(const TableRun& r, cd* out) {
     case TableRun::roots: out[m] = unit_root(-1, m * r.b, n); break;
     case TableRun::stage_twiddles: out[m] = unit_root(-1, (m / n + 1) * (m % n), n * r.b); break;
     case TableRun::chirp: out[m] = unit_root(r.sign, m * m % (2 * n), 2 * n); break;
+    case TableRun::half_rows: {
+      int64_t c = n / 2 / r.b;
+      out[m] = unit_root(-1, m == n / 2 ? m : m / c + r.b * (m % c), n);
+      break;
+    }
     case TableRun::grid:
     case TableRun::bluestein: break; // filled above
     }

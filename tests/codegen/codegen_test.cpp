@@ -1063,10 +1063,17 @@ TEST(Plan, RealTransformsUseTheHalfLength) {
   EXPECT_EQ(plan(problem({1 << 20}, FFTMUX_R2C), FFTMUX_FORWARD, h200(), separate).passes.size(),
             3u)
       << "two for the half length, one post pass";
-  EXPECT_EQ(plan(problem({1 << 20}, FFTMUX_C2R), FFTMUX_INVERSE, h200()).passes.size(), 2u)
-      << "C2R's pre step in the columns";
-  EXPECT_EQ(plan(problem({1 << 20}, FFTMUX_C2R), FFTMUX_INVERSE, h200(), separate).passes.size(),
-            3u);
+  Device cuda = dialect_limits(h200_cuda(), Dialect::cuda);
+  EXPECT_EQ(plan(problem({1 << 20}, FFTMUX_C2R), FFTMUX_INVERSE, cuda).passes.size(), 2u)
+      << "C2R's pre step in the 512-point columns, 16 of them in 68 of 227 KiB";
+  EXPECT_EQ(plan(problem({1 << 20}, FFTMUX_C2R), FFTMUX_INVERSE, cuda, separate).passes.size(), 3u);
+  EXPECT_EQ(plan(problem({1 << 20}, FFTMUX_C2R), FFTMUX_INVERSE, h200()).passes.size(), 3u)
+      << "48 KiB holds 4 of its 1024-point columns: runs of 2 lines";
+  EXPECT_EQ(plan(problem({1 << 21}, FFTMUX_C2R), FFTMUX_INVERSE, cuda).passes.size(), 3u)
+      << "16 of its 1024-point columns would fill an SM's shared memory";
+  Device gl = dialect_limits(h200(), Dialect::opengl);
+  EXPECT_EQ(plan(problem({1 << 20}, FFTMUX_R2C), FFTMUX_FORWARD, gl).passes.size(), 3u)
+      << "under the driver's cap the rows would fill an SM alone";
 }
 
 // A long R2C line's rows come in mirror pairs, rows k1 and n1 - k1 in
@@ -1090,8 +1097,17 @@ TEST(Plan, LongRealLinesPairWithTheirMirrors) {
   EXPECT_NE(src.find("(dS0 == 0u ? (1024u - (tS + 0u)) % 1024u : (2047u - (tS + 0u)) % 1024u)"),
             std::string::npos)
       << "row 0's partner of k is its own n - k, the others' their mate's n - 1 - k";
-  EXPECT_NE(src.find("tab[0u + (dS0 + 512u * (tS + 0u))]"), std::string::npos)
-      << "the twiddle of X[k1 + n1 k]";
+  const Step& post = rows.steps.back();
+  ASSERT_EQ(post.kind, Step::r2c_post);
+  std::string at = "tab[" + std::to_string(post.table.offset) + "u + ";
+  EXPECT_NE(src.find(at + "(dS0 * 1024u + (tS + 0u))]"), std::string::npos)
+      << "the root of X[k1 + n1 k] at k1 n + k: a row's threads read one run";
+  EXPECT_NE(src.find(at + "524288u]"), std::string::npos) << "X[h]'s after the rows'";
+  EXPECT_EQ(
+      std::count_if(p.table.begin(), p.table.end(),
+                    [](const TableRun& r) { return r.kind == TableRun::roots && r.n == 1 << 20; }),
+      0)
+      << "no unused table in the natural order";
   EXPECT_NE(src.find("< 524289u"), std::string::npos) << "X[h] stored by row 0 alone";
   // C2R: the columns read X[k] and X[h - k], column j2 beside n2 - j2.
   Plan c = plan(problem({1 << 20}, FFTMUX_C2R, FFTMUX_F32, 3), FFTMUX_INVERSE, cuda);
@@ -1099,7 +1115,7 @@ TEST(Plan, LongRealLinesPairWithTheirMirrors) {
   const Kernel& columns = c.passes[0].kernel;
   EXPECT_EQ(columns.load.access, Access::c2r);
   EXPECT_EQ(columns.mirror_lines, columns.digits.at(0));
-  EXPECT_EQ(columns.teams % 2, 0u);
+  EXPECT_EQ(columns.teams, 16u) << "twice the 8 lines of a strided pass: each run is half";
   std::string cs = emit(columns, Dialect::cuda);
   EXPECT_NE(cs.find("c2r_pre("), std::string::npos);
   EXPECT_EQ(cs.find("mateS"), std::string::npos) << "no partner through shared memory";
@@ -1234,7 +1250,9 @@ std::complex<double> root(int sign, long double num, long double den) {
 // against its formula; the runs tile the table.
 TEST(Tables, EveryRunHoldsItsFormula) {
   int64_t grids = 0;
-  for (const fftmux_desc& d : {problem({1 << 22}), problem({10007}), problem({1000}, FFTMUX_R2C)}) {
+  int64_t rows = 0;
+  for (const fftmux_desc& d : {problem({1 << 22}), problem({10007}), problem({1000}, FFTMUX_R2C),
+                               problem({1 << 20}, FFTMUX_R2C)}) {
     Plan p = plan(d, FFTMUX_FORWARD, h200());
     std::vector<std::complex<double>> t = table_values(p);
     ASSERT_EQ(int64_t(t.size()), p.table_size);
@@ -1250,6 +1268,11 @@ TEST(Tables, EveryRunHoldsItsFormula) {
           break;
         case TableRun::chirp: want = root(r.sign, (long double)(m * m % (2 * r.n)), 2 * r.n); break;
         case TableRun::grid: want = root(-1, (long double)(m / r.b * (m % r.b)), r.n); break;
+        case TableRun::half_rows: {
+          int64_t c = r.n / 2 / r.b, k = m == r.n / 2 ? m : m / c + r.b * (m % c);
+          want = root(-1, (long double)k, r.n);
+          break;
+        }
         case TableRun::bluestein: {
           if (m % 997) // a naive DFT of the wrapped chirp at every 997th entry
             continue;
@@ -1276,8 +1299,11 @@ TEST(Tables, EveryRunHoldsItsFormula) {
     EXPECT_EQ(covered, p.table_size) << "runs overlap or leave gaps";
     grids += std::count_if(p.table.begin(), p.table.end(),
                            [](const TableRun& r) { return r.kind == TableRun::grid; });
+    rows += std::count_if(p.table.begin(), p.table.end(),
+                          [](const TableRun& r) { return r.kind == TableRun::half_rows; });
   }
   EXPECT_GT(grids, 0) << "no four-step rows checked";
+  EXPECT_GT(rows, 0) << "no R2C post step of a chain's rows checked";
 }
 
 TEST(Tables, TwiddlesAreAccurateInDouble) {

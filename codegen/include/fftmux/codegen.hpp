@@ -197,7 +197,7 @@ struct Step {
   // produces X[0..span] of the real transform of length 2 span, reading
   // table as Side::table. In a kernel of mirror_lines n1 the line is row
   // k1 of Z instead (positions k1 + n1 k, k1 digit 0) and produces
-  // X[k1 + n1 k].
+  // X[k1 + n1 k], reading the table in the rows' order (Tables::half_rows).
 };
 
 struct Kernel {
@@ -271,7 +271,8 @@ struct TableRun {
     stage_twiddles, // a Stockham stage's: span n, radix b
     chirp,          // exp(sign pi i m^2 / n)
     bluestein,      // the convolution kernel of n points, length b
-    grid            // exp(-2 pi i (m / b) (m % b) / n): rows of b roots
+    grid,           // exp(-2 pi i (m / b) (m % b) / n): rows of b roots
+    half_rows       // exp(-2 pi i (m / c + b (m % c)) / n), c = n / 2b; at m = n / 2, -1
   } kind;
   int64_t n = 0, b = 0;
   int sign = 0;
