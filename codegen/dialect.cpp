@@ -243,8 +243,10 @@ std::string composite_butterfly(int r, int sign, const char* suffix) {
           "  " + at(b * k1 + n2) + " = " + twiddled(at(b * k1 + n2), r, n2 * k1, sign, sfx) + ";\n";
   for (int k1 = 0; k1 < a; ++k1)
     call(b, b * k1, 1, b);
-  for (int i = 0; i < r; ++i)
-    s += "  cplx_t t" + std::to_string(i) + " = " + at(i) + ";\n";
+  for (int k1 = 0; k1 < a; ++k1) // the transpose's moved values; fixed points stay
+    for (int k2 = 0; k2 < b; ++k2)
+      if (k1 + a * k2 != b * k1 + k2)
+        s += "  cplx_t t" + std::to_string(b * k1 + k2) + " = " + at(b * k1 + k2) + ";\n";
   for (int k1 = 0; k1 < a; ++k1)
     for (int k2 = 0; k2 < b; ++k2)
       if (k1 + a * k2 != b * k1 + k2)

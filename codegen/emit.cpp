@@ -284,7 +284,7 @@ private:
     line("uint " + c + " = g" + m + " % " + u(n) + ";");
     line(d + " = (" + c + " & 1u) == 0u ? " + c + " >> 1u : " + c + " == 1u ? " + u(n / 2) + " : " +
          u(n) + " - (" + c + " >> 1u);");
-    if (k_.steps.back().kind == Step::r2c_post)
+    if (k_.steps.back().kind == Step::r2c_post && m == "S") // the post step's mapping
       line("uint mate" + m + " = " + c + " < 2u ? team" + m + " : team" + m + " ^ 1u;");
   }
 
