@@ -721,6 +721,8 @@ struct Planner {
       k.steps = stages(l.n, sign, true, real_radix(l, !post.empty()));
       k.steps.insert(k.steps.end(), post.begin(), post.end());
       if (!post.empty() && post.back().kind == Step::r2c_post) {
+        if (post.back().table.offset < 0) // r2c_step(h, true) outside a chain's rows
+          fail(FFTMUX_ERROR_INTERNAL, "R2C's post step without its table");
         k.positions = l.n + 1;
         k.mirror_lines = l.mirror;
       }
@@ -1295,8 +1297,9 @@ struct Planner {
   // may hold in shared memory (both components), and no driver cap
   // makes one group fill an SM. H200, C2R 2^16-2^20 with 512-point columns
   // or shorter: 0.83-0.96x the time of a pass of their own (CUDA, 16 lines
-  // a group); with 1024-point ones, 1.05x (CUDA 2^21, 16 lines in 135 KiB),
-  // 1.54x (Vulkan 2^20, 4 in 48 KiB) and 1.18x (OpenGL 2^20).
+  // a group; Vulkan 2^16 0.79x); with 1024-point ones, 1.05x (CUDA 2^21, 16
+  // lines in 135 KiB), 1.54x (Vulkan 2^20, 4 in 48 KiB) and 1.18x (OpenGL
+  // 2^20).
   bool real_columns(int64_t h) {
     if (!real_chain(h))
       return false;
