@@ -572,12 +572,11 @@ struct Planner {
     bool post = r2c_post(k);
     int64_t wanted =
         std::max<int64_t>(opt.group_threads / k.threads, coalesce ? opt.coalesce_teams : 1);
-    // A mirror kernel's runs in memory are half its lines (a pair parts at
-    // the mirror), so it aims for twice the lines, up to half the threads
-    // a group may have (more would leave a multiprocessor one group).
+    // Up to half the threads a group may have (more would leave a
+    // multiprocessor one group).
     if (k.mirror_lines && coalesce)
       wanted = std::max<int64_t>(
-          wanted, std::min<int64_t>(2 * opt.coalesce_teams, dev.max_threads / 2 / k.threads));
+          wanted, std::min<int64_t>(mirror_teams(), dev.max_threads / 2 / k.threads));
     if (k.cluster > 1) // a group is one column of its cluster
       wanted = 1;
     wanted = std::max<int64_t>(1, std::min({wanted, cap_lines, lines}));
@@ -678,6 +677,11 @@ struct Planner {
     k.store.buffer = dst;
     out.passes.push_back({shape(std::move(k), values ? values : opt.values_per_thread), src, dst});
   }
+
+  // Lines a group of a mirror kernel (Kernel::mirror_lines) aims for:
+  // twice a strided pass's, since a pair parts at the mirror and each of
+  // its runs in memory is half its lines.
+  int64_t mirror_teams() const { return 2 * int64_t(opt.coalesce_teams); }
 
   // Values a thread in the column pass of a four-step chain: twice the
   // default for F32 columns of 65-128 points (4 threads a line, 16 lines a
@@ -1304,7 +1308,7 @@ struct Planner {
     if (!real_chain(h))
       return false;
     int64_t n1 = column_length(h, true);
-    return 4 * opt.coalesce_teams * (n1 + n1 / 32 + 1) <= shared_scalars() / 2;
+    return 2 * mirror_teams() * (n1 + n1 / 32 + 1) <= shared_scalars() / 2;
   }
 
   // A pointwise pass reading each element and its mirror (the r2c post- or
