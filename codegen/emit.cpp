@@ -238,6 +238,8 @@ private:
     mirrored_ = mirrored();
     const Step* prev = nullptr;
     for (const Step& s : k_.steps) {
+      if (k_.cluster > 1 && s.kind == Step::r2c_post)
+        break; // the rows' (cluster_rows)
       if (s.kind == Step::stage)
         cur = stage(s, cur);
       else if (s.kind == Step::multiply)
@@ -1106,7 +1108,6 @@ private:
   // their rows' outputs. The last barrier keeps every group's shared
   // memory until the others have read it.
   void cluster_rows(const Layout& cur) {
-    const Side& side = k_.store;
     int64_t c = k_.cluster, m = k_.length, q = m / c;
     const char* sync = "asm volatile(\"barrier.cluster.arrive.release.aligned;\\n\\t"
                        "barrier.cluster.wait.acquire.aligned;\" ::: \"memory\");";
@@ -1125,22 +1126,50 @@ private:
     line("#pragma unroll 2");
     line("for (uint i = lid; i < " + u(q) + "; i += " + u(k_.workgroup()) + ") {");
     line("uint k = dS0 * " + u(q) + " + i;");
-    for (int64_t d = 0; d < c; ++d)
-      line(format("cplx_t z%1$lld; asm volatile(\"ld.shared::cluster.v2.f32 {%%0, %%1}, [%%2];\" "
-                  ": \"=f\"(z%1$lld.x), \"=f\"(z%1$lld.y) : \"r\"(za%1$lld + k * 8u));",
-                  (long long)d));
+    std::vector<std::string> rows = cluster_row_values("z", "k", c), out = rows;
+    const Step& post = k_.steps.back();
+    if (post.kind == Step::r2c_post) {
+      // Output k + m r pairs with X[h - k - m r]: position m - k of row c -
+      // 1 - r, or for k = 0 position 0 of row (c - r) mod c (X[0]'s own).
+      line("uint kk = (" + u(m) + " - k) % " + u(m) + ";");
+      auto mates = cluster_row_values("p", "kk", c);
+      for (int64_t r = 0; r < c; ++r)
+        out[size_t(r)] = "r2c_post(" + rows[size_t(r)] + ", (k == 0u ? " +
+                         mates[size_t((c - r) % c)] + " : " + mates[size_t(c - 1 - r)] + "), " +
+                         lookup(post.table, "(k + " + u(r * m) + ")") + ")";
+      out.push_back("r2c_post(" + rows[0] + ", " + rows[0] + ", " + lookup(post.table, u(c * m)) +
+                    ")"); // X[h], from k = 0 alone
+    }
     std::string scale = k_.scale != 1.0 ? " * " + literal(k_.scale) : "";
-    for (int64_t r = 0; r < c; ++r) {
-      std::string v;
-      for (int64_t d = 0; d < c; ++d)
-        v += (d ? " + " : "") + turned("z" + std::to_string(d), d * r % c, c);
-      std::string l = logical(side, "(k + " + u(r * m) + ")", false), g = "okS";
+    const Side& side = k_.store;
+    for (size_t r = 0; r < out.size(); ++r) {
+      std::string l = logical(side, "(k + " + u(int64_t(r) * m) + ")", false), g = "okS";
+      if (r == size_t(c))
+        g = join(g, "k == 0u");
       if (side.axes[0].limit != std::numeric_limits<int64_t>::max())
         g = join(g, l + " < " + u(side.axes[0].limit));
-      guarded(g, format(x_.dst, address(side, false, l).c_str()) + " = (" + v + ")" + scale + ";");
+      guarded(g, format(x_.dst, address(side, false, l).c_str()) + " = (" + out[r] + ")" + scale +
+                     ";");
     }
     line("}");
     line(sync);
+  }
+
+  // The c rows' values at position `at` of the cluster's columns: loads
+  // NAMEd through distributed shared memory, then a DFT of c points, one
+  // sum a row.
+  std::vector<std::string> cluster_row_values(const std::string& name, const std::string& at,
+                                              int64_t c) {
+    for (int64_t d = 0; d < c; ++d)
+      line(format("cplx_t %1$s%2$lld; asm volatile(\"ld.shared::cluster.v2.f32 {%%0, %%1}, "
+                  "[%%2];\" : \"=f\"(%1$s%2$lld.x), \"=f\"(%1$s%2$lld.y) : \"r\"(za%2$lld + "
+                  "%3$s * 8u));",
+                  name.c_str(), (long long)d, at.c_str()));
+    std::vector<std::string> v(static_cast<size_t>(c));
+    for (int64_t r = 0; r < c; ++r)
+      for (int64_t d = 0; d < c; ++d)
+        v[size_t(r)] += (d ? " + " : "") + turned(name + std::to_string(d), d * r % c, c);
+    return v;
   }
 
   // z times w^e, w the c-th root of unity of the transform's sign: quarter

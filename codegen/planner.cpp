@@ -711,8 +711,8 @@ struct Planner {
   // first pass may overwrite in place (each workgroup reads and writes the
   // same columns), so a chain of three passes needs one region, not two.
   void line(const Line& l, double scale, std::vector<Step> post = {}, int64_t reuse = -1) {
-    if (int64_t c = cluster_rows(l, !post.empty())) {
-      clustered(l, c, scale);
+    if (int64_t c = cluster_rows(l, post)) {
+      clustered(l, c, scale, post);
       return;
     }
     bool wide = wide_line(l, !post.empty());
@@ -736,7 +736,7 @@ struct Planner {
     }
     if (!post.empty() && post.back().kind != Step::r2c_post)
       fail(FFTMUX_ERROR_INTERNAL, "post steps on a multi-pass line");
-    int64_t n1 = column_length(l.n, reuse < 0), n2 = l.n / n1;
+    int64_t n1 = column_length(l.n, reuse < 0, !post.empty()), n2 = l.n / n1;
     int64_t base = reuse >= 0 ? reuse : take(l.n * product(l.digits));
     int unit = unit_digit(l.load, l.digits);
     // Pass 1: columns of n = n2 * n1' + n2', twiddled, into packed rows.
@@ -800,9 +800,11 @@ struct Planner {
   // us, two passes 1090-1093 (cuFFT 1016). Not other lengths: ptxas spills
   // 5.6 KB a thread of 30000's kernel (32768's 420 bytes).
   bool wide_line(const Line& l, bool post) const {
-    return !post && 2 * opt.values_per_thread == 32 && (l.n & (l.n - 1)) == 0 &&
-           l.n > single_limit() && l.n <= single_limit(2) && preference(l.load) == major &&
-           preference(l.store) == major;
+    return !post && wide_length(l.n) && preference(l.load) == major && preference(l.store) == major;
+  }
+  bool wide_length(int64_t n) const {
+    return 2 * opt.values_per_thread == 32 && (n & (n - 1)) == 0 && n > single_limit() &&
+           n <= single_limit(2);
   }
 
   // The complex lines wide_line takes, where workgroups of a cluster read
@@ -816,16 +818,23 @@ struct Planner {
   // against two passes' 1064 (a group reads every 4th or 8th element, so
   // each 32-byte sector is fetched as often: 8 x 8192 reading contiguous
   // runs instead, a wrong transform, took 852).
-  int64_t cluster_rows(const Line& l, bool post) const {
+  // R2C's half lines too (contiguous reals), the post step in the rows
+  // (each output's partner X[h - k] from the groups' shared memory as well).
+  int64_t cluster_rows(const Line& l, const std::vector<Step>& post) const {
+    if (dev.cluster < 4 || prec != Precision::f32)
+      return 0;
     bool complex = l.load.access == Access::complex && l.store.access == Access::complex;
-    return dev.cluster >= 4 && prec == Precision::f32 && complex && wide_line(l, post) ? 4 : 0;
+    bool r2c = post.size() == 1 && post[0].kind == Step::r2c_post && opt.real_rows &&
+               l.load.access == Access::real_pair && stride(l.load, kElement) == 1 &&
+               l.store.access == Access::complex && preference(l.store) == major;
+    return (complex && wide_line(l, !post.empty())) || (r2c && wide_length(l.n)) ? 4 : 0;
   }
 
   // Line l as c workgroups of a cluster: group d transforms the column
   // x[c j + d] (j < n / c), twiddles it by w^(k d) and leaves it in shared
   // memory; then each group takes a c-th of the positions k of every
   // column and writes the rows' outputs X[k + (n / c) k2].
-  void clustered(const Line& l, int64_t c, double scale) {
+  void clustered(const Line& l, int64_t c, double scale, const std::vector<Step>& post) {
     int64_t m = l.n / c;
     Kernel k;
     k.length = m;
@@ -836,6 +845,7 @@ struct Planner {
     k.store = substitute(l.store, {{kElement, 1}}, 1);
     k.steps = stages(m, sign);
     k.steps.push_back(twiddles(l.n, c, k.steps, sign));
+    k.steps.insert(k.steps.end(), post.begin(), post.end());
     k.scale = scale;
     add(std::move(k), l.load.buffer, l.store.buffer);
   }
@@ -867,8 +877,13 @@ struct Planner {
   // groups (lone_column), three levels do, their first column ending small
   // (the rows' twiddles), the shorter of two equally near; under GL's cap
   // some chains of three start with 32 points (short_first), on CUDA some
-  // chains of two end in rows of 1024 (rows_of_1024).
-  int64_t column_length(int64_t n, bool top) {
+  // chains of two end in rows of 1024 (rows_of_1024), or of 256 where they
+  // make R2C's outputs (post) from columns of up to 1024 points: H200, CUDA
+  // (results h200-2026-12-03e, call 3), R2C 2^18 as 512 x 256 730 us
+  // against 128 x 1024's 863 (256 x 512 864, 1024 x 128 895; cuFFT 872),
+  // 2^19 as 1024 x 256 786 against 256 x 1024's 908 (512 x 512 894); 2^20
+  // keeps 512 x 1024 (925 against 976 as 2048 x 256, 975 as 1024 x 512).
+  int64_t column_length(int64_t n, bool top, bool post = false) {
     int64_t lim = chain_limit();
     int levels = 1;
     for (double reach = double(lim); reach < double(n); reach *= double(lim))
@@ -896,7 +911,7 @@ struct Planner {
         continue;
       }
       if (best && top && levels == 2 && rows_of_1024(n))
-        return n / 1024;
+        return post && n <= 256 * 1024 ? n / 256 : n / 1024;
       if (best)
         return best;
     }
@@ -1230,10 +1245,16 @@ struct Planner {
     rs.access = Access::real_pair;
     l.n = h;
     int64_t fits = smooth(h) ? h : bluestein_length(h);
+    Line half = l;
+    half.load = rs;
+    half.store = cs;
+    Step post;
+    post.kind = Step::r2c_post;
     // The fused r2c post-processing reads whole complex values from shared
-    // memory: the line must fit it in both components.
-    bool fused = fits <= single_limit(smooth(h) ? 1 : 2) &&
-                 (!r2c || 2 * (std::max(fits, h + 1) + 1) <= shared_scalars());
+    // memory: the line must fit it in both components (or a cluster's).
+    bool fused = (fits <= single_limit(smooth(h) ? 1 : 2) &&
+                  (!r2c || 2 * (std::max(fits, h + 1) + 1) <= shared_scalars())) ||
+                 (r2c && smooth(h) && cluster_rows(half, {post}));
     // Or a chain with R2C's post step in its rows, C2R's pre step in its
     // columns.
     bool chained = !fused && (r2c ? real_rows(h) : real_columns(h));
@@ -1290,7 +1311,7 @@ struct Planner {
   bool real_rows(int64_t h) {
     if (!real_chain(h))
       return false;
-    int64_t n1 = column_length(h, true), n2 = h / n1;
+    int64_t n1 = column_length(h, true, true), n2 = h / n1;
     int64_t per_line = n2 + 2 + (n2 + 2) / 32 + 31;
     return n1 % 2 == 0 && n2 <= single_limit() && 4 * per_line <= shared_scalars();
   }

@@ -455,7 +455,21 @@ TEST(Plan, ChainRowsOf1024OnCuda) {
   EXPECT_EQ(pass_lengths(1 << 21, cuda), (L{2048, 1024}));
   EXPECT_EQ(pass_lengths(1 << 16, cuda), (L{256, 256})) << "64 x 1024 lost";
   EXPECT_EQ(pass_lengths(1 << 22, cuda), (L{2048, 2048})) << "4096 x 1024 tied";
-  EXPECT_EQ(pass_lengths(1 << 19, cuda, FFTMUX_F32, FFTMUX_R2C), (L{256, 1024}));
+  // Chains that make R2C's outputs take rows of 256 from columns of up to
+  // 1024 (the half lines of 2^17 and 2^18 points).
+  EXPECT_EQ(pass_lengths(1 << 18, cuda, FFTMUX_F32, FFTMUX_R2C), (L{512, 256}));
+  EXPECT_EQ(pass_lengths(1 << 19, cuda, FFTMUX_F32, FFTMUX_R2C), (L{1024, 256}));
+  EXPECT_EQ(pass_lengths(1 << 20, cuda, FFTMUX_F32, FFTMUX_R2C), (L{512, 1024}));
+  EXPECT_EQ(pass_lengths(1 << 17, cuda, FFTMUX_F32, FFTMUX_R2C), (L{256, 256}));
+  Options separate; // the post step a pass of its own: the half line's plain chain
+  separate.real_rows = false;
+  EXPECT_EQ(plan(problem({1 << 19}, FFTMUX_R2C), FFTMUX_FORWARD, cuda, separate)
+                .passes.at(1)
+                .kernel.length,
+            1024);
+  EXPECT_EQ(plan(problem({1 << 19}, FFTMUX_C2R), FFTMUX_INVERSE, cuda).passes.at(0).kernel.length,
+            256)
+      << "C2R keeps rows of 1024";
   EXPECT_EQ(pass_lengths(1 << 24, cuda), (L{128, 512, 256}));
   EXPECT_EQ(pass_lengths(1 << 18, cuda, FFTMUX_F64), (L{512, 512})) << "F64 not measured";
   EXPECT_EQ(pass_lengths(1 << 18, dialect_limits(h200(), Dialect::vulkan)), (L{512, 512}))
@@ -507,11 +521,52 @@ TEST(Plan, ClusterOfFourFor32768OnCuda) {
                 .passes.at(0)
                 .kernel.cluster,
             1u);
-  EXPECT_EQ(plan(problem({65536}, FFTMUX_R2C), FFTMUX_FORWARD, cuda).passes.at(0).kernel.cluster,
+  EXPECT_EQ(plan(problem({65536}, FFTMUX_R2C, FFTMUX_F64), FFTMUX_FORWARD, cuda)
+                .passes.at(0)
+                .kernel.cluster,
             1u);
   Plan plain = plan(problem({32768}), FFTMUX_FORWARD, dialect_limits(h200_cuda(), Dialect::cuda));
   ASSERT_EQ(plain.passes.size(), 1u);
   EXPECT_EQ(plain.passes[0].kernel.length, 32768) << "one wide line without clusters";
+}
+
+// R2C of 65536 reals: its half line of 32768 as the cluster of four, the
+// post step in the rows, each output's partner X[h - k] read from the
+// cluster's shared memory at position 8192 - k of the mirrored row (row 0's
+// own at k = 0), X[h] from k = 0 alone. Not as the variant whose post step
+// is a pass of its own, nor with a strided real input.
+TEST(Plan, ClusteredHalfLineMakesR2COutputs) {
+  Device cuda = dialect_limits(h200_cuda(), Dialect::cuda);
+  cuda.cluster = 8;
+  Plan p = plan(problem({65536}, FFTMUX_R2C, FFTMUX_F32, 3), FFTMUX_FORWARD, cuda);
+  ASSERT_EQ(p.passes.size(), 1u) << p.summary;
+  const Kernel& k = p.passes[0].kernel;
+  EXPECT_EQ(k.cluster, 4u);
+  EXPECT_EQ(k.length, 8192);
+  ASSERT_EQ(k.steps.back().kind, Step::r2c_post);
+  EXPECT_EQ(k.steps.back().span, 32768);
+  EXPECT_GE(k.steps.back().table.offset, 0);
+  std::string src = emit(k, Dialect::cuda);
+  EXPECT_NE(src.find("uint kk = (8192u - k) % 8192u;"), std::string::npos);
+  EXPECT_NE(
+      src.find(
+          "dst[((k + 8192u)) + ((dS1)) * 32769u] = (r2c_post(z0 + rot_f(z1) + -(z2) + rot_i(z3), "
+          "(k == 0u ? p0 + rot_i(p1) + -(p2) + rot_f(p3) : p0 + -(p1) + p2 + -(p3))"),
+      std::string::npos)
+      << "row 1 pairs with row 3 at k = 0, with row 2 elsewhere";
+  EXPECT_NE(src.find("if (okS && k == 0u) { dst[((k + 32768u)) + ((dS1)) * 32769u]"),
+            std::string::npos)
+      << "X[h]";
+  Options separate;
+  separate.real_rows = false;
+  EXPECT_EQ(plan(problem({65536}, FFTMUX_R2C), FFTMUX_FORWARD, cuda, separate).passes.size(), 3u);
+  fftmux_desc strided = problem({65536}, FFTMUX_R2C, FFTMUX_F32, 2);
+  strided.in_strides[0] = 2;
+  strided.in_distance = 2 * 65536;
+  for (const Pass& pass : plan(strided, FFTMUX_FORWARD, cuda).passes)
+    EXPECT_EQ(pass.kernel.cluster, 1u);
+  for (const Pass& pass : plan(problem({65536}, FFTMUX_C2R), FFTMUX_INVERSE, cuda).passes)
+    EXPECT_EQ(pass.kernel.cluster, 1u) << "C2R's pre step is not in its rows";
 }
 
 // Real pairs that start at even reals, adjacent, are read and written as
