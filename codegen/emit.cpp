@@ -1082,23 +1082,23 @@ private:
       std::string l = logical(side, sl.pos, to.alt);
       if (side.axes[0].limit != std::numeric_limits<int64_t>::max())
         g = join(g, l + " < " + u(side.axes[0].limit));
-      std::string v = reg(i) + scale, stmt, p = through(bases, sl, side, true);
-      if (!p.empty())
-        stmt = p + " = " + v + ";";
-      else if (side.access == Access::complex)
-        stmt = format(x_.dst, address(side, to.alt, l).c_str()) + " = " + v + ";";
-      else if (side.access == Access::real)
-        stmt = format(x_.dst_real, address(side, to.alt, l).c_str()) + " = (" + v + ").x;";
-      else if (paired(side))
-        stmt = format(x_.dst, pair_index(side, to.alt, l).c_str()) + " = " + v + ";";
-      else { // real_pair
-        stmt = "cplx_t v = " + v + "; " +
-               format(x_.dst_real, address(side, to.alt, "(2u * " + l + ")").c_str()) + " = v.x; " +
-               format(x_.dst_real, address(side, to.alt, "(2u * " + l + " + 1u)").c_str()) +
-               " = v.y;";
-      }
-      guarded(g, stmt);
+      std::string v = reg(i) + scale, p = through(bases, sl, side, true);
+      guarded(g, p.empty() ? store_value(side, l, to.alt, v) : p + " = " + v + ";");
     }
+  }
+
+  // The statement that stores value v at logical position l of a side
+  // (complex, real or real pairs).
+  std::string store_value(const Side& side, const std::string& l, bool alt, const std::string& v) {
+    if (side.access == Access::complex)
+      return format(x_.dst, address(side, alt, l).c_str()) + " = " + v + ";";
+    if (side.access == Access::real)
+      return format(x_.dst_real, address(side, alt, l).c_str()) + " = (" + v + ").x;";
+    if (paired(side))
+      return format(x_.dst, pair_index(side, alt, l).c_str()) + " = " + v + ";";
+    return "cplx_t v = " + v + "; " +
+           format(x_.dst_real, address(side, alt, "(2u * " + l + ")").c_str()) + " = v.x; " +
+           format(x_.dst_real, address(side, alt, "(2u * " + l + " + 1u)").c_str()) + " = v.y;";
   }
 
   // The rows of a clustered chain (Kernel::cluster, CUDA): each group
@@ -1148,8 +1148,7 @@ private:
         g = join(g, "k == 0u");
       if (side.axes[0].limit != std::numeric_limits<int64_t>::max())
         g = join(g, l + " < " + u(side.axes[0].limit));
-      guarded(g, format(x_.dst, address(side, false, l).c_str()) + " = (" + out[r] + ")" + scale +
-                     ";");
+      guarded(g, store_value(side, l, false, "(" + out[r] + ")" + scale));
     }
     line("}");
     line(sync);

@@ -818,16 +818,24 @@ struct Planner {
   // against two passes' 1064 (a group reads every 4th or 8th element, so
   // each 32-byte sector is fetched as often: 8 x 8192 reading contiguous
   // runs instead, a wrong transform, took 852).
-  // R2C's half lines too (contiguous reals), the post step in the rows
-  // (each output's partner X[h - k] from the groups' shared memory as well).
+  // Real transforms' half lines too, their reals contiguous: R2C's post
+  // step in the rows (each output's partner X[h - k] from the groups'
+  // shared memory as well), C2R's pre step in the columns' loads.
   int64_t cluster_rows(const Line& l, const std::vector<Step>& post) const {
     if (dev.cluster < 4 || prec != Precision::f32)
       return 0;
     bool complex = l.load.access == Access::complex && l.store.access == Access::complex;
-    bool r2c = post.size() == 1 && post[0].kind == Step::r2c_post && opt.real_rows &&
-               l.load.access == Access::real_pair && stride(l.load, kElement) == 1 &&
+    auto reals = [&](const Side& s) {
+      return s.access == Access::real_pair && stride(s, kElement) == 1;
+    };
+    bool r2c = post.size() == 1 && post[0].kind == Step::r2c_post && reals(l.load) &&
                l.store.access == Access::complex && preference(l.store) == major;
-    return (complex && wide_line(l, !post.empty())) || (r2c && wide_length(l.n)) ? 4 : 0;
+    bool c2r = post.empty() && l.load.access == Access::c2r && preference(l.load) == major &&
+               reals(l.store);
+    return (complex && wide_line(l, !post.empty())) ||
+                   ((r2c || c2r) && opt.real_rows && wide_length(l.n))
+               ? 4
+               : 0;
   }
 
   // Line l as c workgroups of a cluster: group d transforms the column
@@ -1245,16 +1253,19 @@ struct Planner {
     rs.access = Access::real_pair;
     l.n = h;
     int64_t fits = smooth(h) ? h : bluestein_length(h);
-    Line half = l;
-    half.load = rs;
-    half.store = cs;
+    Line half = l; // as a cluster would take it
+    half.load = r2c ? rs : cs;
+    half.store = r2c ? cs : rs;
+    if (!r2c)
+      half.load.access = Access::c2r;
     Step post;
     post.kind = Step::r2c_post;
     // The fused r2c post-processing reads whole complex values from shared
     // memory: the line must fit it in both components (or a cluster's).
-    bool fused = (fits <= single_limit(smooth(h) ? 1 : 2) &&
-                  (!r2c || 2 * (std::max(fits, h + 1) + 1) <= shared_scalars())) ||
-                 (r2c && smooth(h) && cluster_rows(half, {post}));
+    bool fused =
+        (fits <= single_limit(smooth(h) ? 1 : 2) &&
+         (!r2c || 2 * (std::max(fits, h + 1) + 1) <= shared_scalars())) ||
+        (smooth(h) && cluster_rows(half, r2c ? std::vector<Step>{post} : std::vector<Step>{}));
     // Or a chain with R2C's post step in its rows, C2R's pre step in its
     // columns.
     bool chained = !fused && (r2c ? real_rows(h) : real_columns(h));

@@ -533,9 +533,10 @@ TEST(Plan, ClusterOfFourFor32768OnCuda) {
 // R2C of 65536 reals: its half line of 32768 as the cluster of four, the
 // post step in the rows, each output's partner X[h - k] read from the
 // cluster's shared memory at position 8192 - k of the mirrored row (row 0's
-// own at k = 0), X[h] from k = 0 alone. Not as the variant whose post step
-// is a pass of its own, nor with a strided real input.
-TEST(Plan, ClusteredHalfLineMakesR2COutputs) {
+// own at k = 0), X[h] from k = 0 alone; C2R the same way round. Not as the
+// variant whose pre or post step is a pass of its own, nor with strided
+// reals.
+TEST(Plan, ClusteredHalfLinesOfRealTransforms) {
   Device cuda = dialect_limits(h200_cuda(), Dialect::cuda);
   cuda.cluster = 8;
   Plan p = plan(problem({65536}, FFTMUX_R2C, FFTMUX_F32, 3), FFTMUX_FORWARD, cuda);
@@ -565,8 +566,19 @@ TEST(Plan, ClusteredHalfLineMakesR2COutputs) {
   strided.in_distance = 2 * 65536;
   for (const Pass& pass : plan(strided, FFTMUX_FORWARD, cuda).passes)
     EXPECT_EQ(pass.kernel.cluster, 1u);
-  for (const Pass& pass : plan(problem({65536}, FFTMUX_C2R), FFTMUX_INVERSE, cuda).passes)
-    EXPECT_EQ(pass.kernel.cluster, 1u) << "C2R's pre step is not in its rows";
+  // C2R: the pre step in the columns' loads (X[l] with X[h - l], l = 4 j + d
+  // for column d), the rows' values stored as real pairs.
+  Plan c2r = plan(problem({65536}, FFTMUX_C2R, FFTMUX_F32, 3), FFTMUX_INVERSE, cuda);
+  ASSERT_EQ(c2r.passes.size(), 1u) << c2r.summary;
+  EXPECT_EQ(c2r.passes[0].kernel.cluster, 4u);
+  std::string inv = emit(c2r.passes[0].kernel, Dialect::cuda);
+  EXPECT_NE(inv.find("c2r_pre(src[(((tS + 0u) + 256u) * 4u + dS0) + ((dS1)) * 32769u], "
+                     "src[(32768u - (((tS + 0u) + 256u) * 4u + dS0)) + ((dS1)) * 32769u]"),
+            std::string::npos);
+  EXPECT_NE(inv.find("dst[((2u * ((k + 8192u))) + ((dS1)) * 65536u) >> 1u] = (z0 + rot_i(z1) + "
+                     "-(z2) + rot_f(z3)) * 1.52587890625e-05f;"),
+            std::string::npos);
+  EXPECT_EQ(plan(problem({65536}, FFTMUX_C2R), FFTMUX_INVERSE, cuda, separate).passes.size(), 3u);
 }
 
 // Real pairs that start at even reals, adjacent, are read and written as
