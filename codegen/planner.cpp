@@ -682,6 +682,24 @@ struct Planner {
   // twice a strided pass's, since a pair parts at the mirror and each of
   // its runs in memory is half its lines.
   int64_t mirror_teams() const { return 2 * int64_t(opt.coalesce_teams); }
+  // Values a thread of R2C's chain rows (mirror pairs) of n points: enough
+  // that mirror_teams() of them take at most half a group's threads, up to
+  // radix 32's budget, where their values fit a group (0: the default).
+  // H200, CUDA (results h200-2026-12-03e, calls 4-5): rows of 1024 as 32
+  // threads of 32 values, 16 a group, against 64 of 16, 8 a group: R2C
+  // 2^21 981-984 us against 1018-1019 (cuFFT 925), 2^20 910-916 against
+  // 928-929 (cuFFT 911-914), 2^22 1017 against 1067. F32 only: F64's rows
+  // of 512 at 16 values gained nothing (2^19 843 against 836, 2^20 821
+  // against 817).
+  int64_t mirror_values(int64_t n) const {
+    if (prec != Precision::f32)
+      return 0;
+    int64_t threads = std::max<int64_t>(1, dev.max_threads / 2 / mirror_teams());
+    int64_t values = n / threads;
+    bool fits = mirror_teams() * n * 2 * scalar() <= int64_t(dev.group_value_bytes);
+    return fits && values > opt.values_per_thread && values <= 2 * opt.values_per_thread ? values
+                                                                                         : 0;
+  }
 
   // Values a thread in the column pass of a four-step chain: twice the
   // default for F32 columns of 65-128 points (4 threads a line, 16 lines a
@@ -731,7 +749,8 @@ struct Planner {
         k.mirror_lines = l.mirror;
       }
       k.scale = scale;
-      add(std::move(k), l.load.buffer, l.store.buffer, wide ? 2 * opt.values_per_thread : 0);
+      int64_t values = wide ? 2 * opt.values_per_thread : l.mirror ? mirror_values(l.n) : 0;
+      add(std::move(k), l.load.buffer, l.store.buffer, values);
       return;
     }
     if (!post.empty() && post.back().kind != Step::r2c_post)

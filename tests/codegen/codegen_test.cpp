@@ -1154,7 +1154,11 @@ TEST(Plan, LongRealLinesPairWithTheirMirrors) {
   EXPECT_EQ(rows.length, 1024);
   EXPECT_EQ(rows.positions, 1025) << "row 0 makes X[h] too";
   EXPECT_EQ(rows.mirror_lines, 512);
-  EXPECT_EQ(rows.teams % 2, 0u);
+  EXPECT_EQ(rows.threads, 32u) << "32 values a thread, so that 16 rows share a group";
+  EXPECT_EQ(rows.teams, 16u);
+  EXPECT_EQ(plan(problem({1 << 19}, FFTMUX_R2C), FFTMUX_FORWARD, cuda).passes.at(1).kernel.threads,
+            16u)
+      << "rows of 256: 16 of them fit half a group at the default 16 values";
   EXPECT_FALSE(rows.load_flat) << "a group's rows are not one run";
   EXPECT_EQ(p.passes[1].dst, Binding::output);
   std::string src = emit(rows, Dialect::cuda);
