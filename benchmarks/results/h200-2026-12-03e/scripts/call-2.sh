@@ -1,0 +1,13 @@
+#!/bin/bash
+# Next session's second call: the CUDA checks at v36 (gpu_check.sh did not
+# run in the twenty-seventh session) and the real half of the matrix on the
+# H200's Vulkan and OpenGL under the committed rules.
+set -u; cd "$(dirname "$0")/.."; . .h200/setup.sh
+rm -f $R/*
+CALL=c2
+for be in vulkan opengl; do
+  (FFTMUX_TEST_BACKEND=$be timeout 150 $B/fftmux_correctness --gtest_brief=1 --gtest_filter='*r2c*:*c2r*' > $OUT/c2_matrix_$be.txt 2>&1; echo "rc $?" >> $OUT/c2_matrix_$be.txt) &
+done
+wait
+OUT=$OUT/gpu-logs bash tests/cuda/gpu_check.sh .h200 2>&1 | tail -12 | tee $R/c2_gpu_check.txt >> $OUT/c2.txt
+pack c2
