@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <numeric>
 #include <set>
@@ -141,10 +142,11 @@ public:
       o << "  real_t xs[" << std::max<size_t>(1, registers_) << "];\n";
       o << "  real_t ys[" << std::max<size_t>(1, registers_) << "];\n";
     }
+    std::string code = without_unread_indices(code_.str());
     if (k_.stream)
-      o << stream_open() << code_.str() << "  }\n";
+      o << stream_open() << code << "  }\n";
     else
-      o << code_.str();
+      o << code;
     o << x_.entry_close;
     return typed_literals(o.str(), x_.literal_suffix[p]);
   }
@@ -277,6 +279,46 @@ private:
     if (k_.mirror_lines)
       mirror_lines(m, k_.mirror_lines);
   }
+  // The mapping declares every index a kernel may use; one that nothing
+  // reads (a kernel whose loads and stores are flat never reads okS or
+  // dS0) is dropped, with what only it read, so NVRTC warns of none.
+  static std::string without_unread_indices(std::string code) {
+    auto index = [](const std::string& v) {
+      for (const char* m : {"team", "t", "g", "ok", "c", "mate", "d"})
+        if (v.rfind(m, 0) == 0 && v.size() > std::strlen(m)) {
+          std::string rest = v.substr(std::strlen(m));
+          bool digits = rest.find_first_not_of("0123456789", 1) == std::string::npos;
+          if ((rest[0] == 'S' || rest[0] == 'A') && (rest.size() == 1 || (*m == 'd' && digits)))
+            return true;
+        }
+      return false;
+    };
+    auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    auto uses = [&](const std::string& v) {
+      size_t n = 0;
+      for (size_t at = code.find(v); at != std::string::npos; at = code.find(v, at + 1))
+        n += (at == 0 || !word(code[at - 1])) &&
+             (at + v.size() == code.size() || !word(code[at + v.size()]));
+      return n;
+    };
+    for (bool dropped = true; dropped;) {
+      dropped = false;
+      for (size_t at = 0; at < code.size() && !dropped;) {
+        size_t end = code.find('\n', at) + 1;
+        std::string l = code.substr(at, end - at);
+        size_t eq = l.find(" = ");
+        bool decl = l.rfind("  uint ", 0) == 0 || l.rfind("  bool ", 0) == 0;
+        if (decl && eq != std::string::npos && index(l.substr(7, eq - 7)) &&
+            uses(l.substr(7, eq - 7)) == 1) {
+          code.erase(at, end - at);
+          dropped = true;
+        }
+        at = end;
+      }
+    }
+    return code;
+  }
+
   // Lines in mirror pairs (Kernel::mirror_lines): lines 2 p and 2 p + 1 of
   // digit 0 become p and n - p (0 and n / 2 for p = 0, each its own
   // mirror); mate is the team that holds a row's mirror (R2C's rows). The
