@@ -1021,6 +1021,44 @@ TEST(Emit, OneGuardOverARunOfStatements) {
   EXPECT_EQ(ifs, 2u) << "one for the loads, one for the stores";
 }
 
+// Every index the mapping declares is read: a kernel whose loads and
+// stores are flat (64 points x8192) has no okS, dS0 or gS (NVRTC warned of
+// each), and the others keep theirs.
+TEST(Emit, NoIndexDeclaredUnread) {
+  auto words = [](const std::string& src, const std::string& v) {
+    size_t n = 0;
+    auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (size_t at = src.find(v); at != std::string::npos; at = src.find(v, at + 1))
+      n += !word(src[at - 1]) && !word(src[at + v.size()]);
+    return n;
+  };
+  for (auto [n, kind] : {std::pair{64, FFTMUX_C2C},
+                         {16, FFTMUX_C2C},
+                         {1 << 20, FFTMUX_R2C},
+                         {65536, FFTMUX_R2C},
+                         {10007, FFTMUX_C2C},
+                         {4096, FFTMUX_C2R}})
+    for (Dialect d : {Dialect::cuda, Dialect::vulkan}) {
+      fftmux_desc desc = problem({n}, kind, FFTMUX_F32, 64);
+      for (const Pass& pass : plan(desc, direction(desc), h200_cuda()).passes) {
+        std::string src = emit(pass.kernel, d);
+        for (std::string v : {"teamS", "tS", "gS", "okS", "dS0", "dS1", "cS", "mateS", "teamA",
+                              "tA", "gA", "okA", "dA0", "dA1"})
+          if (src.find("uint " + v + " = ") != std::string::npos ||
+              src.find("bool " + v + " = ") != std::string::npos)
+            EXPECT_GE(words(src, v), 2u) << v << " in " << pass.kernel.name << " of " << n;
+      }
+    }
+  std::string flat =
+      emit(plan(problem({64}, FFTMUX_C2C, FFTMUX_F32, 8192), FFTMUX_FORWARD, h200_cuda())
+               .passes[0]
+               .kernel,
+           Dialect::cuda);
+  EXPECT_EQ(flat.find("bool okS"), std::string::npos);
+  EXPECT_EQ(flat.find("uint dS0"), std::string::npos);
+  EXPECT_NE(flat.find("uint teamS"), std::string::npos) << "its exchanges read it";
+}
+
 // A workgroup's values take at most half of a 64K-register file: the F64
 // column pass of 4096² had 1024 threads of 16 complex doubles and spilled
 // 968 bytes each under NVRTC; the F32 one keeps its four lines a group.
