@@ -1074,6 +1074,9 @@ private:
 
   Layout load() {
     const Side& side = k_.load;
+    Side plain = side; // a cluster's C2R loads X[l] alone (cluster_c2r_pre)
+    if (k_.cluster > 1 && side.access == Access::c2r)
+      plain.access = Access::complex;
     Layout target = first_layout();
     Layout from = k_.load_flat ? flat(k_.length) : k_.load_alt ? linear(k_.length, true) : target;
     for (size_t i = 0; i < from.slots.size(); ++i) // what guarded-off slots hold
@@ -1091,14 +1094,56 @@ private:
       if (side.axes[0].limit != std::numeric_limits<int64_t>::max())
         g = join(g, logical(side, sl.pos, from.alt) + " < " + u(side.axes[0].limit));
       std::string p = through(bases, sl, side, false);
-      guarded(g, reg(i) + " = " + (p.empty() ? load_value(side, sl.pos, from.alt) : p) + ";");
+      guarded(g, reg(i) + " = " + (p.empty() ? load_value(plain, sl.pos, from.alt) : p) + ";");
     }
+    if (plain.access != side.access)
+      cluster_c2r_pre(from);
     if (k_.stream) { // every thread has read pre: the next line may land there
       line("}");
       barrier();
       line(fetch("group + gridDim.x"));
     }
     return exchange(from, target);
+  }
+
+  // C2R's pre step in a cluster's columns: each group has loaded its own
+  // X[l], l = c j + d, and leaves it in shared memory; after the cluster's
+  // barrier it reads the partner X[h - l] from the group that loaded it,
+  // position m - j of group 0 for d = 0 (X[h] itself, at j = 0, from
+  // memory) or m - 1 - j of group c - d. The second barrier keeps each
+  // group's copy until the others have read it.
+  void cluster_c2r_pre(const Layout& from) {
+    const Side& side = k_.load;
+    int64_t c = k_.cluster, m = k_.length;
+    shared_used_ = true;
+    for (size_t i = 0; i < from.slots.size(); ++i)
+      guarded(join("okS", from.slots[i].guard),
+              "reinterpret_cast<cplx_t*>(sh)[" + from.slots[i].pos + "] = " + reg(i) + ";");
+    line(cluster_sync());
+    line("uint zc = uint(__cvta_generic_to_shared(sh));");
+    line("uint zp; asm(\"mapa.shared::cluster.u32 %0, %1, %2;\" : \"=r\"(zp) : \"r\"(zc), \"r\"((" +
+         u(c) + " - dS0) % " + u(c) + "));");
+    std::string top = src(address(side, false, u(side.length)));
+    for (size_t i = 0; i < from.slots.size(); ++i) {
+      const Slot& sl = from.slots[i];
+      std::string j = sl.pos, l = logical(side, j, false);
+      std::string at = "(dS0 == 0u ? " + u(m) + " - " + j + " : " + u(m - 1) + " - " + j + ")";
+      guarded(join("okS", sl.guard), "cplx_t p; if (dS0 == 0u && " + j + " == 0u) p = " + top +
+                                         "; else { " + cluster_load("p", "zp + " + at + " * 8u") +
+                                         " } " + reg(i) + " = c2r_pre(" + reg(i) + ", p, " +
+                                         lookup({side.table, 0, -1, side.conj_table}, l) + ", " +
+                                         l + " == 0u);");
+    }
+    line(cluster_sync());
+  }
+  static std::string cluster_sync() {
+    return "asm volatile(\"barrier.cluster.arrive.release.aligned;\\n\\t"
+           "barrier.cluster.wait.acquire.aligned;\" ::: \"memory\");";
+  }
+  // v = the complex value at `address` of a cluster's shared memory.
+  static std::string cluster_load(const std::string& v, const std::string& address) {
+    return "asm volatile(\"ld.shared::cluster.v2.f32 {%0, %1}, [%2];\" : \"=f\"(" + v +
+           ".x), \"=f\"(" + v + ".y) : \"r\"(" + address + "));";
   }
 
   void store(const Layout& cur) {
@@ -1151,14 +1196,12 @@ private:
   // memory until the others have read it.
   void cluster_rows(const Layout& cur) {
     int64_t c = k_.cluster, m = k_.length, q = m / c;
-    const char* sync = "asm volatile(\"barrier.cluster.arrive.release.aligned;\\n\\t"
-                       "barrier.cluster.wait.acquire.aligned;\" ::: \"memory\");";
     shared_used_ = true;
     barrier();
     for (size_t i = 0; i < cur.slots.size(); ++i)
       guarded(join("okS", cur.slots[i].guard),
               "reinterpret_cast<cplx_t*>(sh)[" + cur.slots[i].pos + "] = " + reg(i) + ";");
-    line(sync);
+    line(cluster_sync());
     line("uint zs = uint(__cvta_generic_to_shared(sh));");
     for (int64_t d = 0; d < c; ++d)
       line(format(
@@ -1193,7 +1236,7 @@ private:
       guarded(g, store_value(side, l, false, "(" + out[r] + ")" + scale));
     }
     line("}");
-    line(sync);
+    line(cluster_sync());
   }
 
   // The c rows' values at position `at` of the cluster's columns: loads
@@ -1201,11 +1244,10 @@ private:
   // sum a row.
   std::vector<std::string> cluster_row_values(const std::string& name, const std::string& at,
                                               int64_t c) {
-    for (int64_t d = 0; d < c; ++d)
-      line(format("cplx_t %1$s%2$lld; asm volatile(\"ld.shared::cluster.v2.f32 {%%0, %%1}, "
-                  "[%%2];\" : \"=f\"(%1$s%2$lld.x), \"=f\"(%1$s%2$lld.y) : \"r\"(za%2$lld + "
-                  "%3$s * 8u));",
-                  name.c_str(), (long long)d, at.c_str()));
+    for (int64_t d = 0; d < c; ++d) {
+      std::string v = name + std::to_string(d);
+      line("cplx_t " + v + "; " + cluster_load(v, "za" + std::to_string(d) + " + " + at + " * 8u"));
+    }
     std::vector<std::string> v(static_cast<size_t>(c));
     for (int64_t r = 0; r < c; ++r)
       for (int64_t d = 0; d < c; ++d)
