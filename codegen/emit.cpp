@@ -1074,9 +1074,6 @@ private:
 
   Layout load() {
     const Side& side = k_.load;
-    Side plain = side; // a cluster's C2R loads X[l] alone (cluster_c2r_pre)
-    if (k_.cluster > 1 && side.access == Access::c2r)
-      plain.access = Access::complex;
     Layout target = first_layout();
     Layout from = k_.load_flat ? flat(k_.length) : k_.load_alt ? linear(k_.length, true) : target;
     for (size_t i = 0; i < from.slots.size(); ++i) // what guarded-off slots hold
@@ -1094,10 +1091,8 @@ private:
       if (side.axes[0].limit != std::numeric_limits<int64_t>::max())
         g = join(g, logical(side, sl.pos, from.alt) + " < " + u(side.axes[0].limit));
       std::string p = through(bases, sl, side, false);
-      guarded(g, reg(i) + " = " + (p.empty() ? load_value(plain, sl.pos, from.alt) : p) + ";");
+      guarded(g, reg(i) + " = " + (p.empty() ? load_value(side, sl.pos, from.alt) : p) + ";");
     }
-    if (plain.access != side.access)
-      cluster_c2r_pre(from);
     if (k_.stream) { // every thread has read pre: the next line may land there
       line("}");
       barrier();
@@ -1106,36 +1101,6 @@ private:
     return exchange(from, target);
   }
 
-  // C2R's pre step in a cluster's columns: each group has loaded its own
-  // X[l], l = c j + d, and leaves it in shared memory; after the cluster's
-  // barrier it reads the partner X[h - l] from the group that loaded it,
-  // position m - j of group 0 for d = 0 (X[h] itself, at j = 0, from
-  // memory) or m - 1 - j of group c - d. The second barrier keeps each
-  // group's copy until the others have read it.
-  void cluster_c2r_pre(const Layout& from) {
-    const Side& side = k_.load;
-    int64_t c = k_.cluster, m = k_.length;
-    shared_used_ = true;
-    for (size_t i = 0; i < from.slots.size(); ++i)
-      guarded(join("okS", from.slots[i].guard),
-              "reinterpret_cast<cplx_t*>(sh)[" + from.slots[i].pos + "] = " + reg(i) + ";");
-    line(cluster_sync());
-    line("uint zc = uint(__cvta_generic_to_shared(sh));");
-    line("uint zp; asm(\"mapa.shared::cluster.u32 %0, %1, %2;\" : \"=r\"(zp) : \"r\"(zc), \"r\"((" +
-         u(c) + " - dS0) % " + u(c) + "));");
-    std::string top = src(address(side, false, u(side.length)));
-    for (size_t i = 0; i < from.slots.size(); ++i) {
-      const Slot& sl = from.slots[i];
-      std::string j = sl.pos, l = logical(side, j, false);
-      std::string at = "(dS0 == 0u ? " + u(m) + " - " + j + " : " + u(m - 1) + " - " + j + ")";
-      guarded(join("okS", sl.guard), "cplx_t p; if (dS0 == 0u && " + j + " == 0u) p = " + top +
-                                         "; else { " + cluster_load("p", "zp + " + at + " * 8u") +
-                                         " } " + reg(i) + " = c2r_pre(" + reg(i) + ", p, " +
-                                         lookup({side.table, 0, -1, side.conj_table}, l) + ", " +
-                                         l + " == 0u);");
-    }
-    line(cluster_sync());
-  }
   static std::string cluster_sync() {
     return "asm volatile(\"barrier.cluster.arrive.release.aligned;\\n\\t"
            "barrier.cluster.wait.acquire.aligned;\" ::: \"memory\");";
