@@ -78,9 +78,9 @@ std::vector<int> directions(const fftmux_desc& d) {
 
 std::vector<std::string> correctness_cases() {
   std::vector<std::string> cases;
-  // Sizes: powers of two (16384: streamed, 32768: a cluster of four in
-  // native on sm_90), smooth (2401: radix 49 in native), primes
-  // (Bluestein in cuFFT), near-primes.
+  // Sizes: powers of two (16384: streamed; 32768, and R2C and C2R of
+  // 65536: a cluster of four in native on sm_90), smooth (2401: radix 49
+  // in native), primes (Bluestein in cuFFT), near-primes.
   const char* sizes_1d[] = {"1",    "8",    "17",   "97",   "128",   "1000",  "1009",  "1536",
                             "2187", "2401", "4093", "4097", "10007", "16384", "32768", "65536"};
   const char* norms[] = {"norm=backward", "norm=ortho", "norm=forward", "norm=none"};
