@@ -839,7 +839,10 @@ struct Planner {
   // runs instead, a wrong transform, took 852).
   // Real transforms' half lines too, their reals contiguous: R2C's post
   // step in the rows (each output's partner X[h - k] from the groups'
-  // shared memory as well), C2R's pre step in the columns' loads.
+  // shared memory as well), C2R's pre step in the columns' loads. H200
+  // (results h200-2026-12-03e, calls 3-5), x2048: R2C 65536 553-557 us
+  // against the two-pass chain's 682 (cuFFT 637-641), C2R 672-674 against
+  // 689 (cuFFT 837-840; it reads X[h - l] from memory too).
   int64_t cluster_rows(const Line& l, const std::vector<Step>& post) const {
     if (dev.cluster < 4 || prec != Precision::f32)
       return 0;
