@@ -8,11 +8,11 @@
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
-#include <cstring>
 #include <map>
 #include <numeric>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 namespace fftmux::codegen {
 
@@ -281,42 +281,65 @@ private:
   }
   // The mapping declares every index a kernel may use; one that nothing
   // reads (a kernel whose loads and stores are flat never reads okS or
-  // dS0) is dropped, with what only it read, so NVRTC warns of none.
-  static std::string without_unread_indices(std::string code) {
-    auto index = [](const std::string& v) {
-      for (const char* m : {"team", "t", "g", "ok", "c", "mate", "d"})
-        if (v.rfind(m, 0) == 0 && v.size() > std::strlen(m)) {
-          std::string rest = v.substr(std::strlen(m));
-          bool digits = rest.find_first_not_of("0123456789", 1) == std::string::npos;
-          if ((rest[0] == 'S' || rest[0] == 'A') && (rest.size() == 1 || (*m == 'd' && digits)))
-            return true;
-        }
-      return false;
+  // dS0) is dropped, with what only it read, so NVRTC warns of none. Each
+  // index's uses are counted once in the whole code, then only in the
+  // lines dropped: emission is part of every plan's creation.
+  static std::string without_unread_indices(const std::string& code) {
+    struct Decl {
+      size_t at, end;
+      std::string_view name; // empty once dropped
+      int64_t uses;
     };
-    auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-    auto uses = [&](const std::string& v) {
-      size_t n = 0;
-      for (size_t at = code.find(v); at != std::string::npos; at = code.find(v, at + 1))
-        n += (at == 0 || !word(code[at - 1])) &&
-             (at + v.size() == code.size() || !word(code[at + v.size()]));
+    auto uses = [&](std::string_view v, size_t from, size_t to) { // whole words
+      auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+      std::string_view s(code.data() + from, to - from);
+      int64_t n = 0;
+      for (size_t at = s.find(v); at != s.npos; at = s.find(v, at + 1))
+        n +=
+            (at == 0 || !word(s[at - 1])) && (at + v.size() == s.size() || !word(s[at + v.size()]));
       return n;
     };
+    std::vector<Decl> decls;
+    for (size_t at = 0, end; at < code.size(); at = end) {
+      size_t nl = code.find('\n', at);
+      end = nl == std::string::npos ? code.size() : nl + 1;
+      std::string_view l(code.data() + at, end - at);
+      size_t eq = l.find(" = ");
+      if ((l.substr(0, 7) != "  uint " && l.substr(0, 7) != "  bool ") || eq == l.npos)
+        continue;
+      std::string_view name = l.substr(7, eq - 7);
+      if (mapping_index(name))
+        decls.push_back({at, end, name, uses(name, 0, code.size())});
+    }
     for (bool dropped = true; dropped;) {
       dropped = false;
-      for (size_t at = 0; at < code.size() && !dropped;) {
-        size_t end = code.find('\n', at) + 1;
-        std::string l = code.substr(at, end - at);
-        size_t eq = l.find(" = ");
-        bool decl = l.rfind("  uint ", 0) == 0 || l.rfind("  bool ", 0) == 0;
-        if (decl && eq != std::string::npos && index(l.substr(7, eq - 7)) &&
-            uses(l.substr(7, eq - 7)) == 1) {
-          code.erase(at, end - at);
+      for (Decl& d : decls)
+        if (!d.name.empty() && d.uses == 1) {
+          for (Decl& e : decls)
+            if (!e.name.empty())
+              e.uses -= uses(e.name, d.at, d.end);
+          d.name = {};
           dropped = true;
         }
-        at = end;
-      }
     }
-    return code;
+    std::string out;
+    size_t from = 0;
+    for (const Decl& d : decls)
+      if (d.name.empty()) {
+        out.append(code, from, d.at - from);
+        from = d.end;
+      }
+    return out.append(code, from);
+  }
+  // team, t, g, ok, c or mate of the stage (S) or the other (A) mapping, or
+  // a digit dS0, dA1, ...
+  static bool mapping_index(std::string_view v) {
+    if (v.size() > 2 && v[0] == 'd' && (v[1] == 'S' || v[1] == 'A'))
+      return v.find_first_not_of("0123456789", 2) == v.npos;
+    if (v.empty() || (v.back() != 'S' && v.back() != 'A'))
+      return false;
+    v.remove_suffix(1);
+    return v == "team" || v == "t" || v == "g" || v == "ok" || v == "c" || v == "mate";
   }
 
   // Lines in mirror pairs (Kernel::mirror_lines): lines 2 p and 2 p + 1 of
