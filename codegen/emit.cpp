@@ -1124,16 +1124,6 @@ private:
     return exchange(from, target);
   }
 
-  static std::string cluster_sync() {
-    return "asm volatile(\"barrier.cluster.arrive.release.aligned;\\n\\t"
-           "barrier.cluster.wait.acquire.aligned;\" ::: \"memory\");";
-  }
-  // v = the complex value at `address` of a cluster's shared memory.
-  static std::string cluster_load(const std::string& v, const std::string& address) {
-    return "asm volatile(\"ld.shared::cluster.v2.f32 {%0, %1}, [%2];\" : \"=f\"(" + v +
-           ".x), \"=f\"(" + v + ".y) : \"r\"(" + address + "));";
-  }
-
   void store(const Layout& cur) {
     if (k_.cluster > 1)
       return cluster_rows(cur);
@@ -1241,6 +1231,16 @@ private:
       for (int64_t d = 0; d < c; ++d)
         v[size_t(r)] += (d ? " + " : "") + turned(name + std::to_string(d), d * r % c, c);
     return v;
+  }
+
+  static std::string cluster_sync() {
+    return "asm volatile(\"barrier.cluster.arrive.release.aligned;\\n\\t"
+           "barrier.cluster.wait.acquire.aligned;\" ::: \"memory\");";
+  }
+  // v = the complex value at `address` of a cluster's shared memory.
+  static std::string cluster_load(const std::string& v, const std::string& address) {
+    return "asm volatile(\"ld.shared::cluster.v2.f32 {%0, %1}, [%2];\" : \"=f\"(" + v +
+           ".x), \"=f\"(" + v + ".y) : \"r\"(" + address + "));";
   }
 
   // z times w^e, w the c-th root of unity of the transform's sign: quarter
