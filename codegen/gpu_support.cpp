@@ -115,6 +115,7 @@ Options device_defaults(Options o, bool cpu) {
 // Vulkan 721 -> 736, GL 765 -> 781 (NVIDIA's GLSL compiler spends more
 // registers a value).
 Device dialect_limits(Device d, Dialect dialect) {
+  d.launch_bounds = dialect == Dialect::cuda;
   if (dialect == Dialect::cuda)
     d.max_composite = 49;
   if (dialect == Dialect::opengl) {
@@ -214,6 +215,7 @@ std::string generated_key(const fftmux_desc& desc, const Device& d, const Option
                      uint64_t(d.group_value_bytes),
                      uint64_t(d.cluster),
                      uint64_t(d.bulk_copy),
+                     uint64_t(d.launch_bounds),
                      max_buffer_bytes,
                      uint64_t(dialect)})
     k.append(reinterpret_cast<const char*>(&v), sizeof v);

@@ -547,7 +547,8 @@ struct Planner {
     // A cluster's groups wait for each other at its barriers: two an SM
     // keep one working (the prototype's launch bound; without it the
     // rows' code may take the registers of the second).
-    k.resident_groups = k.cluster > 1 && !opt.resident_groups ? 2 : opt.resident_groups;
+    if (!k.resident_groups) // (bound_columns sets its own)
+      k.resident_groups = k.cluster > 1 && !opt.resident_groups ? 2 : opt.resident_groups;
     k.slot_addresses = opt.slot_addresses;
     k.threads = pick_threads(k, E);
     unit_digit_first(k);
@@ -714,6 +715,18 @@ struct Planner {
     return wide ? 2 * opt.values_per_thread : opt.values_per_thread;
   }
 
+  // A chain's strided columns of 1024 F32 points, where the compiler takes
+  // launch bounds, run as cuFFT's do: 64 threads of 16 values a line
+  // (radix 16), 8 lines a group, two groups an SM (64 registers a thread,
+  // a few bytes spilled), not 32 threads of 32 values at 102 registers and
+  // two groups of 256 threads. H200 (results h200-2026-12-03f, call 7):
+  // R2C 2^21 983 -> 930 us (cuFFT 924-925), C2R 2^21 1051 -> 994 (cuFFT
+  // 1227), R2C 2^19 773 -> 751-763; C2C 2^20 1333 -> 1334-1339 (cuFFT
+  // 1285). Radix 16 alone left R2C 2^21 at 984 (call 6).
+  bool bound_columns(int64_t n1) const {
+    return dev.launch_bounds && n1 == 1024 && prec == Precision::f32;
+  }
+
   // Scratch regions live until the axis that took them is done.
   int64_t reserved = 0;
   int64_t take(int64_t elements) {
@@ -765,10 +778,12 @@ struct Planner {
     k.digits.insert(k.digits.begin(), n2);
     k.load = substitute(l.load, {{kElement, n2}, {0, 1}}, 1);
     k.store = packed(base, l.n, l.digits, {{kElement, n2}, {0, 1}}, 1, unit);
-    k.steps = stages(n1, sign);
+    bool bound = bound_columns(n1);
+    k.steps = stages(n1, sign, true, bound ? 16 : 32);
     k.steps.push_back(twiddles(l.n, n2, k.steps, sign));
     if (k.load.access == Access::c2r && n2 % 2 == 0)
       k.mirror_lines = n2; // column j2's partners are column n2 - j2's elements
+    k.resident_groups = bound ? 2 : 0;
     add(std::move(k), l.load.buffer, Binding::scratch, column_values(n1));
     // The rows: k = k1 + n1 * k2, k1 a new fastest digit.
     Line rows;

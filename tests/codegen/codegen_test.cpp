@@ -480,6 +480,44 @@ TEST(Plan, ChainRowsOf1024OnCuda) {
   EXPECT_EQ(p.passes.at(1).kernel.length, 512) << "no rows of 1024 where they do not fit";
 }
 
+// A chain's strided columns of 1024 F32 points take radix 16 (64 threads
+// of 16 values a line) and a launch bound of two groups where the compiler
+// takes one (CUDA); the rows, F64 and the GLSL dialects keep their kernels.
+TEST(Plan, BoundColumnsOf1024OnCuda) {
+  Device cuda = dialect_limits(h200_cuda(), Dialect::cuda);
+  EXPECT_TRUE(cuda.launch_bounds);
+  EXPECT_FALSE(dialect_limits(h200_cuda(), Dialect::vulkan).launch_bounds);
+  EXPECT_FALSE(dialect_limits(h200(), Dialect::opengl).launch_bounds);
+  auto first = [](const fftmux_desc& d, const Device& dev) {
+    Plan p = plan(d, direction(d), dev);
+    EXPECT_GE(p.passes.size(), 2u) << p.summary;
+    return p.passes.at(0).kernel;
+  };
+  for (fftmux_kind kind : {FFTMUX_C2C, FFTMUX_R2C}) {
+    int64_t n = kind == FFTMUX_C2C ? 1 << 20 : 1 << 21; // columns of 1024 either way
+    Kernel k = first(problem({n}, kind, FFTMUX_F32, 3), cuda);
+    EXPECT_EQ(k.length, 1024);
+    EXPECT_EQ(k.threads, 64u);
+    EXPECT_EQ(k.teams, 8u);
+    EXPECT_EQ(k.resident_groups, 2u);
+    EXPECT_EQ(k.steps.at(0).radix, 16);
+    EXPECT_NE(emit(k, Dialect::cuda).find("__launch_bounds__(512, 2)"), std::string::npos);
+    Plan p = plan(problem({n}, kind, FFTMUX_F32, 3), direction(problem({n}, kind)), cuda);
+    EXPECT_EQ(p.passes.back().kernel.threads, 32u) << "the rows keep theirs";
+  }
+  Plan c2r = plan(problem({1 << 21}, FFTMUX_C2R, FFTMUX_F32, 2), FFTMUX_INVERSE, cuda);
+  int bound = 0;
+  for (const Pass& pass : c2r.passes)
+    bound += pass.kernel.resident_groups == 2 && pass.kernel.threads == 64;
+  EXPECT_EQ(bound, 1) << "C2R's columns (after its pre pass) too: " << c2r.summary;
+  EXPECT_NE(first(problem({1 << 20}, FFTMUX_C2C, FFTMUX_F64, 3), cuda).resident_groups, 2u)
+      << "F64 not measured";
+  Kernel vk = first(problem({1 << 20}, FFTMUX_C2C, FFTMUX_F32, 3),
+                    dialect_limits(h200_cuda(), Dialect::vulkan));
+  EXPECT_EQ(vk.resident_groups, 0u);
+  EXPECT_NE(vk.threads, 64u) << "Vulkan keeps radix 32";
+}
+
 // 32768 points as a cluster of four groups (Kernel::cluster): columns of
 // 8192 at stride 4, their rows of 4 across the cluster's shared memory,
 // where the device has clusters; the other sizes, F64 and devices without
@@ -823,7 +861,7 @@ TEST(Plan, FourStepTwiddlesByRows) {
     return m.rows >= 0 ? m.row_count : 0;
   };
   EXPECT_EQ(rows(1 << 19), 8); // 512 = 8 x 8 x 8
-  EXPECT_EQ(rows(1 << 20), 0); // 1024 = 32 x 32, its split table 2 x 1024
+  EXPECT_EQ(rows(1 << 20), 8); // 1024 = 16 x 8 x 8 (bound_columns)
   EXPECT_EQ(rows(1 << 22), 8); // 2048 = 16 x 16 x 8
   EXPECT_EQ(rows(1 << 23), 8); // 2048 again
   EXPECT_EQ(rows(1 << 24), 0); // 128 = 16 x 8 of three passes: 2^20 row values

@@ -20,7 +20,7 @@
 namespace fftmux::codegen {
 
 // Bumped whenever emitted code changes: part of every compiled-code cache key.
-constexpr int generator_version = 38;
+constexpr int generator_version = 39;
 
 // What the device allows a kernel.
 struct Device {
@@ -49,6 +49,9 @@ struct Device {
   // Bulk copies from global to shared memory that complete on a shared
   // barrier (CUDA's cp.async.bulk, from compute capability 9.0).
   bool bulk_copy = false;
+  // The compiler fits as many groups an SM as a kernel asks, trading
+  // registers for them (CUDA's launch bounds; GLSL has no such hint).
+  bool launch_bounds = false;
 };
 
 // The knobs an autotuner turns (the backends' variants).
