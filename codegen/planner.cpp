@@ -722,9 +722,12 @@ struct Planner {
   // two groups of 256 threads. H200 (results h200-2026-12-03f, call 7):
   // R2C 2^21 983 -> 930 us (cuFFT 924-925), C2R 2^21 1051 -> 994 (cuFFT
   // 1227), R2C 2^19 773 -> 751-763; C2C 2^20 1333 -> 1334-1339 (cuFFT
-  // 1285). Radix 16 alone left R2C 2^21 at 984 (call 6).
+  // 1285). Radix 16 alone left R2C 2^21 at 984 (call 6). The variants that
+  // reshape the columns (fewer threads or radices, more lines) keep their
+  // kernels: under the bound they spill 124-976 bytes.
   bool bound_columns(int64_t n1) const {
-    return dev.launch_bounds && n1 == 1024 && prec == Precision::f32;
+    return dev.launch_bounds && n1 == 1024 && prec == Precision::f32 && opt.max_radix >= 16 &&
+           opt.values_per_thread <= 16 && opt.coalesce_teams <= 8;
   }
 
   // Scratch regions live until the axis that took them is done.

@@ -512,6 +512,13 @@ TEST(Plan, BoundColumnsOf1024OnCuda) {
   EXPECT_EQ(bound, 1) << "C2R's columns (after its pre pass) too: " << c2r.summary;
   EXPECT_NE(first(problem({1 << 20}, FFTMUX_C2C, FFTMUX_F64, 3), cuda).resident_groups, 2u)
       << "F64 not measured";
+  for (const char* v : {"radix8", "radix4", "wide", "radix8-narrow", "wide-strides"}) {
+    fftmux_desc d = problem({1 << 20}, FFTMUX_C2C, FFTMUX_F32, 3);
+    EXPECT_NE(plan(d, FFTMUX_FORWARD, cuda, variant_named(v)).passes.at(0).kernel.resident_groups,
+              2u)
+        << v << " keeps its columns";
+  }
+  EXPECT_EQ(first(problem({1 << 20}, FFTMUX_C2C, FFTMUX_F32, 3), cuda).workgroup(), 512u);
   Kernel vk = first(problem({1 << 20}, FFTMUX_C2C, FFTMUX_F32, 3),
                     dialect_limits(h200_cuda(), Dialect::vulkan));
   EXPECT_EQ(vk.resident_groups, 0u);
