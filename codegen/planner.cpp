@@ -640,7 +640,26 @@ struct Planner {
     // pass 677 -> 655 us, streamed 813 -> 644.
     if (!k.resident_groups && fills_sm(k))
       k.resident_groups = 1;
+    if (!k.resident_groups && pairs_sm(k))
+      k.resident_groups = 2;
     return k;
+  }
+
+  // A group of several F32 lines on 512 threads of at most 16 values each,
+  // which the compiler gives more than 64 registers, runs alone on its SM,
+  // half of whose threads wait; under a launch bound of two groups its
+  // values still fit. (F64's 16 values would spill, and so would the
+  // variants' other shapes: radix8, radix4, narrow, radix16 and
+  // wide-strides 8-516 bytes; Bluestein's one-line groups were not
+  // measured.)
+  // H200 (results h200-2026-12-04, call 3): C2R 2^20's mirror columns of
+  // 512 points (32 threads of 16 values, 16 lines, 83 registers) 889-890
+  // -> 785-786 us (cuFFT 1220-1224).
+  bool pairs_sm(const Kernel& k) const {
+    bool shapes = opt.max_radix >= 32 && opt.values_per_thread == 16 && opt.coalesce_teams == 8;
+    return dev.launch_bounds && prec == Precision::f32 && shapes && k.teams > 1 &&
+           k.threads * k.teams == 512 && k.length <= 16 * int64_t(k.threads) &&
+           2 * k.shared_scalars() <= shared_scalars();
   }
 
   // Whether a shaped group takes more than half the shared memory: it runs

@@ -40,7 +40,7 @@ cmake --build build-h200
 
 rm -rf .h200/bin .h200/lib
 mkdir -p .h200/bin .h200/lib
-cp build-h200/bin/{cuda_bench,fftmux,fftmux_correctness,fftmux_bench,opengl_bench,vulkan_bench} \
+cp build-h200/bin/{cuda_bench,fftmux,fftmux_correctness,fftmux_bench,fftmux_cuda_gpu_test,opengl_bench,vulkan_bench,codegen_dump} \
   .h200/bin/
 cp -a build-h200/lib/fftmux build-h200/lib/fftmux-bench build-h200/lib/libfftmux.so* .h200/lib/
 

@@ -527,6 +527,30 @@ TEST(Plan, BoundColumnsOf1024OnCuda) {
   EXPECT_NE(vk.threads, 64u) << "Vulkan keeps radix 32";
 }
 
+// C2R 2^20's mirror columns of 512 F32 points (32 threads of 16 values, 16
+// lines: 512 threads) are bound to two groups an SM on CUDA (pairs_sm);
+// F64, the variants of other shapes and the GLSL dialects keep theirs.
+TEST(Plan, PairedGroupsOfC2RColumnsOnCuda) {
+  Device cuda = dialect_limits(h200_cuda(), Dialect::cuda);
+  auto first = [](const fftmux_desc& d, const Device& dev, const char* v = "default") {
+    Plan p = plan(d, FFTMUX_INVERSE, dev, variant_named(v));
+    EXPECT_GE(p.passes.size(), 2u) << p.summary;
+    return p.passes.at(0).kernel;
+  };
+  fftmux_desc d = problem({1 << 20}, FFTMUX_C2R, FFTMUX_F32, 4);
+  Kernel k = first(d, cuda);
+  EXPECT_EQ(k.length, 512);
+  EXPECT_EQ(k.workgroup(), 512u);
+  EXPECT_GT(k.teams, 1u);
+  EXPECT_EQ(k.resident_groups, 2u);
+  EXPECT_NE(emit(k, Dialect::cuda).find("__launch_bounds__(512, 2)"), std::string::npos);
+  for (const char* v : {"radix8", "radix4", "narrow", "radix16", "wide-strides"})
+    EXPECT_NE(first(d, cuda, v).resident_groups, 2u) << v << " keeps its columns";
+  EXPECT_NE(first(problem({1 << 20}, FFTMUX_C2R, FFTMUX_F64, 4), cuda).resident_groups, 2u)
+      << "F64's 16 values would spill";
+  EXPECT_EQ(first(d, dialect_limits(h200_cuda(), Dialect::vulkan)).resident_groups, 0u);
+}
+
 // 32768 points as a cluster of four groups (Kernel::cluster): columns of
 // 8192 at stride 4, their rows of 4 across the cluster's shared memory,
 // where the device has clusters; the other sizes, F64 and devices without

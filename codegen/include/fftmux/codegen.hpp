@@ -20,7 +20,7 @@
 namespace fftmux::codegen {
 
 // Bumped whenever emitted code changes: part of every compiled-code cache key.
-constexpr int generator_version = 39;
+constexpr int generator_version = 40;
 
 // What the device allows a kernel.
 struct Device {
