@@ -239,7 +239,10 @@ private:
     Layout cur = load();
     mirrored_ = mirrored();
     const Step* prev = nullptr;
+    size_t tail = tail_stage();
     for (const Step& s : k_.steps) {
+      if (&s - k_.steps.data() == std::ptrdiff_t(tail))
+        return butterfly_tail(cur);
       if (k_.cluster > 1 && s.kind == Step::r2c_post)
         break; // the rows' (cluster_rows)
       if (s.kind == Step::stage)
@@ -260,6 +263,49 @@ private:
     }
     store(cur);
   }
+
+  // Kernel::butterfly_tail: the last stage where only multiplications
+  // follow it and the store takes its layout, else steps.size().
+  size_t tail_stage() const {
+    size_t n = k_.steps.size(), last = n;
+    for (size_t i = 0; i < n; ++i)
+      if (k_.steps[i].kind == Step::stage)
+        last = i;
+      else if (k_.steps[i].kind != Step::multiply)
+        return n;
+    bool plain = !k_.split_exchange && k_.chunks == 1 && k_.cluster == 1 && !k_.stream &&
+                 !k_.store_flat && !k_.store_alt;
+    if (!k_.butterfly_tail || !plain || last == n)
+      return n;
+    return k_.length / k_.steps[last].radix > int64_t(k_.threads) ? last : n;
+  }
+
+  // The last stage, the multiplications after it and the store, one
+  // butterfly at a time: its inputs are read from shared memory only once
+  // the previous butterfly's outputs are stored, so a thread holds one
+  // butterfly's values there instead of all of them (NVRTC, C2C 2^20's
+  // columns of 1024 under 64 registers: 20 bytes spilled -> 4).
+  void butterfly_tail(const Layout& cur) {
+    const Step& s = k_.steps[tail_stage()];
+    Layout in = stage_layout(s, false), out = stage_layout(s, true);
+    bool shared = enter_exchange(cur, in);
+    if (shared) {
+      write_shared(cur, "xy");
+      barrier();
+    }
+    size_t R = size_t(s.radix);
+    for (int64_t j = 0; j * int64_t(k_.threads) < k_.length / s.radix; ++j) {
+      only_ = {size_t(j) * R, size_t(j + 1) * R};
+      if (shared)
+        read_shared(in, "xy", 0);
+      butterfly_step(s, j);
+      for (const Step* m = &s + 1; m != k_.steps.data() + k_.steps.size(); ++m)
+        multiply(*m, out);
+      store(out);
+    }
+    only_ = {0, SIZE_MAX};
+  }
+  bool emits(size_t slot) const { return slot >= only_.first && slot < only_.second; }
 
   // Thread and line indices of one mapping: the stage mapping or the other.
   void mapping(bool alt) {
@@ -509,8 +555,8 @@ private:
   std::map<std::string, std::string> per_base(const Layout& l, const char* prefix, Use use,
                                               Decl decl) {
     std::map<std::string, std::string> names;
-    for (const Slot& sl : l.slots)
-      if (use(sl) && !names.count(sl.base)) {
+    for (size_t i = 0; i < l.slots.size(); ++i)
+      if (const Slot& sl = l.slots[i]; emits(i) && use(sl) && !names.count(sl.base)) {
         std::string n = prefix + std::to_string(declared_++);
         line(decl(n, sl));
         names[sl.base] = n;
@@ -568,31 +614,24 @@ private:
     }
   }
 
-  Layout exchange(const Layout& from, const Layout& to) {
+  // Whether values in layout from must pass through shared memory to reach
+  // layout to; if so, after a barrier where shared memory was in use.
+  bool enter_exchange(const Layout& from, const Layout& to) {
     if (same(from, to))
-      return to;
+      return false;
     if (shared_used_)
       barrier();
     shared_used_ = true;
-    auto read = [&](const char* what, int chunk) {
-      auto bases = padded_bases(to);
-      std::string at = chunk_index(chunk), guard;
-      for (size_t s = 0; s < to.slots.size(); ++s) {
-        if (!in_chunk(to.slots[s], chunk, guard))
-          continue;
-        std::string r = std::to_string(s), v = "sh[" + at + "]";
-        std::string stmt =
-            slot_index(bases, to.alt, to.slots[s]) +
-            (std::string(what) == "xy"       ? "r[" + r + "] = CPLX(sh[i], sh[i + " + half() + "]);"
-             : std::string(what).size() == 1 ? "r[" + r + "]." + what + " = " + v + ";"
-                                             : what + ("[" + r + "] = " + v + ";"));
-        guarded(guard, stmt);
-      }
-    };
+    return true;
+  }
+
+  Layout exchange(const Layout& from, const Layout& to) {
+    if (!enter_exchange(from, to))
+      return to;
     if (!k_.split_exchange) {
       write_shared(from, "xy");
       barrier();
-      read("xy", 0);
+      read_shared(to, "xy", 0);
       return to;
     }
     // One component at a time, a round a chunk. In one chunk the real parts
@@ -606,7 +645,7 @@ private:
         barrier();
       write_shared(from, y ? "y" : "x", round % chunks);
       barrier();
-      read(chunks == 1 ? (y ? "y" : "x") : y ? "ys" : "xs", round % chunks);
+      read_shared(to, chunks == 1 ? (y ? "y" : "x") : y ? "ys" : "xs", round % chunks);
     }
     if (chunks > 1)
       for (size_t s = 0; s < to.slots.size(); ++s)
@@ -615,34 +654,56 @@ private:
     return to;
   }
 
+  // The slots of `to` from shared memory: both components ("xy"), one into
+  // r ("x", "y") or into the arrays xs or ys, of one chunk's round.
+  void read_shared(const Layout& to, const std::string& what, int chunk) {
+    auto bases = padded_bases(to);
+    std::string at = chunk_index(chunk), guard;
+    for (size_t s = 0; s < to.slots.size(); ++s) {
+      if (!emits(s) || !in_chunk(to.slots[s], chunk, guard))
+        continue;
+      std::string r = std::to_string(s), v = "sh[" + at + "]";
+      std::string stmt = slot_index(bases, to.alt, to.slots[s]) +
+                         (what == "xy"       ? "r[" + r + "] = CPLX(sh[i], sh[i + " + half() + "]);"
+                          : what.size() == 1 ? "r[" + r + "]." + what + " = " + v + ";"
+                                             : what + "[" + r + "] = " + v + ";");
+      guarded(guard, stmt);
+    }
+  }
+
   // ---- steps ----
 
   Layout stage(const Step& s, const Layout& cur) {
-    Layout in = exchange(cur, stage_layout(s, false));
+    exchange(cur, stage_layout(s, false));
+    for (int64_t j = 0; j * int64_t(k_.threads) < k_.length / s.radix; ++j)
+      butterfly_step(s, j);
+    return stage_layout(s, true);
+  }
+
+  // Butterfly j of a thread in stage s: its twiddles, then the radix.
+  void butterfly_step(const Step& s, int64_t j) {
     const char* sfx = s.sign < 0 ? "_f" : "_i";
     butterflies_.insert({s.radix, s.sign});
     int64_t P = k_.threads, q = k_.length / s.radix;
-    for (int64_t j = 0; j * P < q; ++j) {
-      std::string b = butterfly(s, j).b, stmt;
-      if (s.span > 1) {
-        stmt += "uint k = " + b + (&s == mirrored_ ? "" : " % " + u(s.span)) + "; ";
-        for (int i = 1; i < s.radix; ++i) {
-          std::string w = table(s.twiddles, u((i - 1) * s.span) + " + k", s.sign > 0);
-          stmt += reg(j * s.radix + i) + " = cmul(" + reg(j * s.radix + i) + ", " + w + "); ";
-        }
+    std::string b = butterfly(s, j).b, stmt;
+    if (s.span > 1) {
+      stmt += "uint k = " + b + (&s == mirrored_ ? "" : " % " + u(s.span)) + "; ";
+      for (int i = 1; i < s.radix; ++i) {
+        std::string w = table(s.twiddles, u((i - 1) * s.span) + " + k", s.sign > 0);
+        stmt += reg(j * s.radix + i) + " = cmul(" + reg(j * s.radix + i) + ", " + w + "); ";
       }
-      stmt += "bf" + std::to_string(s.radix) + sfx + "(";
-      for (int i = 0; i < s.radix; ++i)
-        stmt += (i ? ", " : "") + reg(j * s.radix + i);
-      stmt += ");";
-      guarded((j + 1) * P > q ? b + " < " + u(q) : "", stmt);
     }
-    (void)in;
-    return stage_layout(s, true);
+    stmt += "bf" + std::to_string(s.radix) + sfx + "(";
+    for (int i = 0; i < s.radix; ++i)
+      stmt += (i ? ", " : "") + reg(j * s.radix + i);
+    stmt += ");";
+    guarded((j + 1) * P > q ? b + " < " + u(q) : "", stmt);
   }
 
   void multiply(const Step& s, const Layout& cur) {
     for (size_t i = 0; i < cur.slots.size(); ++i) {
+      if (!emits(i))
+        continue;
       const Slot& sl = cur.slots[i];
       std::string g = sl.guard;
       if (s.limit != std::numeric_limits<int64_t>::max())
@@ -671,7 +732,7 @@ private:
         "cplx_t " + w + " = " + lookup(s.table, index(s.index, first.base, cur.alt)) + ";";
     int64_t extent = k_.digits[size_t(s.index.product)];
     size_t j = i;
-    for (; j < cur.slots.size() && cur.slots[j].base == first.base &&
+    for (; j < cur.slots.size() && emits(j) && cur.slots[j].base == first.base &&
            cur.slots[j].guard == first.guard && on_row(s, cur.slots[j]);
          ++j) {
       int64_t row = cur.slots[j].offset / s.row_step; // row 0 holds ones
@@ -1137,6 +1198,8 @@ private:
       scale = " * " + literal(k_.scale);
     auto bases = line_bases(to, side, true);
     for (size_t i = 0; i < to.slots.size(); ++i) {
+      if (!emits(i))
+        continue;
       const Slot& sl = to.slots[i];
       if (to.flat) {
         guarded(sl.guard, format(x_.dst, flat_address(side, i, k_.positions).c_str()) + " = " +
@@ -1342,6 +1405,8 @@ private:
   size_t registers_ = 0;
   bool shared_used_ = false;
   const Step* mirrored_ = nullptr; // the stage butterfly pairs for R2C (mirrored())
+  // The slots the steps emit (butterfly_tail's butterfly), all by default.
+  std::pair<size_t, size_t> only_{0, SIZE_MAX};
   std::set<std::pair<int, int>> butterflies_;
 };
 

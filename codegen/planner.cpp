@@ -550,6 +550,7 @@ struct Planner {
     if (!k.resident_groups) // (bound_columns sets its own)
       k.resident_groups = k.cluster > 1 && !opt.resident_groups ? 2 : opt.resident_groups;
     k.slot_addresses = opt.slot_addresses;
+    k.butterfly_tail = opt.butterfly_tail;
     k.threads = pick_threads(k, E);
     unit_digit_first(k);
     Pref pl = preference(k.load), ps = preference(k.store);

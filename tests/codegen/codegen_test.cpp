@@ -1047,6 +1047,36 @@ TEST(Plan, StridedPassesExchangeOneComponentAtATime) {
 // A butterfly's run of slots shares one padded base index (ixN) in place of
 // i + (i >> 5) per slot, which NVRTC did not fold (8192 points: 2176 SASS
 // instructions, 1872 with the base) and NVIDIA's OpenGL compiler neither.
+// Variant butterfly-tail: C2C 2^20's columns (radix 16 x 8 x 8, two radix-8
+// butterflies a thread in the last stage) store the first butterfly's
+// outputs before reading the second's inputs from shared memory; the
+// default reads both first. Kernels whose store takes another layout keep
+// the order.
+TEST(Emit, ButterflyTail) {
+  Device cuda = dialect_limits(h200_cuda(), Dialect::cuda);
+  fftmux_desc d = problem({1 << 20}, FFTMUX_C2C, FFTMUX_F32, 3);
+  Options tail = variant_named("butterfly-tail");
+  ASSERT_TRUE(tail.butterfly_tail);
+  auto order = [&](const Options& o) {
+    Kernel k = plan(d, FFTMUX_FORWARD, cuda, o).passes.at(0).kernel;
+    EXPECT_EQ(k.butterfly_tail, o.butterfly_tail);
+    std::string src = emit(k, Dialect::cuda);
+    size_t last = src.rfind("__syncthreads();");
+    size_t stored = src.find("] = r[0];", last), read = src.find("r[8] = CPLX(sh[", last);
+    EXPECT_NE(stored, std::string::npos) << src;
+    EXPECT_NE(read, std::string::npos) << src;
+    return stored < read;
+  };
+  EXPECT_TRUE(order(tail));
+  EXPECT_FALSE(order(Options{}));
+  fftmux_desc r = problem({4096}, FFTMUX_R2C, FFTMUX_F32, 3); // the post step follows
+  Kernel k = plan(r, FFTMUX_FORWARD, cuda, tail).passes.at(0).kernel;
+  k.butterfly_tail = false;
+  std::string plain = emit(k, Dialect::cuda);
+  k.butterfly_tail = true;
+  EXPECT_EQ(emit(k, Dialect::cuda), plain);
+}
+
 TEST(Emit, PaddedIndexOncePerButterfly) {
   auto count = [](const std::string& s, const std::string& what) {
     size_t n = 0;
@@ -1116,8 +1146,9 @@ TEST(Emit, NoIndexDeclaredUnread) {
         for (std::string v : {"teamS", "tS", "gS", "okS", "dS0", "dS1", "cS", "mateS", "teamA",
                               "tA", "gA", "okA", "dA0", "dA1"})
           if (src.find("uint " + v + " = ") != std::string::npos ||
-              src.find("bool " + v + " = ") != std::string::npos)
+              src.find("bool " + v + " = ") != std::string::npos) {
             EXPECT_GE(words(src, v), 2u) << v << " in " << pass.kernel.name << " of " << n;
+          }
       }
     }
   std::string flat =

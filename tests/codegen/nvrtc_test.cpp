@@ -40,7 +40,11 @@ TEST(Nvrtc, CudaDialectCompiles) {
               P{10007, FFTMUX_C2C, FFTMUX_F32}, P{8192, FFTMUX_C2C, FFTMUX_F32},
               P{1024, FFTMUX_C2C, FFTMUX_F64}}) {
     fftmux_desc d = problem(c.n, c.k, c.p, 8);
+    Options tail; // and the variant that emits its last stage a butterfly at a time
+    tail.butterfly_tail = true;
     Plan p = plan(d, c.k == FFTMUX_C2R ? FFTMUX_INVERSE : FFTMUX_FORWARD, h200);
+    Plan t = plan(d, c.k == FFTMUX_C2R ? FFTMUX_INVERSE : FFTMUX_FORWARD, h200, tail);
+    p.passes.insert(p.passes.end(), t.passes.begin(), t.passes.end());
     for (const Pass& pass : p.passes) {
       std::string src = emit(pass.kernel, Dialect::cuda);
       nvrtcProgram prog;

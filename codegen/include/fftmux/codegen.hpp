@@ -78,6 +78,9 @@ struct Options {
   // mirror in one workgroup; false: a pass of their own, as before
   // (variant mirror-pass).
   bool real_rows = true;
+  // The last stage, the multiplications after it and the store run one
+  // butterfly at a time (Kernel::butterfly_tail; variant butterfly-tail).
+  bool butterfly_tail = false;
   // A line whose one component does not fit shared memory may still run
   // in one kernel by exchanging through it in up to this many chunks of
   // positions, a barrier each; 1 = never (variant unchunked: such lines take
@@ -228,6 +231,11 @@ struct Kernel {
   uint32_t resident_groups = 0; // Options::resident_groups
   bool slot_addresses = false;  // Options::slot_addresses
   bool convolution = false;     // a whole Bluestein convolution (chirp, FFT, spectrum, FFT, chirp)
+  // Where only multiplications follow the last stage and the store keeps
+  // its layout, each butterfly of it is read from shared memory,
+  // transformed, multiplied and stored before the next is read: fewer
+  // values live at once (Options::butterfly_tail).
+  bool butterfly_tail = false;
   // Exchanges go through shared memory in this many rounds of chunk()
   // positions each (one line a workgroup, one component at a time).
   uint32_t chunks = 1;
