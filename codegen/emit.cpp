@@ -242,7 +242,7 @@ private:
     size_t tail = tail_stage();
     for (const Step& s : k_.steps) {
       if (&s - k_.steps.data() == std::ptrdiff_t(tail))
-        return butterfly_tail(cur);
+        return butterfly_tail(s, cur);
       if (k_.cluster > 1 && s.kind == Step::r2c_post)
         break; // the rows' (cluster_rows)
       if (s.kind == Step::stage)
@@ -285,8 +285,7 @@ private:
   // the previous butterfly's outputs are stored, so a thread holds one
   // butterfly's values there instead of all of them (NVRTC, C2C 2^20's
   // columns of 1024 under 64 registers: 20 bytes spilled -> 4).
-  void butterfly_tail(const Layout& cur) {
-    const Step& s = k_.steps[tail_stage()];
+  void butterfly_tail(const Step& s, const Layout& cur) {
     Layout in = stage_layout(s, false), out = stage_layout(s, true);
     bool shared = enter_exchange(cur, in);
     if (shared) {

@@ -659,7 +659,7 @@ struct Planner {
   bool pairs_sm(const Kernel& k) const {
     bool shapes = opt.max_radix >= 32 && opt.values_per_thread == 16 && opt.coalesce_teams == 8;
     return dev.launch_bounds && prec == Precision::f32 && shapes && k.teams > 1 &&
-           k.threads * k.teams == 512 && k.length <= 16 * int64_t(k.threads) &&
+           k.workgroup() == 512 && k.length <= 16 * int64_t(k.threads) &&
            2 * k.shared_scalars() <= shared_scalars();
   }
 

@@ -1044,9 +1044,6 @@ TEST(Plan, StridedPassesExchangeOneComponentAtATime) {
   EXPECT_EQ(split({1 << 20}, 128), (std::vector<int>{0, -1})); // 1024-point twiddled columns
 }
 
-// A butterfly's run of slots shares one padded base index (ixN) in place of
-// i + (i >> 5) per slot, which NVRTC did not fold (8192 points: 2176 SASS
-// instructions, 1872 with the base) and NVIDIA's OpenGL compiler neither.
 // Variant butterfly-tail: C2C 2^20's columns (radix 16 x 8 x 8, two radix-8
 // butterflies a thread in the last stage) store the first butterfly's
 // outputs before reading the second's inputs from shared memory; the
@@ -1077,6 +1074,9 @@ TEST(Emit, ButterflyTail) {
   EXPECT_EQ(emit(k, Dialect::cuda), plain);
 }
 
+// A butterfly's run of slots shares one padded base index (ixN) in place of
+// i + (i >> 5) per slot, which NVRTC did not fold (8192 points: 2176 SASS
+// instructions, 1872 with the base) and NVIDIA's OpenGL compiler neither.
 TEST(Emit, PaddedIndexOncePerButterfly) {
   auto count = [](const std::string& s, const std::string& what) {
     size_t n = 0;

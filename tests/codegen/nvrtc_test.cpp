@@ -42,8 +42,9 @@ TEST(Nvrtc, CudaDialectCompiles) {
     fftmux_desc d = problem(c.n, c.k, c.p, 8);
     Options tail; // and the variant that emits its last stage a butterfly at a time
     tail.butterfly_tail = true;
-    Plan p = plan(d, c.k == FFTMUX_C2R ? FFTMUX_INVERSE : FFTMUX_FORWARD, h200);
-    Plan t = plan(d, c.k == FFTMUX_C2R ? FFTMUX_INVERSE : FFTMUX_FORWARD, h200, tail);
+    int direction = c.k == FFTMUX_C2R ? FFTMUX_INVERSE : FFTMUX_FORWARD;
+    Plan p = plan(d, direction, h200);
+    Plan t = plan(d, direction, h200, tail);
     p.passes.insert(p.passes.end(), t.passes.begin(), t.passes.end());
     for (const Pass& pass : p.passes) {
       std::string src = emit(pass.kernel, Dialect::cuda);
