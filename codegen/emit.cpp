@@ -762,8 +762,8 @@ private:
       std::string stmt = shared_var("a", false, "(" + k + " % " + u(n) + ")");
       if (n1) {
         mirror = "(dS0 == 0u ? " + mirror + " : (" + u(2 * n - 1) + " - " + k + ") % " + u(n) + ")";
-        const Slot& sl = to.slots[i]; // Tables::half_rows: X[h] (k = n) at h
-        at = "(dS0 * " + u(n) + " + " + k + ")";
+        const Slot& sl = to.slots[i]; // k = n: X[h] in row 0, past the table in others
+        at = "(dS0 + " + u(n1) + " * " + k + ")";
         if (sl.lo >= n)
           at = u(h);
         else if (sl.lo < 0 || sl.hi >= n)
@@ -1102,11 +1102,11 @@ private:
     case Access::r2c:
       return "r2c_post(" + src(address(side, alt, "(" + l + " % " + h + ")")) + ", " +
              src(address(side, alt, "((" + h + " - " + l + ") % " + h + ")")) + ", " +
-             lookup({side.table, 0, -1, side.conj_table}, l) + ")";
+             lookup(side.table, l) + ")";
     case Access::c2r:
       return "c2r_pre(" + src(address(side, alt, l)) + ", " +
-             src(address(side, alt, "(" + h + " - " + l + ")")) + ", " +
-             lookup({side.table, 0, -1, side.conj_table}, l) + ", " + l + " == " + u(0) + ")";
+             src(address(side, alt, "(" + h + " - " + l + ")")) + ", " + lookup(side.table, l) +
+             ", " + l + " == " + u(0) + ")";
     }
     return "";
   }

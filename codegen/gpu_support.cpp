@@ -62,9 +62,9 @@ const std::vector<Variant>& variants() {
         // Long real lines with R2C's post or C2R's pre step as a pass of
         // its own (the default before generator v35).
         {"mirror-pass", with([](Options& o) { o.real_rows = false; })},
-        // The last stage of a kernel one butterfly at a time, from shared
-        // memory to the store (NVRTC: the bound columns of 1024 under 64
-        // registers spill 4 bytes instead of 20). Not measured on a GPU yet.
+        // The last stage of every kernel one butterfly at a time, from
+        // shared memory to the store (the default only in the bound columns
+        // of 1024: planner.cpp, bound_columns).
         {"butterfly-tail", with([](Options& o) { o.butterfly_tail = true; })},
     };
   }();

@@ -550,7 +550,7 @@ struct Planner {
     if (!k.resident_groups) // (bound_columns sets its own)
       k.resident_groups = k.cluster > 1 && !opt.resident_groups ? 2 : opt.resident_groups;
     k.slot_addresses = opt.slot_addresses;
-    k.butterfly_tail = opt.butterfly_tail;
+    k.butterfly_tail = k.butterfly_tail || opt.butterfly_tail; // (bound_columns sets its own)
     k.threads = pick_threads(k, E);
     unit_digit_first(k);
     Pref pl = preference(k.load), ps = preference(k.store);
@@ -744,7 +744,11 @@ struct Planner {
   // 1227), R2C 2^19 773 -> 751-763; C2C 2^20 1333 -> 1334-1339 (cuFFT
   // 1285). Radix 16 alone left R2C 2^21 at 984 (call 6). The variants that
   // reshape the columns (fewer threads or radices, more lines) keep their
-  // kernels: under the bound they spill 124-976 bytes.
+  // kernels: under the bound they spill 124-976 bytes. Their last stage
+  // goes one butterfly at a time (Kernel::butterfly_tail: 4 bytes spilled,
+  // not 20): H200 (results h200-2026-12-04b, call 1) C2C 2^20 x128 1340 ->
+  // 1248-1260 us (cuFFT 1287), C2R 2^21 998 -> 984; the columns of 2048
+  // it took from 28 bytes to 8 ran 0-1 % slower, so they keep theirs.
   bool bound_columns(int64_t n1) const {
     return dev.launch_bounds && n1 == 1024 && prec == Precision::f32 && opt.max_radix >= 16 &&
            opt.values_per_thread <= 16 && opt.coalesce_teams <= 8;
@@ -807,6 +811,7 @@ struct Planner {
     if (k.load.access == Access::c2r && n2 % 2 == 0)
       k.mirror_lines = n2; // column j2's partners are column n2 - j2's elements
     k.resident_groups = bound ? 2 : 0;
+    k.butterfly_tail = bound;
     add(std::move(k), l.load.buffer, Binding::scratch, column_values(n1));
     // The rows: k = k1 + n1 * k2, k1 a new fastest digit.
     Line rows;
@@ -817,7 +822,7 @@ struct Planner {
     rows.store = substitute(l.store, {{0, 1}, {kElement, n1}}, 1);
     if (!post.empty()) { // real_rows: the rows are one kernel, reading the roots in their order
       rows.mirror = n1;
-      post.back().table.offset = tables.half_rows(2 * l.n, n1);
+      post.back().table = tables.half(2 * l.n, true);
     }
     line(rows, scale, post, base);
   }
@@ -1173,7 +1178,7 @@ struct Planner {
     s.kind = Step::r2c_post;
     s.span = half; // the half length
     if (!chained)
-      s.table.offset = tables.half(2 * half);
+      s.table = tables.half(2 * half);
     return s;
   }
 
@@ -1344,7 +1349,7 @@ struct Planner {
         l.load.access = Access::c2r;
         l.load.length = h;
         l.load.table = tables.half(n);
-        l.load.conj_table = true;
+        l.load.table.conj = true;
         l.store = rs;
         any_line(l, scale);
       }
@@ -1418,7 +1423,7 @@ struct Planner {
     k.load.access = access;
     k.load.length = h;
     k.load.table = tables.half(2 * h);
-    k.load.conj_table = access == Access::c2r;
+    k.load.table.conj = access == Access::c2r;
     k.load.axes[0].limit = count;
     k.store = substitute(to, {{kElement, 1}, {0, chunk}}, 1);
     k.store.axes[0].limit = count;

@@ -96,29 +96,39 @@ int64_t Tables::stage_twiddles(int64_t span, int radix) {
   return add({TableRun::stage_twiddles, span, radix, 0, 0.0, 0, (radix - 1) * span});
 }
 
-Table Tables::twiddle(int64_t n, int sign) {
+// The low run holds w^m for m < 2^bits, the high run w^(m 2^bits), so
+// w^m = high[m >> bits] low[m & (2^bits - 1)]: about 2 sqrt(count) values,
+// which stay in cache where count would not (H200, R2C 2^24: a 64 MiB
+// table beside 64 MiB of data a line).
+Table Tables::roots(int64_t n, int64_t count, bool split) {
   Table t;
-  t.conj = sign > 0;
-  if (n <= 4096) {
-    t.offset = stage(n);
+  if (!split) {
+    t.offset = add({TableRun::roots, n, 1, 0, 0.0, 0, count});
     return t;
   }
   int bits = 0;
-  while ((int64_t(1) << (2 * bits)) < n)
+  while ((int64_t(1) << (2 * bits)) < count)
     ++bits;
-  int64_t lo = int64_t(1) << bits, hi = (n + lo - 1) / lo;
+  int64_t lo = int64_t(1) << bits, hi = (count + lo - 1) / lo;
   t.split_bits = bits;
   t.offset = add({TableRun::roots, n, 1, 0, 0.0, 0, lo});
   t.hi_offset = add({TableRun::roots, n, lo, 0, 0.0, 0, hi});
   return t;
 }
 
-int64_t Tables::half(int64_t n) {
-  return add({TableRun::roots, n, 1, 0, 0.0, 0, n / 2 + 1});
+Table Tables::twiddle(int64_t n, int sign) {
+  Table t = roots(n, n, n > 4096);
+  t.conj = sign > 0;
+  return t;
 }
 
-int64_t Tables::half_rows(int64_t n, int64_t n1) {
-  return add({TableRun::half_rows, n, n1, 0, 0.0, 0, n / 2 + 1});
+// Whole up to 2^20 points (4 MiB in F32), which stay in L2 beside the
+// data: H200 (results h200-2026-12-04b, call 2) split from 2^18 on, C2R
+// 2^20 ran 5 % slower (788 -> 827 us; not spills: ptxas reports 24 bytes
+// split, 28 whole), 2^19 3 %; beyond, C2R 2^22 1137 -> 1012, 2^24 1344 ->
+// 1235 (cuFFT 1408), R2C 2^23 1230 -> 1157 (the rows' table, always split).
+Table Tables::half(int64_t n, bool strided) {
+  return roots(n, n / 2 + 1, strided || n > (int64_t(1) << 20));
 }
 
 int64_t Tables::chirp(int64_t n, int sign) {
@@ -186,11 +196,6 @@ void fill(const TableRun& r, cd* out) {
     case TableRun::roots: out[m] = unit_root(-1, m * r.b, n); break;
     case TableRun::stage_twiddles: out[m] = unit_root(-1, (m / n + 1) * (m % n), n * r.b); break;
     case TableRun::chirp: out[m] = unit_root(r.sign, m * m % (2 * n), 2 * n); break;
-    case TableRun::half_rows: {
-      int64_t c = n / 2 / r.b;
-      out[m] = unit_root(-1, m == n / 2 ? m : m / c + r.b * (m % c), n);
-      break;
-    }
     case TableRun::grid:
     case TableRun::bluestein: break; // filled above
     }

@@ -25,11 +25,12 @@ public:
   // consecutive k, so each of its reads is one contiguous run.
   int64_t stage_twiddles(int64_t span, int radix);
   Table twiddle(int64_t n, int sign); // exp(sign 2 pi i m / n), m < n, split when long
-  int64_t half(int64_t n);            // exp(-2 pi i k / n), k <= n / 2
-  // half(n) in the order rows of n1 lines read it: exp(-2 pi i (k1 + n1 k)
-  // / n) at k1 c + k (c = n / 2 n1, k < c), and -1 (k = n / 2) after them,
-  // so a line's threads, which hold consecutive k, read one run.
-  int64_t half_rows(int64_t n, int64_t n1);
+  // exp(-2 pi i k / n), k <= n / 2; split beyond 2^20 points, or where
+  // `strided`: read at k1 + n1 k by rows whose threads hold consecutive k,
+  // where each thread's read would take a sector of its own unless the
+  // table is two short runs (the low one then hit at few entries, the high
+  // one in order).
+  Table half(int64_t n, bool strided = false);
   int64_t chirp(int64_t n, int sign); // exp(sign pi i k^2 / n), k < n
   // exp(-2 pi i r c / n) at r row_len + c, r < rows, c < row_len.
   int64_t grid(int64_t n, int64_t row_len, int64_t rows);
@@ -37,6 +38,7 @@ public:
   int64_t bluestein(int64_t n, int64_t m, int sign, double scale);
 
 private:
+  Table roots(int64_t n, int64_t count, bool split); // exp(-2 pi i m / n), m < count
   int64_t add(TableRun run);
   Plan& p_;
 };

@@ -1044,19 +1044,20 @@ TEST(Plan, StridedPassesExchangeOneComponentAtATime) {
   EXPECT_EQ(split({1 << 20}, 128), (std::vector<int>{0, -1})); // 1024-point twiddled columns
 }
 
-// Variant butterfly-tail: C2C 2^20's columns (radix 16 x 8 x 8, two radix-8
-// butterflies a thread in the last stage) store the first butterfly's
-// outputs before reading the second's inputs from shared memory; the
-// default reads both first. Kernels whose store takes another layout keep
-// the order.
+// Butterfly tails: the columns of C2C 2^21 (2048 = 16 x 16 x 8, two radix-8
+// butterflies a thread in the last stage) under the variant butterfly-tail,
+// and C2C 2^20's bound columns of 1024 by default, store the first
+// butterfly's outputs before reading the second's inputs from shared
+// memory; the default's columns of 2048 read both first. Kernels whose
+// store takes another layout keep the order.
 TEST(Emit, ButterflyTail) {
   Device cuda = dialect_limits(h200_cuda(), Dialect::cuda);
-  fftmux_desc d = problem({1 << 20}, FFTMUX_C2C, FFTMUX_F32, 3);
   Options tail = variant_named("butterfly-tail");
   ASSERT_TRUE(tail.butterfly_tail);
-  auto order = [&](const Options& o) {
+  auto order = [&](int64_t n, const Options& o, bool expect_tail) {
+    fftmux_desc d = problem({n}, FFTMUX_C2C, FFTMUX_F32, 3);
     Kernel k = plan(d, FFTMUX_FORWARD, cuda, o).passes.at(0).kernel;
-    EXPECT_EQ(k.butterfly_tail, o.butterfly_tail);
+    EXPECT_EQ(k.butterfly_tail, expect_tail) << n;
     std::string src = emit(k, Dialect::cuda);
     size_t last = src.rfind("__syncthreads();");
     size_t stored = src.find("] = r[0];", last), read = src.find("r[8] = CPLX(sh[", last);
@@ -1064,8 +1065,9 @@ TEST(Emit, ButterflyTail) {
     EXPECT_NE(read, std::string::npos) << src;
     return stored < read;
   };
-  EXPECT_TRUE(order(tail));
-  EXPECT_FALSE(order(Options{}));
+  EXPECT_TRUE(order(1 << 21, tail, true));
+  EXPECT_FALSE(order(1 << 21, Options{}, false));
+  EXPECT_TRUE(order(1 << 20, Options{}, true)) << "the bound columns take it by default";
   fftmux_desc r = problem({4096}, FFTMUX_R2C, FFTMUX_F32, 3); // the post step follows
   Kernel k = plan(r, FFTMUX_FORWARD, cuda, tail).passes.at(0).kernel;
   k.butterfly_tail = false;
@@ -1310,15 +1312,12 @@ TEST(Plan, LongRealLinesPairWithTheirMirrors) {
       << "row 0's partner of k is its own n - k, the others' their mate's n - 1 - k";
   const Step& post = rows.steps.back();
   ASSERT_EQ(post.kind, Step::r2c_post);
-  std::string at = "tab[" + std::to_string(post.table.offset) + "u + ";
-  EXPECT_NE(src.find(at + "(dS0 * 1024u + (tS + 0u))]"), std::string::npos)
-      << "the root of X[k1 + n1 k] at k1 n + k: a row's threads read one run";
-  EXPECT_NE(src.find(at + "524288u]"), std::string::npos) << "X[h]'s after the rows'";
-  EXPECT_EQ(
-      std::count_if(p.table.begin(), p.table.end(),
-                    [](const TableRun& r) { return r.kind == TableRun::roots && r.n == 1 << 20; }),
-      0)
-      << "no unused table in the natural order";
+  ASSERT_EQ(post.table.split_bits, 10) << "the root of X[k1 + n1 k] from two runs of 1024 or less";
+  std::string hi = "tab[" + std::to_string(post.table.hi_offset) + "u + ";
+  EXPECT_NE(src.find(hi + "(((dS0 + 512u * (tS + 0u))) >> 10u)]"), std::string::npos)
+      << "a row's threads, consecutive k, read the high run in order";
+  EXPECT_NE(src.find(hi + "((524288u) >> 10u)]"), std::string::npos) << "X[h]: the root -1";
+  EXPECT_LT(p.table_size, 20000) << "no table of 2^19 roots";
   EXPECT_NE(src.find("< 524289u"), std::string::npos) << "X[h] stored by row 0 alone";
   // C2R: the columns read X[k] and X[h - k], column j2 beside n2 - j2.
   Plan c = plan(problem({1 << 20}, FFTMUX_C2R, FFTMUX_F32, 3), FFTMUX_INVERSE, cuda);
@@ -1479,11 +1478,6 @@ TEST(Tables, EveryRunHoldsItsFormula) {
           break;
         case TableRun::chirp: want = root(r.sign, (long double)(m * m % (2 * r.n)), 2 * r.n); break;
         case TableRun::grid: want = root(-1, (long double)(m / r.b * (m % r.b)), r.n); break;
-        case TableRun::half_rows: {
-          int64_t c = r.n / 2 / r.b, k = m == r.n / 2 ? m : m / c + r.b * (m % c);
-          want = root(-1, (long double)k, r.n);
-          break;
-        }
         case TableRun::bluestein: {
           if (m % 997) // a naive DFT of the wrapped chirp at every 997th entry
             continue;
@@ -1510,11 +1504,12 @@ TEST(Tables, EveryRunHoldsItsFormula) {
     EXPECT_EQ(covered, p.table_size) << "runs overlap or leave gaps";
     grids += std::count_if(p.table.begin(), p.table.end(),
                            [](const TableRun& r) { return r.kind == TableRun::grid; });
-    rows += std::count_if(p.table.begin(), p.table.end(),
-                          [](const TableRun& r) { return r.kind == TableRun::half_rows; });
+    rows += std::count_if(p.table.begin(), p.table.end(), [](const TableRun& r) {
+      return r.kind == TableRun::roots && r.n == 1 << 20 && r.b > 1;
+    });
   }
   EXPECT_GT(grids, 0) << "no four-step rows checked";
-  EXPECT_GT(rows, 0) << "no R2C post step of a chain's rows checked";
+  EXPECT_GT(rows, 0) << "no high run of a split table (R2C 2^20's post step) checked";
 }
 
 TEST(Tables, TwiddlesAreAccurateInDouble) {

@@ -20,7 +20,7 @@
 namespace fftmux::codegen {
 
 // Bumped whenever emitted code changes: part of every compiled-code cache key.
-constexpr int generator_version = 40;
+constexpr int generator_version = 41;
 
 // What the device allows a kernel.
 struct Device {
@@ -139,6 +139,15 @@ struct Axis {
   int64_t stride = 0;                                  // in elements of the side's type
 };
 
+// A table read: direct (entry offset + m) or split in two factors
+// (hi[m >> bits] * lo[m & (2^bits - 1)]) so that long twiddle tables stay small.
+struct Table {
+  int64_t offset = -1;
+  int split_bits = 0;
+  int64_t hi_offset = -1;
+  bool conj = false;
+};
+
 // How a side's elements map to memory. axes[0] is the transformed axis:
 // real_pair packs reals 2l and 2l+1 into one complex value; hermitian reads
 // X[l] for l <= length/2 and conj(X[length - l]) beyond; r2c and c2r read
@@ -151,8 +160,7 @@ struct Side {
   Access access = Access::complex;
   std::vector<Axis> axes;
   int64_t length = 0; // the partner's modulus for hermitian, r2c and c2r
-  int64_t table = -1; // r2c and c2r: offset of exp(-2 pi i k / (2 length)), k <= length
-  bool conj_table = false;
+  Table table;        // r2c and c2r: exp(-2 pi i k / (2 length)), k <= length (c2r: conj)
 };
 
 // The memory stride of one coordinate (kElement or a digit) on a side, in
@@ -163,15 +171,6 @@ int64_t stride(const Side& s, int coord);
 bool paired(const Side& side);
 // The element of a side's line 0, position 0 (its axes' offsets).
 int64_t first_element(const Side& side);
-
-// A table read: direct (entry offset + m) or split in two factors
-// (hi[m >> bits] * lo[m & (2^bits - 1)]) so that long twiddle tables stay small.
-struct Table {
-  int64_t offset = -1;
-  int split_bits = 0;
-  int64_t hi_offset = -1;
-  bool conj = false;
-};
 
 // An index expression: (sum coef * coord + offset) * coord[product].
 struct Index {
@@ -203,7 +202,7 @@ struct Step {
   // produces X[0..span] of the real transform of length 2 span, reading
   // table as Side::table. In a kernel of mirror_lines n1 the line is row
   // k1 of Z instead (positions k1 + n1 k, k1 digit 0) and produces
-  // X[k1 + n1 k], reading the table in the rows' order (Tables::half_rows).
+  // X[k1 + n1 k], reading its root as a split table (Tables::half).
 };
 
 struct Kernel {
@@ -282,8 +281,7 @@ struct TableRun {
     stage_twiddles, // a Stockham stage's: span n, radix b
     chirp,          // exp(sign pi i m^2 / n)
     bluestein,      // the convolution kernel of n points, length b
-    grid,           // exp(-2 pi i (m / b) (m % b) / n): rows of b roots
-    half_rows       // exp(-2 pi i (m / c + b (m % c)) / n), c = n / 2b; at m = n / 2, -1
+    grid            // exp(-2 pi i (m / b) (m % b) / n): rows of b roots
   } kind;
   int64_t n = 0, b = 0;
   int sign = 0;
