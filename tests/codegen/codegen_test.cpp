@@ -1532,6 +1532,34 @@ TEST(Tables, TwiddlesAreAccurateInDouble) {
   EXPECT_EQ(checked, 15 * 16 + 15 * 256) << "4096 = 16 x 16 x 16: two twiddled stages";
 }
 
+// The real steps' roots of long lines are two short runs (Tables::half):
+// R2C 2^24's plan had read a table of 2^23 roots, as many bytes as its
+// data. C2R's pre step up to 2^20 points keeps one run, read from L2.
+TEST(Tables, LongRealLinesReadShortTables) {
+  Device cuda = dialect_limits(h200_cuda(), Dialect::cuda);
+  auto c2r_table = [](const Plan& p) {
+    for (const Pass& pass : p.passes)
+      if (pass.kernel.load.access == Access::c2r)
+        return pass.kernel.load.table;
+    return Table{};
+  };
+  for (const Device& dev : {h200(), cuda})
+    for (int64_t n : {int64_t(1) << 22, int64_t(1) << 24}) {
+      Plan r = plan(problem({n}, FFTMUX_R2C, FFTMUX_F32, 2), FFTMUX_FORWARD, dev);
+      Plan c = plan(problem({n}, FFTMUX_C2R, FFTMUX_F32, 2), FFTMUX_INVERSE, dev);
+      for (const Plan* p : {&r, &c})
+        for (const TableRun& run : p->table)
+          EXPECT_TRUE(run.kind != TableRun::roots || run.count <= 4097)
+              << p->summary << ": " << run.count << " roots of order " << run.n;
+      EXPECT_GT(c2r_table(c).split_bits, 0) << n;
+    }
+  Table whole =
+      c2r_table(plan(problem({1 << 20}, FFTMUX_C2R, FFTMUX_F32, 3), FFTMUX_INVERSE, cuda));
+  EXPECT_GE(whole.offset, 0) << "C2R 2^20 has a pre step";
+  EXPECT_EQ(whole.split_bits, 0);
+  EXPECT_TRUE(whole.conj) << "the inverse's roots";
+}
+
 // ---- emitted source compiles ----
 
 struct Source {
