@@ -820,7 +820,7 @@ struct Planner {
     rows.digits.insert(rows.digits.begin(), n1);
     rows.load = packed(base, n2, rows.digits, {{kElement, 1}}, 0, unit < 0 ? -1 : unit + 1);
     rows.store = substitute(l.store, {{0, 1}, {kElement, n1}}, 1);
-    if (!post.empty()) { // real_rows: the rows are one kernel, reading the roots in their order
+    if (!post.empty()) { // real_rows: the rows are one kernel, reading the roots split
       rows.mirror = n1;
       post.back().table = tables.half(2 * l.n, true);
     }
