@@ -958,6 +958,8 @@ struct Planner {
   // keeps 512 x 1024 (925 against 976 as 2048 x 256, 975 as 1024 x 512).
   int64_t column_length(int64_t n, bool top, bool post = false) {
     int64_t lim = chain_limit();
+    if (int64_t c = longer_root(n); c && top && post && opt.long_real_columns && c <= lim)
+      return c;
     int levels = 1;
     for (double reach = double(lim); reach < double(n); reach *= double(lim))
       ++levels;
@@ -990,6 +992,15 @@ struct Planner {
     }
     fail(FFTMUX_ERROR_UNSUPPORTED,
          "length " + std::to_string(n) + " needs more than 3 passes on this device");
+  }
+
+  // For n an odd power of two, the longer of its two factors nearest
+  // sqrt(n) (2^23: 4096); else 0.
+  static int64_t longer_root(int64_t n) {
+    int64_t c = 1;
+    while (c * c < n)
+      c *= 2;
+    return (n & (n - 1)) == 0 && c * c == 2 * n ? c : 0;
   }
 
   // Whether a column pass of c points would read runs under 64 bytes in

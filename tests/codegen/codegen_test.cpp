@@ -551,6 +551,36 @@ TEST(Plan, PairedGroupsOfC2RColumnsOnCuda) {
   EXPECT_EQ(first(d, dialect_limits(h200_cuda(), Dialect::vulkan)).resident_groups, 0u);
 }
 
+// Variant long-real-columns: R2C 2^24 (a half line of 2^23) as columns of
+// 4096 and rows of 2048 with the post step, 8 rows a group, where the
+// default takes 2048 x 4096 (4 rows a group: two mirror pairs). Even
+// powers, C2R and devices whose chains stop below 4096 keep their plans.
+TEST(Plan, LongRealColumns) {
+  Device cuda = dialect_limits(h200_cuda(), Dialect::cuda);
+  Options wide = variant_named("long-real-columns");
+  ASSERT_TRUE(wide.long_real_columns);
+  auto lengths = [](const Plan& p) {
+    std::vector<int64_t> l;
+    for (const Pass& pass : p.passes)
+      l.push_back(pass.kernel.length);
+    return l;
+  };
+  fftmux_desc r = problem({1 << 24}, FFTMUX_R2C, FFTMUX_F32, 2);
+  Plan p = plan(r, FFTMUX_FORWARD, cuda, wide);
+  EXPECT_EQ(lengths(p), (std::vector<int64_t>{4096, 2048})) << p.summary;
+  EXPECT_EQ(p.passes.at(1).kernel.mirror_lines, 4096);
+  EXPECT_EQ(p.passes.at(1).kernel.teams, 8u) << "runs of 4 outputs a store";
+  EXPECT_EQ(lengths(plan(r, FFTMUX_FORWARD, cuda)), (std::vector<int64_t>{2048, 4096}));
+  for (const fftmux_desc& d : {problem({1 << 23}, FFTMUX_R2C, FFTMUX_F32, 2),
+                               problem({1 << 24}, FFTMUX_C2R, FFTMUX_F32, 2)}) {
+    int dir = d.kind == FFTMUX_C2R ? FFTMUX_INVERSE : FFTMUX_FORWARD;
+    EXPECT_EQ(lengths(plan(d, dir, cuda, wide)), lengths(plan(d, dir, cuda))) << d.n[0];
+  }
+  EXPECT_EQ(lengths(plan(r, FFTMUX_FORWARD, h200(), wide)),
+            lengths(plan(r, FFTMUX_FORWARD, h200())))
+      << "48 KiB: no columns of 4096";
+}
+
 // 32768 points as a cluster of four groups (Kernel::cluster): columns of
 // 8192 at stride 4, their rows of 4 across the cluster's shared memory,
 // where the device has clusters; the other sizes, F64 and devices without

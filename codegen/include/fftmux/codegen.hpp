@@ -81,6 +81,11 @@ struct Options {
   // The last stage, the multiplications after it and the store run one
   // butterfly at a time (Kernel::butterfly_tail; variant butterfly-tail).
   bool butterfly_tail = false;
+  // An R2C chain of two passes over an odd power of two takes the longer of
+  // its two equally near factors as the columns, so that the rows, which
+  // make the outputs beside their mirrors, are the shorter and more share a
+  // group (variant long-real-columns).
+  bool long_real_columns = false;
   // A line whose one component does not fit shared memory may still run
   // in one kernel by exchanging through it in up to this many chunks of
   // positions, a barrier each; 1 = never (variant unchunked: such lines take
