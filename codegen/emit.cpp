@@ -277,7 +277,13 @@ private:
                  !k_.store_flat && !k_.store_alt;
     if (!k_.butterfly_tail || !plain || last == n)
       return n;
-    return k_.length / k_.steps[last].radix > int64_t(k_.threads) ? last : n;
+    return per_thread(k_.steps[last]) > 1 ? last : n;
+  }
+
+  // A thread's butterflies in stage s (the last one guarded where the
+  // stage's do not divide evenly among the threads).
+  int64_t per_thread(const Step& s) const {
+    return (k_.length / s.radix + int64_t(k_.threads) - 1) / int64_t(k_.threads);
   }
 
   // The last stage, the multiplications after it and the store, one
@@ -293,7 +299,7 @@ private:
       barrier();
     }
     size_t R = size_t(s.radix);
-    for (int64_t j = 0; j * int64_t(k_.threads) < k_.length / s.radix; ++j) {
+    for (int64_t j = 0; j < per_thread(s); ++j) {
       only_ = {size_t(j) * R, size_t(j + 1) * R};
       if (shared)
         read_shared(in, "xy", 0);
@@ -422,7 +428,7 @@ private:
   Layout stage_layout(const Step& s, bool out) {
     Layout l;
     int64_t P = k_.threads, q = k_.length / s.radix;
-    for (int64_t j = 0; j * P < q; ++j) {
+    for (int64_t j = 0; j < per_thread(s); ++j) {
       auto [b, lo, hi] = butterfly(s, j);
       std::string guard = (j + 1) * P > q ? b + " < " + u(q) : "";
       for (int i = 0; i < s.radix; ++i) {
@@ -674,7 +680,7 @@ private:
 
   Layout stage(const Step& s, const Layout& cur) {
     exchange(cur, stage_layout(s, false));
-    for (int64_t j = 0; j * int64_t(k_.threads) < k_.length / s.radix; ++j)
+    for (int64_t j = 0; j < per_thread(s); ++j)
       butterfly_step(s, j);
     return stage_layout(s, true);
   }

@@ -88,10 +88,6 @@ int64_t Tables::add(TableRun run) {
   return run.at;
 }
 
-int64_t Tables::stage(int64_t length) {
-  return add({TableRun::roots, length, 1, 0, 0.0, 0, length});
-}
-
 int64_t Tables::stage_twiddles(int64_t span, int radix) {
   return add({TableRun::stage_twiddles, span, radix, 0, 0.0, 0, (radix - 1) * span});
 }

@@ -15,11 +15,11 @@ cd unit_root(int sign, int64_t a, int64_t b);
 // An in-place complex FFT in double precision of a 2,3,5,7-smooth length.
 void host_fft(std::vector<cd>& x, int sign);
 
-// Each function returns the offset of its run in the plan's table.
+// Each function returns the offset of its run in the plan's table (a Table:
+// of its run, or of its two split runs).
 class Tables {
 public:
   explicit Tables(Plan& p) : p_(p) {}
-  int64_t stage(int64_t length); // exp(-2 pi i m / length), m < length
   // A Stockham stage's twiddles w^(i k), w = exp(-2 pi i / (span radix)), at
   // (i - 1) span + k for i = 1 .. radix - 1, k < span: a warp's threads hold
   // consecutive k, so each of its reads is one contiguous run.
