@@ -66,9 +66,11 @@ const std::vector<Variant>& variants() {
         // shared memory to the store (the default only in the bound columns
         // of 1024: planner.cpp, bound_columns).
         {"butterfly-tail", with([](Options& o) { o.butterfly_tail = true; })},
-        // R2C 2^24 as 4096 x 2048, not 2048 x 4096: rows of 2048 store runs of
-        // 4 outputs where 4 rows of 4096 a group (two mirror pairs) store
-        // runs of 2 (H200 CUDA: 1.43x cuFFT's time at v41; not measured yet).
+        // An R2C chain over an odd power of two with the longer of its two
+        // nearest factors as columns everywhere (the default only in F64
+        // under CUDA: planner.cpp, long_f64_columns). H200 CUDA: R2C 2^20
+        // 1.42x the default's time; 2^24 x8 1302-1309 us, the default's
+        // mirror pass 1188-1197.
         {"long-real-columns", with([](Options& o) { o.long_real_columns = true; })},
     };
   }();

@@ -958,7 +958,8 @@ struct Planner {
   // keeps 512 x 1024 (925 against 976 as 2048 x 256, 975 as 1024 x 512).
   int64_t column_length(int64_t n, bool top, bool post = false) {
     int64_t lim = chain_limit();
-    if (int64_t c = longer_root(n); c && top && post && opt.long_real_columns && c <= lim)
+    if (int64_t c = longer_root(n);
+        c && top && post && c <= lim && (opt.long_real_columns || long_f64_columns()))
       return c;
     int levels = 1;
     for (double reach = double(lim); reach < double(n); reach *= double(lim))
@@ -1002,6 +1003,16 @@ struct Planner {
       c *= 2;
     return (n & (n - 1)) == 0 && c * c == 2 * n ? c : 0;
   }
+
+  // Whether an F64 R2C chain over an odd power of two takes the longer
+  // root as its columns: H200 (results h200-2026-12-04c, calls 1-2), F64
+  // 65536 x2048 as 256 x 128 under CUDA 1248-1258 us against 128 x 256's
+  // 1575 (cuFFT 1578-1592), under Vulkan 1452-1458 against 1383. F32 (CUDA)
+  // 2^20 as 1024 x 512 1286-1288 against 898-908; 2^24 as 4096 x 2048
+  // 1302-1309 against 1573-1591, where a mirror pass (real_rows) takes
+  // 1188-1197. Keyed on launch bounds: CUDA's 128 x 256 ran its 128-point
+  // columns in groups of 64 threads.
+  bool long_f64_columns() const { return prec == Precision::f64 && dev.launch_bounds; }
 
   // Whether a column pass of c points would read runs under 64 bytes in
   // groups of 64 KiB of values or more (one or two a multiprocessor). H200,
@@ -1394,13 +1405,20 @@ struct Planner {
   // last pass of its chain, saving the pass of its own that reads and
   // writes the half spectrum once more: a chain of two passes whose rows
   // are one kernel with room for a pair of them (both components, padded
-  // or staggered) in shared memory, and an even count of rows.
+  // or staggered) in shared memory, an even count of rows, and enough of
+  // them a group that the runs they store (half the lines: mirror pairs)
+  // fill 32-byte sectors. H200 (results h200-2026-12-04c, calls 2-3): F32
+  // R2C 2^24 x8 (4 rows of 4096 a group) 1258 us with the pass against
+  // 1595 (cuFFT 1135-1140); Vulkan 2^21 (4 rows of 1024) 1058-1064 against
+  // 1293-1296; F64's rows, whose runs of 2 fill a sector, lost (CUDA 2^23
+  // 2290-2297 against 1845-1846, Vulkan 2^19 1968-1978 against 1594-1598).
   bool real_rows(int64_t h) {
     if (!real_chain(h))
       return false;
     int64_t n1 = column_length(h, true, true), n2 = h / n1;
     int64_t per_line = n2 + 2 + (n2 + 2) / 32 + 31;
-    return n1 % 2 == 0 && n2 <= single_limit() && 4 * per_line <= shared_scalars();
+    return n1 % 2 == 0 && n2 <= single_limit() && 4 * per_line <= shared_scalars() &&
+           dev.group_value_bytes / (n2 * 2 * scalar()) * scalar() >= 32;
   }
 
   // Whether a long C2R half line of h points can take its pre step in its
@@ -1420,7 +1438,18 @@ struct Planner {
   }
 
   // A pointwise pass reading each element and its mirror (the r2c post- or
-  // c2r pre-processing) in chunks of the line; out of place.
+  // c2r pre-processing) in chunks of the line; out of place. Where a line
+  // holds 4 MiB or more, its chunks run from both ends (mirror_chunks), so
+  // that a chunk's elements are read a second time, as mirrors, from the
+  // cache, not memory. H200 (results h200-2026-12-04c, calls 2-5, against
+  // chunks in order): CUDA R2C 2^24 x8 1188-1197 us against 1258 (Nsight
+  // Compute: the pass in order moved 1.25x its bytes from DRAM), C2R 2^21
+  // 942 against 964, 2^22 998 against 1017, 2^23 1122-1127 against
+  // 1167-1172, 2^24 1162-1185 against 1228-1237; Vulkan R2C 2^21 1029-1036
+  // against 1058-1064, 2^22 1142-1152 against 1164-1225; OpenGL R2C 2^20
+  // 1127-1188 against 1143-1243; OpenGL R2C 65536 (256 KiB a line, in L2
+  // whichever order) 984 against 943 (call 4), so shorter lines keep the
+  // order.
   void mirror_pass(const Side& from, const Side& to, const std::vector<int64_t>& digits, int64_t h,
                    double scale, Access access) {
     int64_t count = access == Access::r2c ? h + 1 : h;
@@ -1439,6 +1468,7 @@ struct Planner {
     k.store = substitute(to, {{kElement, 1}, {0, chunk}}, 1);
     k.store.axes[0].limit = count;
     k.scale = scale;
+    k.mirror_chunks = h * 2 * scalar() >= (4 << 20);
     add(std::move(k), from.buffer, to.buffer);
   }
 };

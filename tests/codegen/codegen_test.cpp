@@ -570,7 +570,6 @@ TEST(Plan, LongRealColumns) {
   EXPECT_EQ(lengths(p), (std::vector<int64_t>{4096, 2048})) << p.summary;
   EXPECT_EQ(p.passes.at(1).kernel.mirror_lines, 4096);
   EXPECT_EQ(p.passes.at(1).kernel.teams, 8u) << "runs of 4 outputs a store";
-  EXPECT_EQ(lengths(plan(r, FFTMUX_FORWARD, cuda)), (std::vector<int64_t>{2048, 4096}));
   for (const fftmux_desc& d : {problem({1 << 23}, FFTMUX_R2C, FFTMUX_F32, 2),
                                problem({1 << 24}, FFTMUX_C2R, FFTMUX_F32, 2)}) {
     int dir = d.kind == FFTMUX_C2R ? FFTMUX_INVERSE : FFTMUX_FORWARD;
@@ -579,6 +578,60 @@ TEST(Plan, LongRealColumns) {
   EXPECT_EQ(lengths(plan(r, FFTMUX_FORWARD, h200(), wide)),
             lengths(plan(r, FFTMUX_FORWARD, h200())))
       << "48 KiB: no columns of 4096";
+}
+
+// An R2C chain's rows make the outputs only where half a group's lines
+// fill 32-byte store runs: F32 rows of 4096 (4 a group) leave the post step
+// to a pass of its own, F64's (runs of 2 values, 32 bytes) keep it; F64
+// under CUDA takes the longer root as columns by default.
+TEST(Plan, ThinRealRowsLeaveThePostStep) {
+  Device cuda = dialect_limits(h200_cuda(), Dialect::cuda);
+  auto shape = [](const Plan& p) {
+    std::vector<std::pair<int64_t, int64_t>> s; // length, mirror_lines
+    for (const Pass& pass : p.passes)
+      s.emplace_back(pass.kernel.length, pass.kernel.mirror_lines);
+    return s;
+  };
+  using S = std::vector<std::pair<int64_t, int64_t>>;
+  Plan p24 = plan(problem({1 << 24}, FFTMUX_R2C, FFTMUX_F32, 2), FFTMUX_FORWARD, cuda);
+  EXPECT_EQ(shape(p24), (S{{2048, 0}, {4096, 0}, {1024, 0}})) << p24.summary;
+  Plan p23 = plan(problem({1 << 23}, FFTMUX_R2C, FFTMUX_F32, 2), FFTMUX_FORWARD, cuda);
+  EXPECT_EQ(shape(p23), (S{{2048, 0}, {2048, 2048}})) << "8 rows of 2048 a group";
+  Plan d23 = plan(problem({1 << 23}, FFTMUX_R2C, FFTMUX_F64, 2), FFTMUX_FORWARD, cuda);
+  ASSERT_EQ(d23.passes.size(), 2u) << d23.summary;
+  EXPECT_NE(d23.passes[1].kernel.mirror_lines, 0) << "F64: 4 rows store 32-byte runs";
+  Plan d16 = plan(problem({65536}, FFTMUX_R2C, FFTMUX_F64, 2), FFTMUX_FORWARD, cuda);
+  EXPECT_EQ(shape(d16), (S{{256, 0}, {128, 256}})) << d16.summary;
+  Device vulkan = dialect_limits(h200(), Dialect::vulkan);
+  Plan vk = plan(problem({65536}, FFTMUX_R2C, FFTMUX_F64, 2), FFTMUX_FORWARD, vulkan);
+  EXPECT_EQ(shape(vk), (S{{128, 0}, {256, 128}})) << "no launch bounds: the shorter columns";
+  Plan v21 = plan(problem({1 << 21}, FFTMUX_R2C, FFTMUX_F32, 2), FFTMUX_FORWARD, vulkan);
+  EXPECT_EQ(v21.passes.size(), 3u) << "32 KiB of values: 4 rows of 1024 a group";
+}
+
+// The pre or post pass of a real line of 4 MiB or more takes its chunks
+// from both ends (groups 2 p and 2 p + 1: chunks p and count - 1 - p);
+// shorter lines, in the cache whatever the order, take them in order.
+TEST(Emit, MirrorChunksFromBothEnds) {
+  Device cuda = dialect_limits(h200_cuda(), Dialect::cuda);
+  auto last = [&](int64_t n, fftmux_kind kind) {
+    int dir = kind == FFTMUX_C2R ? FFTMUX_INVERSE : FFTMUX_FORWARD;
+    return plan(problem({n}, kind, FFTMUX_F32, 2), dir, cuda, variant_named("mirror-pass"));
+  };
+  Plan r = last(1 << 24, FFTMUX_R2C);
+  const Kernel& post = r.passes.back().kernel;
+  ASSERT_EQ(post.load.access, Access::r2c) << r.summary;
+  EXPECT_TRUE(post.mirror_chunks);
+  EXPECT_EQ(post.digits.at(0), 8193);
+  std::string src = emit(post, Dialect::cuda);
+  EXPECT_NE(src.find("dS0 = (cS & 1u) == 0u ? cS >> 1u : 8192u - (cS >> 1u);"), std::string::npos)
+      << src;
+  Plan c = last(1 << 22, FFTMUX_C2R);
+  EXPECT_EQ(c.passes.front().kernel.load.access, Access::c2r) << c.summary;
+  EXPECT_TRUE(c.passes.front().kernel.mirror_chunks) << "16 MiB a line";
+  Plan s = last(1 << 19, FFTMUX_R2C);
+  EXPECT_EQ(s.passes.back().kernel.load.access, Access::r2c) << s.summary;
+  EXPECT_FALSE(s.passes.back().kernel.mirror_chunks) << "2 MiB a line";
 }
 
 // 32768 points as a cluster of four groups (Kernel::cluster): columns of

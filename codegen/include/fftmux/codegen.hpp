@@ -20,7 +20,7 @@
 namespace fftmux::codegen {
 
 // Bumped whenever emitted code changes: part of every compiled-code cache key.
-constexpr int generator_version = 41;
+constexpr int generator_version = 42;
 
 // What the device allows a kernel.
 struct Device {
@@ -259,6 +259,11 @@ struct Kernel {
   // outputs from both (Step::r2c_post); C2R's columns read the same
   // elements as their mirrors' partners, so the pair shares the cache.
   int64_t mirror_lines = 0;
+  // Chunks of digit 0 dispatched from both ends (R2C's post and C2R's pre
+  // step as a pass of their own): groups 2 p and 2 p + 1 take chunks p and
+  // digits[0] - 1 - p, so that each chunk runs beside the one holding its
+  // elements' mirrors and the cache serves the second read of each.
+  bool mirror_chunks = false;
 
   int64_t transforms() const; // lines: the product of the digits
   uint32_t workgroup() const { return threads * teams; }
