@@ -1412,13 +1412,21 @@ struct Planner {
   // 1595 (cuFFT 1135-1140); Vulkan 2^21 (4 rows of 1024) 1058-1064 against
   // 1293-1296; F64's rows, whose runs of 2 fill a sector, lost (CUDA 2^23
   // 2290-2297 against 1845-1846, Vulkan 2^19 1968-1978 against 1594-1598).
+  // F32 rows under Vulkan lost wherever measured, so they take the pass
+  // (call 8, against v41's rows: 65536 838-840 us against 872-874, 2^17
+  // 848-849 against 881-887, 2^18 911-920 against 942, 2^19 915-917
+  // against 1091-1092, 2^20 998-1005 against 1160-1163); under CUDA
+  // (launch bounds) the rows win or tie (call 6, the variant mirror-pass:
+  // 2^20 894-901 against 916-917, 2^22 979-981 against 997, 2^23
+  // 1133-1136 against 1135-1137).
   bool real_rows(int64_t h) {
     if (!real_chain(h))
       return false;
     int64_t n1 = column_length(h, true, true), n2 = h / n1;
     int64_t per_line = n2 + 2 + (n2 + 2) / 32 + 31;
-    return n1 % 2 == 0 && n2 <= single_limit() && 4 * per_line <= shared_scalars() &&
-           dev.group_value_bytes / (n2 * 2 * scalar()) * scalar() >= 32;
+    bool sectors = dev.group_value_bytes / (n2 * 2 * scalar()) * scalar() >= 32;
+    return n1 % 2 == 0 && n2 <= single_limit() && 4 * per_line <= shared_scalars() && sectors &&
+           (dev.launch_bounds || prec == Precision::f64);
   }
 
   // Whether a long C2R half line of h points can take its pre step in its

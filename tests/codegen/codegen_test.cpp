@@ -34,6 +34,7 @@ Device h200() { // Vulkan on the H200: 48 KiB shared memory, 1024 invocations
 Device h200_cuda() { // CUDA on the H200: 227 KiB of shared memory a block
   Device d = h200();
   d.shared_bytes = 232448;
+  d.launch_bounds = true;
   return d;
 }
 
@@ -1348,14 +1349,18 @@ TEST(Plan, RealTransformsUseTheHalfLength) {
   EXPECT_EQ(c.passes[0].kernel.load.access, Access::c2r);
   Plan odd = plan(problem({15}, FFTMUX_R2C), FFTMUX_FORWARD, h200());
   EXPECT_EQ(odd.passes[0].kernel.length, 15);
-  Plan lng = plan(problem({1 << 20}, FFTMUX_R2C), FFTMUX_FORWARD, h200());
+  Device cuda = dialect_limits(h200_cuda(), Dialect::cuda);
+  Plan lng = plan(problem({1 << 20}, FFTMUX_R2C), FFTMUX_FORWARD, cuda);
   EXPECT_EQ(lng.passes.size(), 2u) << lng.summary; // the post step in the rows
   Options separate;
   separate.real_rows = false; // variant mirror-pass
-  EXPECT_EQ(plan(problem({1 << 20}, FFTMUX_R2C), FFTMUX_FORWARD, h200(), separate).passes.size(),
-            3u)
+  EXPECT_EQ(plan(problem({1 << 20}, FFTMUX_R2C), FFTMUX_FORWARD, cuda, separate).passes.size(), 3u)
       << "two for the half length, one post pass";
-  Device cuda = dialect_limits(h200_cuda(), Dialect::cuda);
+  EXPECT_EQ(plan(problem({1 << 20}, FFTMUX_R2C), FFTMUX_FORWARD, h200()).passes.size(), 3u)
+      << "F32 without launch bounds (Vulkan): the post pass";
+  EXPECT_EQ(plan(problem({1 << 19}, FFTMUX_R2C, FFTMUX_F64), FFTMUX_FORWARD, h200()).passes.size(),
+            2u)
+      << "F64: the post step in the rows";
   EXPECT_EQ(plan(problem({1 << 20}, FFTMUX_C2R), FFTMUX_INVERSE, cuda).passes.size(), 2u)
       << "C2R's pre step in the 512-point columns, 16 of them in 68 of 227 KiB";
   EXPECT_EQ(plan(problem({1 << 20}, FFTMUX_C2R), FFTMUX_INVERSE, cuda, separate).passes.size(), 3u);
@@ -1546,7 +1551,7 @@ TEST(Tables, EveryRunHoldsItsFormula) {
   int64_t rows = 0;
   for (const fftmux_desc& d : {problem({1 << 22}), problem({10007}), problem({1000}, FFTMUX_R2C),
                                problem({1 << 20}, FFTMUX_R2C)}) {
-    Plan p = plan(d, FFTMUX_FORWARD, h200());
+    Plan p = plan(d, FFTMUX_FORWARD, h200_cuda());
     std::vector<std::complex<double>> t = table_values(p);
     ASSERT_EQ(int64_t(t.size()), p.table_size);
     int64_t covered = 0;
