@@ -1100,7 +1100,10 @@ private:
   std::string src_real(const std::string& ix) const { return format(x_.src_real, ix.c_str()); }
 
   std::string load_value(const Side& side, const std::string& pos, bool alt) {
-    std::string l = logical(side, pos, alt);
+    return load_at(side, logical(side, pos, alt), alt);
+  }
+  // The value at logical position l of a side.
+  std::string load_at(const Side& side, const std::string& l, bool alt) {
     std::string h = u(side.length);
     switch (side.access) {
     case Access::complex: return src(address(side, alt, l));
@@ -1193,6 +1196,8 @@ private:
       std::string p = through(bases, sl, side, false);
       guarded(g, reg(i) + " = " + (p.empty() ? load_value(side, sl.pos, from.alt) : p) + ";");
     }
+    if (k_.mirror_pairs)
+      mirror_pairs(from, side, false, "");
     if (k_.stream) { // every thread has read pre: the next line may land there
       line("}");
       barrier();
@@ -1228,6 +1233,30 @@ private:
         g = join(g, l + " < " + u(side.axes[0].limit));
       std::string v = reg(i) + scale, p = through(bases, sl, side, true);
       guarded(g, p.empty() ? store_value(side, l, to.alt, v) : p + " = " + v + ";");
+    }
+    if (k_.mirror_pairs)
+      mirror_pairs(to, side, true, scale);
+  }
+
+  // Kernel::mirror_pairs: slot i at logical position l has its partner
+  // output at h - l, kept in register J + i (J slots); loaded (store =
+  // false) from the same two elements as slot i, or stored.
+  void mirror_pairs(const Layout& lay, const Side& side, bool store, const std::string& scale) {
+    size_t J = lay.slots.size();
+    registers_ = std::max(registers_, 2 * J);
+    for (size_t i = 0; i < J; ++i) {
+      const Slot& sl = lay.slots[i];
+      std::string l = logical(side, sl.pos, lay.alt);
+      std::string m = "(" + u(k_.load.length) + " - " + l + ")";
+      std::string g =
+          join(join(std::string(lay.alt ? "okA" : "okS"), sl.guard),
+               l + " < " + u(side.axes[0].limit) + " && " + m + " < " + u(k_.mirror_pairs));
+      if (store) {
+        guarded(g, store_value(side, m, lay.alt, reg(J + i) + scale));
+        continue;
+      }
+      line(reg(J + i) + " = CPLX(K(0.0), K(0.0));");
+      guarded(g, reg(J + i) + " = " + load_at(side, m, lay.alt) + ";");
     }
   }
 

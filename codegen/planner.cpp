@@ -1461,22 +1461,24 @@ struct Planner {
   void mirror_pass(const Side& from, const Side& to, const std::vector<int64_t>& digits, int64_t h,
                    double scale, Access access) {
     int64_t count = access == Access::r2c ? h + 1 : h;
-    int64_t chunk = std::min<int64_t>(count, 1024);
+    int64_t first = opt.paired_mirror ? h / 2 + 1 : count; // positions the pass walks
+    int64_t chunk = std::min<int64_t>(first, opt.paired_mirror ? 512 : 1024);
     Kernel k;
     k.length = chunk;
     k.positions = chunk;
     k.digits = digits;
-    k.digits.insert(k.digits.begin(), (count + chunk - 1) / chunk);
+    k.digits.insert(k.digits.begin(), (first + chunk - 1) / chunk);
     k.load = substitute(from, {{kElement, 1}, {0, chunk}}, 1);
     k.load.access = access;
     k.load.length = h;
     k.load.table = tables.half(2 * h);
     k.load.table.conj = access == Access::c2r;
-    k.load.axes[0].limit = count;
+    k.load.axes[0].limit = first;
     k.store = substitute(to, {{kElement, 1}, {0, chunk}}, 1);
-    k.store.axes[0].limit = count;
+    k.store.axes[0].limit = first;
     k.scale = scale;
-    k.mirror_chunks = h * 2 * scalar() >= (4 << 20);
+    k.mirror_pairs = opt.paired_mirror ? count : 0;
+    k.mirror_chunks = !opt.paired_mirror && h * 2 * scalar() >= (4 << 20);
     add(std::move(k), from.buffer, to.buffer);
   }
 };

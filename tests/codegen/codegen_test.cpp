@@ -635,6 +635,30 @@ TEST(Emit, MirrorChunksFromBothEnds) {
   EXPECT_FALSE(s.passes.back().kernel.mirror_chunks) << "2 MiB a line";
 }
 
+// Variant paired-mirror: the pre/post pass walks the first half of the
+// mirror pairs (k = 0 .. h / 2), each slot also making the output at h - k
+// below the pass's count (R2C: X[h] from k = 0; C2R: none past Z[h - 1]).
+TEST(Emit, PairedMirrorPass) {
+  Device cuda = dialect_limits(h200_cuda(), Dialect::cuda);
+  Options paired = variant_named("paired-mirror");
+  ASSERT_TRUE(paired.paired_mirror);
+  Plan r = plan(problem({1 << 24}, FFTMUX_R2C, FFTMUX_F32, 2), FFTMUX_FORWARD, cuda, paired);
+  const Kernel& post = r.passes.back().kernel;
+  ASSERT_EQ(post.load.access, Access::r2c) << r.summary;
+  EXPECT_EQ(post.mirror_pairs, (1 << 23) + 1);
+  EXPECT_FALSE(post.mirror_chunks) << "a chunk holds its mirrors";
+  EXPECT_EQ(post.digits.at(0), ((1 << 22) + 1 + 511) / 512);
+  std::string src = emit(post, Dialect::cuda);
+  EXPECT_NE(src.find("dst[(8388608u - ((tS + 0u) + dS0 * 512u))"), std::string::npos) << src;
+  EXPECT_NE(src.find("(8388608u - ((tS + 0u) + dS0 * 512u)) < 8388609u"), std::string::npos);
+  paired.real_rows = false;
+  Plan c = plan(problem({100002}, FFTMUX_C2R, FFTMUX_F32, 2), FFTMUX_INVERSE, cuda, paired);
+  const Kernel& pre = c.passes.front().kernel;
+  ASSERT_EQ(pre.load.access, Access::c2r) << c.summary;
+  EXPECT_EQ(pre.mirror_pairs, 50001);
+  EXPECT_EQ(pre.load.axes[0].limit, 25001) << "k = 0 .. 25000, mirrors 25001 .. 50000";
+}
+
 // 32768 points as a cluster of four groups (Kernel::cluster): columns of
 // 8192 at stride 4, their rows of 4 across the cluster's shared memory,
 // where the device has clusters; the other sizes, F64 and devices without

@@ -385,6 +385,22 @@ TEST(Backend, ChunkedExchangesAreCorrect) {
     }
 }
 
+// The pre/post pass of long real lines in mirror pairs (variant
+// paired-mirror): a thread makes X[k] and X[h - k] from one pair of
+// reads; an even half length has two outputs that are their own mirrors,
+// an odd one (100002: 50001) none but X[0].
+TEST(Backend, PairedMirrorPassIsCorrect) {
+  SKIP_WITHOUT_VULKAN();
+  for (int64_t n : {65536, 100002})
+    for (fftmux_kind kind : {FFTMUX_R2C, FFTMUX_C2R}) {
+      fftmux_desc d = desc({n}, 2, kind);
+      plan p = shared().ctx->make_plan(d, "vulkan", "paired-mirror");
+      int dir = kind == FFTMUX_C2R ? FFTMUX_INVERSE : FFTMUX_FORWARD;
+      EXPECT_LE(run_error(p, d, dir, 11), ref::error_bound(d))
+          << n << (kind == FFTMUX_C2R ? " C2R" : " R2C");
+    }
+}
+
 TEST(Backend, WrapsItsOwnVkBuffers) {
   SKIP_WITHOUT_VULKAN();
   context& ctx = *shared().ctx;

@@ -86,6 +86,10 @@ struct Options {
   // make the outputs beside their mirrors, are the shorter and more share a
   // group (variant long-real-columns).
   bool long_real_columns = false;
+  // R2C's post and C2R's pre step as a pass of their own make each pair of
+  // mirror outputs (k and h - k) in one thread, whose two reads then serve
+  // both (Kernel::mirror_pairs; variant paired-mirror).
+  bool paired_mirror = false;
   // A line whose one component does not fit shared memory may still run
   // in one kernel by exchanging through it in up to this many chunks of
   // positions, a barrier each; 1 = never (variant unchunked: such lines take
@@ -264,6 +268,11 @@ struct Kernel {
   // digits[0] - 1 - p, so that each chunk runs beside the one holding its
   // elements' mirrors and the cache serves the second read of each.
   bool mirror_chunks = false;
+  // A pointwise pass over the first half of a line's mirror pairs (its
+  // positions k = 0 .. h / 2, h the load's length): each slot also makes
+  // the output at h - k where that is below mirror_pairs (the pass's count
+  // of outputs), into the register after the last slot's; 0 = off.
+  int64_t mirror_pairs = 0;
 
   int64_t transforms() const; // lines: the product of the digits
   uint32_t workgroup() const { return threads * teams; }
