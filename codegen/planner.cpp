@@ -1480,6 +1480,9 @@ struct Planner {
     k.mirror_pairs = opt.paired_mirror ? count : 0;
     k.mirror_chunks = !opt.paired_mirror && h * 2 * scalar() >= (4 << 20);
     add(std::move(k), from.buffer, to.buffer);
+    const Kernel& made = out.passes.back().kernel; // pairs in the slots of one mapping
+    if (made.mirror_pairs && (made.load_flat || made.store_flat || made.load_alt || made.store_alt))
+      fail(FFTMUX_ERROR_INTERNAL, "a paired mirror pass with a flat or second mapping");
   }
 };
 
