@@ -566,9 +566,7 @@ struct Planner {
     // of a 64K-register file 1024 threads of 16 F64 values (4096-point
     // columns) spilled 968 bytes each.
     int64_t cap_lines =
-        std::max<int64_t>(1, std::min<int64_t>(dev.max_threads / k.threads,
-                                               dev.group_value_bytes /
-                                                   std::max<int64_t>(1, k.length * 2 * scalar())));
+        std::max<int64_t>(1, std::min<int64_t>(dev.max_threads / k.threads, value_lines(k.length)));
     bool alt = (pl != none && pl != want) || (ps != none && ps != want);
     bool coalesce = !k.team_major || alt; // lines adjacent in memory: want enough of them
     bool post = r2c_post(k);
@@ -703,6 +701,11 @@ struct Planner {
   // twice a strided pass's, since a pair parts at the mirror and each of
   // its runs in memory is half its lines.
   int64_t mirror_teams() const { return 2 * int64_t(opt.coalesce_teams); }
+  // Lines of n points whose values (both components) fit what a group may
+  // hold (Device::group_value_bytes); at least 1.
+  int64_t value_lines(int64_t n) const {
+    return std::max<int64_t>(1, dev.group_value_bytes / (n * 2 * scalar()));
+  }
   // Values a thread of R2C's chain rows (mirror pairs) of n points: enough
   // that mirror_teams() of them take at most half a group's threads, up to
   // radix 32's budget, where their values fit a group (0: the default).
@@ -717,7 +720,7 @@ struct Planner {
       return 0;
     int64_t threads = std::max<int64_t>(1, dev.max_threads / 2 / mirror_teams());
     int64_t values = n / threads;
-    bool fits = mirror_teams() * n * 2 * scalar() <= int64_t(dev.group_value_bytes);
+    bool fits = mirror_teams() <= value_lines(n);
     return fits && values > opt.values_per_thread && values <= 2 * opt.values_per_thread ? values
                                                                                          : 0;
   }
@@ -1024,9 +1027,8 @@ struct Planner {
   bool lone_column(int64_t c) const {
     if (prec != Precision::f32)
       return false;
-    int64_t line = c * 2 * scalar();
-    int64_t lines = std::max<int64_t>(1, dev.group_value_bytes / line);
-    return lines * line >= (1 << 16) && lines * 2 * scalar() < 64;
+    int64_t lines = value_lines(c);
+    return lines * c * 2 * scalar() >= (1 << 16) && lines * 2 * scalar() < 64;
   }
 
   // Where 1024 points take two stages (32 x 32) and 512 take three (radix
@@ -1424,7 +1426,7 @@ struct Planner {
       return false;
     int64_t n1 = column_length(h, true, true), n2 = h / n1;
     int64_t per_line = n2 + 2 + (n2 + 2) / 32 + 31;
-    bool sectors = dev.group_value_bytes / (n2 * 2 * scalar()) * scalar() >= 32;
+    bool sectors = value_lines(n2) * scalar() >= 32;
     return n1 % 2 == 0 && n2 <= single_limit() && 4 * per_line <= shared_scalars() && sectors &&
            (dev.launch_bounds || prec == Precision::f64);
   }
