@@ -329,8 +329,6 @@ private:
     }
     if (k_.mirror_lines)
       mirror_lines(m, k_.mirror_lines);
-    if (k_.mirror_chunks)
-      mirror_chunks(m);
   }
   // The mapping declares every index a kernel may use; one that nothing
   // reads (a kernel whose loads and stores are flat never reads okS or
@@ -406,15 +404,6 @@ private:
          u(n) + " - (" + c + " >> 1u);");
     if (k_.steps.back().kind == Step::r2c_post && m == "S") // the post step's mapping
       line("uint mate" + m + " = " + c + " < 2u ? team" + m + " : team" + m + " ^ 1u;");
-  }
-
-  // Kernel::mirror_chunks: chunk c = (g mod n) of digit 0 becomes c / 2
-  // from the front (c even) or from the back (c odd).
-  void mirror_chunks(const std::string& m) {
-    std::string c = "c" + m, d = "d" + m + "0", n = u(k_.digits[0]);
-    line("uint " + c + " = g" + m + " % " + n + ";");
-    line(d + " = (" + c + " & 1u) == 0u ? " + c + " >> 1u : " + u(k_.digits[0] - 1) + " - (" + c +
-         " >> 1u);");
   }
 
   // ---- layouts ----

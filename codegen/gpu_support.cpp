@@ -72,11 +72,6 @@ const std::vector<Variant>& variants() {
         // 1.42x the default's time; 2^24 x8 1302-1309 us, the default's
         // mirror pass 1188-1197.
         {"long-real-columns", with([](Options& o) { o.long_real_columns = true; })},
-        // The pre/post pass of a long real line makes X[k] and X[h - k] in
-        // one thread from the same two reads, where the default reads each
-        // element twice, as itself and as its mirror's partner (H200 CUDA,
-        // R2C 2^24: the pass bound by L2 at 90 %; not measured yet).
-        {"paired-mirror", with([](Options& o) { o.paired_mirror = true; })},
     };
   }();
   return table;
@@ -219,7 +214,6 @@ std::string generated_key(const fftmux_desc& desc, const Device& d, const Option
                      uint64_t(o.real_rows),
                      uint64_t(o.butterfly_tail),
                      uint64_t(o.long_real_columns),
-                     uint64_t(o.paired_mirror),
                      uint64_t(o.shared_chunks),
                      uint64_t(d.shared_bytes),
                      uint64_t(d.max_threads),

@@ -1447,24 +1447,23 @@ struct Planner {
     return 2 * mirror_teams() * (n1 + n1 / 32 + 1) <= shared_scalars() / 2;
   }
 
-  // A pointwise pass reading each element and its mirror (the r2c post- or
-  // c2r pre-processing) in chunks of the line; out of place. Where a line
-  // holds 4 MiB or more, its chunks run from both ends (mirror_chunks), so
-  // that a chunk's elements are read a second time, as mirrors, from the
-  // cache, not memory. H200 (results h200-2026-12-04c, calls 2-5, against
-  // chunks in order): CUDA R2C 2^24 x8 1188-1197 us against 1258 (Nsight
-  // Compute: the pass in order moved 1.25x its bytes from DRAM), C2R 2^21
-  // 942 against 964, 2^22 998 against 1017, 2^23 1122-1127 against
-  // 1167-1172, 2^24 1162-1185 against 1228-1237; Vulkan R2C 2^21 1029-1036
-  // against 1058-1064, 2^22 1142-1152 against 1164-1225; OpenGL R2C 2^20
-  // 1127-1188 against 1143-1243; OpenGL R2C 65536 (256 KiB a line, in L2
-  // whichever order) 984 against 943 (call 4), so shorter lines keep the
-  // order.
+  // A pointwise pass making the r2c post- or c2r pre-processing of a line,
+  // out of place. Each output k needs elements k and h - k, as does output
+  // h - k: a thread walking k = 0 .. h / 2 makes both from the same two
+  // reads (Kernel::mirror_pairs), where a thread a position read each
+  // element twice through L2. H200 (results h200-2026-12-04d, call 1),
+  // against the pass a position with its chunks paired from both ends
+  // (v42): CUDA C2R 2^21 902 us against 928-933, 2^22 982-991 against
+  // 995-999, R2C 2^24 x8 1188-1198 against 1188-1191 (cuFFT 1123-1125);
+  // Vulkan R2C 65536 819-826 against 842-846, C2R 2^20 980-986 against
+  // 997-1007. The pairs share one mapping (the emitter keeps the mirror
+  // beside its slot), so lines interleaved in memory, which load or store
+  // through a second or flat mapping, take a position a thread.
   void mirror_pass(const Side& from, const Side& to, const std::vector<int64_t>& digits, int64_t h,
-                   double scale, Access access) {
+                   double scale, Access access, bool pairs = true) {
     int64_t count = access == Access::r2c ? h + 1 : h;
-    int64_t first = opt.paired_mirror ? h / 2 + 1 : count; // positions the pass walks
-    int64_t chunk = std::min<int64_t>(first, opt.paired_mirror ? 512 : 1024);
+    int64_t first = pairs ? h / 2 + 1 : count; // positions the pass walks
+    int64_t chunk = std::min<int64_t>(first, pairs ? 512 : 1024);
     Kernel k;
     k.length = chunk;
     k.positions = chunk;
@@ -1479,12 +1478,14 @@ struct Planner {
     k.store = substitute(to, {{kElement, 1}, {0, chunk}}, 1);
     k.store.axes[0].limit = first;
     k.scale = scale;
-    k.mirror_pairs = opt.paired_mirror ? count : 0;
-    k.mirror_chunks = !opt.paired_mirror && h * 2 * scalar() >= (4 << 20);
+    k.mirror_pairs = pairs ? count : 0;
     add(std::move(k), from.buffer, to.buffer);
-    const Kernel& made = out.passes.back().kernel; // pairs in the slots of one mapping
-    if (made.mirror_pairs && (made.load_flat || made.store_flat || made.load_alt || made.store_alt))
-      fail(FFTMUX_ERROR_INTERNAL, "a paired mirror pass with a flat or second mapping");
+    const Kernel& made = out.passes.back().kernel;
+    if (made.mirror_pairs &&
+        (made.load_flat || made.store_flat || made.load_alt || made.store_alt)) {
+      out.passes.pop_back();
+      mirror_pass(from, to, digits, h, scale, access, false);
+    }
   }
 };
 

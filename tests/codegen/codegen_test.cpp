@@ -595,7 +595,7 @@ TEST(Plan, ThinRealRowsLeaveThePostStep) {
   };
   using S = std::vector<std::pair<int64_t, int64_t>>;
   Plan p24 = plan(problem({1 << 24}, FFTMUX_R2C, FFTMUX_F32, 2), FFTMUX_FORWARD, cuda);
-  EXPECT_EQ(shape(p24), (S{{2048, 0}, {4096, 0}, {1024, 0}})) << p24.summary;
+  EXPECT_EQ(shape(p24), (S{{2048, 0}, {4096, 0}, {512, 0}})) << p24.summary;
   Plan p23 = plan(problem({1 << 23}, FFTMUX_R2C, FFTMUX_F32, 2), FFTMUX_FORWARD, cuda);
   EXPECT_EQ(shape(p23), (S{{2048, 0}, {2048, 2048}})) << "8 rows of 2048 a group";
   Plan d23 = plan(problem({1 << 23}, FFTMUX_R2C, FFTMUX_F64, 2), FFTMUX_FORWARD, cuda);
@@ -610,53 +610,35 @@ TEST(Plan, ThinRealRowsLeaveThePostStep) {
   EXPECT_EQ(v21.passes.size(), 3u) << "32 KiB of values: 4 rows of 1024 a group";
 }
 
-// The pre or post pass of a real line of 4 MiB or more takes its chunks
-// from both ends (groups 2 p and 2 p + 1: chunks p and count - 1 - p);
-// shorter lines, in the cache whatever the order, take them in order.
-TEST(Emit, MirrorChunksFromBothEnds) {
+// The pre/post pass walks the first half of the mirror pairs (k = 0 ..
+// h / 2), each slot also making the output at h - k below the pass's count
+// (R2C: X[h] from k = 0; C2R: none past Z[h - 1]); lines interleaved in
+// memory, whose pass loads through a second mapping, walk every position.
+TEST(Emit, MirrorPassInPairs) {
   Device cuda = dialect_limits(h200_cuda(), Dialect::cuda);
-  auto last = [&](int64_t n, fftmux_kind kind) {
-    int dir = kind == FFTMUX_C2R ? FFTMUX_INVERSE : FFTMUX_FORWARD;
-    return plan(problem({n}, kind, FFTMUX_F32, 2), dir, cuda, variant_named("mirror-pass"));
-  };
-  Plan r = last(1 << 24, FFTMUX_R2C);
-  const Kernel& post = r.passes.back().kernel;
-  ASSERT_EQ(post.load.access, Access::r2c) << r.summary;
-  EXPECT_TRUE(post.mirror_chunks);
-  EXPECT_EQ(post.digits.at(0), 8193);
-  std::string src = emit(post, Dialect::cuda);
-  EXPECT_NE(src.find("dS0 = (cS & 1u) == 0u ? cS >> 1u : 8192u - (cS >> 1u);"), std::string::npos)
-      << src;
-  Plan c = last(1 << 22, FFTMUX_C2R);
-  EXPECT_EQ(c.passes.front().kernel.load.access, Access::c2r) << c.summary;
-  EXPECT_TRUE(c.passes.front().kernel.mirror_chunks) << "16 MiB a line";
-  Plan s = last(1 << 19, FFTMUX_R2C);
-  EXPECT_EQ(s.passes.back().kernel.load.access, Access::r2c) << s.summary;
-  EXPECT_FALSE(s.passes.back().kernel.mirror_chunks) << "2 MiB a line";
-}
-
-// Variant paired-mirror: the pre/post pass walks the first half of the
-// mirror pairs (k = 0 .. h / 2), each slot also making the output at h - k
-// below the pass's count (R2C: X[h] from k = 0; C2R: none past Z[h - 1]).
-TEST(Emit, PairedMirrorPass) {
-  Device cuda = dialect_limits(h200_cuda(), Dialect::cuda);
-  Options paired = variant_named("paired-mirror");
-  ASSERT_TRUE(paired.paired_mirror);
-  Plan r = plan(problem({1 << 24}, FFTMUX_R2C, FFTMUX_F32, 2), FFTMUX_FORWARD, cuda, paired);
+  Plan r = plan(problem({1 << 24}, FFTMUX_R2C, FFTMUX_F32, 2), FFTMUX_FORWARD, cuda);
   const Kernel& post = r.passes.back().kernel;
   ASSERT_EQ(post.load.access, Access::r2c) << r.summary;
   EXPECT_EQ(post.mirror_pairs, (1 << 23) + 1);
-  EXPECT_FALSE(post.mirror_chunks) << "a chunk holds its mirrors";
   EXPECT_EQ(post.digits.at(0), ((1 << 22) + 1 + 511) / 512);
   std::string src = emit(post, Dialect::cuda);
   EXPECT_NE(src.find("dst[(8388608u - ((tS + 0u) + dS0 * 512u))"), std::string::npos) << src;
   EXPECT_NE(src.find("(8388608u - ((tS + 0u) + dS0 * 512u)) < 8388609u"), std::string::npos);
-  paired.real_rows = false;
-  Plan c = plan(problem({100002}, FFTMUX_C2R, FFTMUX_F32, 2), FFTMUX_INVERSE, cuda, paired);
+  Options rows_apart = variant_named("mirror-pass");
+  Plan c = plan(problem({100002}, FFTMUX_C2R, FFTMUX_F32, 2), FFTMUX_INVERSE, cuda, rows_apart);
   const Kernel& pre = c.passes.front().kernel;
   ASSERT_EQ(pre.load.access, Access::c2r) << c.summary;
   EXPECT_EQ(pre.mirror_pairs, 50001);
   EXPECT_EQ(pre.load.axes[0].limit, 25001) << "k = 0 .. 25000, mirrors 25001 .. 50000";
+  fftmux_desc woven = problem({65536}, FFTMUX_R2C, FFTMUX_F32, 16);
+  woven.in_strides[0] = woven.out_strides[0] = 16;
+  woven.in_distance = woven.out_distance = 1;
+  Plan w = plan(woven, FFTMUX_FORWARD, cuda, rows_apart);
+  const Kernel& lone = w.passes.back().kernel;
+  ASSERT_EQ(lone.load.access, Access::r2c) << w.summary;
+  EXPECT_TRUE(lone.load_alt || lone.store_alt) << w.summary;
+  EXPECT_EQ(lone.mirror_pairs, 0);
+  EXPECT_EQ(lone.load.axes[0].limit, 32769) << "every output its own";
 }
 
 // 32768 points as a cluster of four groups (Kernel::cluster): columns of
@@ -1294,7 +1276,7 @@ TEST(Plan, InterleavedLinesOfEveryKind) {
   // Lines of a batch interleaved in memory (stride = batch, distance 1): a
   // strided axis of every kind, real and Hermitian sides included.
   for (fftmux_kind kind : {FFTMUX_C2C, FFTMUX_R2C, FFTMUX_C2R})
-    for (int64_t n : {int64_t(4096), int64_t(4095)})
+    for (int64_t n : {int64_t(4096), int64_t(4095), int64_t(65536), int64_t(100002)})
       for (const Device& dev : {lavapipe(), h200(), h200_cuda()}) {
         fftmux_desc d = problem({n}, kind, FFTMUX_F32, 16);
         d.in_strides[0] = d.out_strides[0] = 16;

@@ -385,19 +385,28 @@ TEST(Backend, ChunkedExchangesAreCorrect) {
     }
 }
 
-// The pre/post pass of long real lines in mirror pairs (variant
-// paired-mirror): a thread makes X[k] and X[h - k] from one pair of
-// reads; an even half length has two outputs that are their own mirrors,
-// an odd one (100002: 50001) none but X[0].
-TEST(Backend, PairedMirrorPassIsCorrect) {
+// The pre/post pass of long real lines in mirror pairs: a thread makes
+// X[k] and X[h - k] from one pair of reads; an even half length has two
+// outputs that are their own mirrors, an odd one (100002: 50001) none but
+// X[0]. Lines interleaved in memory (stride 3, distance 1) take the pass a
+// position a thread.
+TEST(Backend, MirrorPassIsCorrect) {
   SKIP_WITHOUT_VULKAN();
-  for (int64_t n : {65536, 100002})
+  struct Line {
+    int64_t n, batch;
+    bool woven;
+  };
+  for (Line l : {Line{65536, 2, false}, Line{100002, 2, false}, Line{65536, 3, true}})
     for (fftmux_kind kind : {FFTMUX_R2C, FFTMUX_C2R}) {
-      fftmux_desc d = desc({n}, 2, kind);
-      plan p = shared().ctx->make_plan(d, "vulkan", "paired-mirror");
+      fftmux_desc d = desc({l.n}, l.batch, kind);
+      if (l.woven) {
+        d.in_strides[0] = d.out_strides[0] = l.batch;
+        d.in_distance = d.out_distance = 1;
+      }
+      plan p = shared().ctx->make_plan(d, "vulkan", "mirror-pass");
       int dir = kind == FFTMUX_C2R ? FFTMUX_INVERSE : FFTMUX_FORWARD;
       EXPECT_LE(run_error(p, d, dir, 11), ref::error_bound(d))
-          << n << (kind == FFTMUX_C2R ? " C2R" : " R2C");
+          << l.n << (l.woven ? " woven" : "") << (kind == FFTMUX_C2R ? " C2R" : " R2C");
     }
 }
 

@@ -20,7 +20,7 @@
 namespace fftmux::codegen {
 
 // Bumped whenever emitted code changes: part of every compiled-code cache key.
-constexpr int generator_version = 42;
+constexpr int generator_version = 43;
 
 // What the device allows a kernel.
 struct Device {
@@ -86,10 +86,6 @@ struct Options {
   // make the outputs beside their mirrors, are the shorter and more share a
   // group (variant long-real-columns).
   bool long_real_columns = false;
-  // R2C's post and C2R's pre step as a pass of their own make each pair of
-  // mirror outputs (k and h - k) in one thread, whose two reads then serve
-  // both (Kernel::mirror_pairs; variant paired-mirror).
-  bool paired_mirror = false;
   // A line whose one component does not fit shared memory may still run
   // in one kernel by exchanging through it in up to this many chunks of
   // positions, a barrier each; 1 = never (variant unchunked: such lines take
@@ -263,11 +259,6 @@ struct Kernel {
   // outputs from both (Step::r2c_post); C2R's columns read the same
   // elements as their mirrors' partners, so the pair shares the cache.
   int64_t mirror_lines = 0;
-  // Chunks of digit 0 dispatched from both ends (R2C's post and C2R's pre
-  // step as a pass of their own): groups 2 p and 2 p + 1 take chunks p and
-  // digits[0] - 1 - p, so that each chunk runs beside the one holding its
-  // elements' mirrors and the cache serves the second read of each.
-  bool mirror_chunks = false;
   // A pointwise pass over the first half of a line's mirror pairs (its
   // positions k = 0 .. h / 2, h the load's length): each slot also makes
   // the output at h - k where that is below mirror_pairs (the pass's count
