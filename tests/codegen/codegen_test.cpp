@@ -62,13 +62,18 @@ fftmux_desc problem(std::vector<int64_t> n, fftmux_kind kind = FFTMUX_C2C,
   return ref::resolved(d);
 }
 
+// The line lengths of a plan's passes, in order.
+std::vector<int64_t> lengths(const Plan& p) {
+  std::vector<int64_t> l;
+  for (const Pass& pass : p.passes)
+    l.push_back(pass.kernel.length);
+  return l;
+}
+
 // The line lengths of a 1D problem's passes, in order.
 std::vector<int64_t> pass_lengths(int64_t n, const Device& dev, fftmux_precision p = FFTMUX_F32,
                                   fftmux_kind kind = FFTMUX_C2C) {
-  std::vector<int64_t> l;
-  for (const Pass& pass : plan(problem({n}, kind, p), FFTMUX_FORWARD, dev).passes)
-    l.push_back(pass.kernel.length);
-  return l;
+  return lengths(plan(problem({n}, kind, p), FFTMUX_FORWARD, dev));
 }
 
 int direction(const fftmux_desc& d) {
@@ -560,12 +565,6 @@ TEST(Plan, LongRealColumns) {
   Device cuda = dialect_limits(h200_cuda(), Dialect::cuda);
   Options wide = variant_named("long-real-columns");
   ASSERT_TRUE(wide.long_real_columns);
-  auto lengths = [](const Plan& p) {
-    std::vector<int64_t> l;
-    for (const Pass& pass : p.passes)
-      l.push_back(pass.kernel.length);
-    return l;
-  };
   fftmux_desc r = problem({1 << 24}, FFTMUX_R2C, FFTMUX_F32, 2);
   Plan p = plan(r, FFTMUX_FORWARD, cuda, wide);
   EXPECT_EQ(lengths(p), (std::vector<int64_t>{4096, 2048})) << p.summary;
@@ -573,8 +572,8 @@ TEST(Plan, LongRealColumns) {
   EXPECT_EQ(p.passes.at(1).kernel.teams, 8u) << "runs of 4 outputs a store";
   for (const fftmux_desc& d : {problem({1 << 23}, FFTMUX_R2C, FFTMUX_F32, 2),
                                problem({1 << 24}, FFTMUX_C2R, FFTMUX_F32, 2)}) {
-    int dir = d.kind == FFTMUX_C2R ? FFTMUX_INVERSE : FFTMUX_FORWARD;
-    EXPECT_EQ(lengths(plan(d, dir, cuda, wide)), lengths(plan(d, dir, cuda))) << d.n[0];
+    EXPECT_EQ(lengths(plan(d, direction(d), cuda, wide)), lengths(plan(d, direction(d), cuda)))
+        << d.n[0];
   }
   EXPECT_EQ(lengths(plan(r, FFTMUX_FORWARD, h200(), wide)),
             lengths(plan(r, FFTMUX_FORWARD, h200())))
