@@ -72,6 +72,8 @@ const std::vector<Variant>& variants() {
         // 1.42x the default's time; 2^24 x8 1302-1309 us, the default's
         // mirror pass 1188-1197.
         {"long-real-columns", with([](Options& o) { o.long_real_columns = true; })},
+        // Bluestein's convolution as two passes of one transform each.
+        {"split-convolution", with([](Options& o) { o.split_convolution = true; })},
     };
   }();
   return table;
@@ -214,6 +216,7 @@ std::string generated_key(const fftmux_desc& desc, const Device& d, const Option
                      uint64_t(o.real_rows),
                      uint64_t(o.butterfly_tail),
                      uint64_t(o.long_real_columns),
+                     uint64_t(o.split_convolution),
                      uint64_t(o.shared_chunks),
                      uint64_t(d.shared_bytes),
                      uint64_t(d.max_threads),

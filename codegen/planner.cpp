@@ -407,6 +407,18 @@ struct Planner {
     return false;
   }
 
+  // Whether every table the kernel multiplies by is indexed by the position
+  // alone (a split convolution's chirp and spectrum; four-step twiddles and
+  // three-pass convolutions index theirs by a digit too).
+  static bool by_position(const Kernel& k) {
+    for (const Step& s : k.steps)
+      if (s.kind == Step::multiply &&
+          (s.index.terms.size() != 1 || s.index.terms[0].coord != kElement ||
+           s.index.product != kNone))
+        return false;
+    return true;
+  }
+
   // A line whose group takes most of the shared memory: it runs alone on
   // its multiprocessor.
   bool alone(const Kernel& k) const { return 4 * k.length * scalar() > int64_t(dev.shared_bytes); }
@@ -510,7 +522,7 @@ struct Planner {
       }
       return;
     }
-    if (multiplies(k))
+    if (k.convolution || !by_position(k))
       return;
     k.split_exchange = true;
     int64_t l = std::max(k.length, k.positions);
@@ -1108,9 +1120,11 @@ struct Planner {
   // ---- Bluestein: x * chirp, convolved with the conjugate chirp, * chirp ----
 
   void bluestein(const Line& l, double scale, bool r2c_post = false) {
-    auto [m, m1] = bluestein_shape(l.n);
     int64_t n = l.n;
     Table ct{tables.chirp(n, sign), 0, -1, false};
+    if (opt.split_convolution && bluestein_length(n) <= single_limit())
+      return split_convolution(l, bluestein_length(n), ct, scale, r2c_post);
+    auto [m, m1] = bluestein_shape(n);
     Table kt{tables.bluestein(n, m, sign, scale), 0, -1, false};
     Index at;
     at.terms = {{kElement, 1}};
@@ -1189,6 +1203,42 @@ struct Planner {
     append(c3.steps, stages(m1, +1));
     c3.steps.push_back(multiply(ct, composite, n));
     add(std::move(c3), Binding::scratch, l.store.buffer);
+  }
+
+  // Options::split_convolution: the chirped line's transform times the
+  // kernel's spectrum into scratch, then its inverse times the chirp. Each
+  // kernel holds one transform where the fused one holds two, so it takes
+  // the shape (and the groups an SM) of a plain line of m points, and one
+  // that shared memory holds only in chunks takes two passes, not three.
+  void split_convolution(const Line& l, int64_t m, const Table& ct, double scale, bool r2c_post) {
+    int64_t n = l.n;
+    Table kt{tables.bluestein(n, m, sign, scale), 0, -1, false};
+    Index at;
+    at.terms = {{kElement, 1}};
+    Kernel f;
+    f.length = m;
+    f.digits = l.digits;
+    f.load = l.load;
+    f.load.axes[0].limit = n;
+    f.store = packed(take(m * product(l.digits)), m, l.digits, {{kElement, 1}});
+    f.steps.push_back(multiply(ct, at, n));
+    append(f.steps, stages(m, -1));
+    f.steps.push_back(multiply(kt, at));
+    Kernel i;
+    i.length = m;
+    i.digits = l.digits;
+    i.load = f.store;
+    i.store = l.store;
+    i.steps = stages(m, +1);
+    i.steps.push_back(multiply(ct, at, n));
+    if (r2c_post) {
+      i.steps.push_back(r2c_step(n));
+      i.positions = n + 1;
+    } else {
+      i.store.axes[0].limit = std::min(i.store.axes[0].limit, n);
+    }
+    add(std::move(f), l.load.buffer, Binding::scratch);
+    add(std::move(i), Binding::scratch, l.store.buffer);
   }
 
   static void append(std::vector<Step>& to, const std::vector<Step>& from) {

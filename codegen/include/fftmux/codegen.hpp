@@ -86,6 +86,10 @@ struct Options {
   // make the outputs beside their mirrors, are the shorter and more share a
   // group (variant long-real-columns).
   bool long_real_columns = false;
+  // A Bluestein convolution whose padded line fits one pass runs as two
+  // kernels of one transform each (through scratch) instead of one that
+  // holds both (variant split-convolution).
+  bool split_convolution = false;
   // A line whose one component does not fit shared memory may still run
   // in one kernel by exchanging through it in up to this many chunks of
   // positions, a barrier each; 1 = never (variant unchunked: such lines take
