@@ -1330,6 +1330,37 @@ TEST(Plan, BluesteinForLargePrimes) {
   EXPECT_GE(three.scratch_elements, uint64_t(bluestein_length(10007)));
 }
 
+// Variant split-convolution: a convolution whose padded line one pass
+// holds runs as two kernels of one transform each, through scratch, shaped
+// as the plain line of that length (under GL's cap, chunked as it is); one
+// that only chunks hold (7919 as 16384 under 48 KiB) takes two passes
+// instead of three, one that no pass holds (10007 as 20480) keeps three.
+TEST(Plan, SplitConvolutionTakesTwoKernelsOfOneTransform) {
+  Options split = variant_named("split-convolution");
+  ASSERT_TRUE(split.split_convolution);
+  Device gl = dialect_limits(h200(), Dialect::opengl);
+  for (const Device& dev : {h200(), h200_cuda(), gl}) {
+    Plan p = plan(problem({4093}), FFTMUX_FORWARD, dev, split);
+    ASSERT_EQ(lengths(p), (std::vector<int64_t>{8192, 8192})) << p.summary;
+    EXPECT_EQ(p.scratch_elements, 8192u);
+    Kernel plain = plan(problem({8192}), FFTMUX_FORWARD, dev).passes.at(0).kernel;
+    for (const Pass& pass : p.passes) {
+      EXPECT_FALSE(pass.kernel.convolution);
+      EXPECT_EQ(pass.kernel.threads, plain.threads);
+      EXPECT_EQ(pass.kernel.chunks, plain.chunks);
+    }
+    EXPECT_EQ(p.passes[0].dst, Binding::scratch);
+    EXPECT_EQ(p.passes[1].src, Binding::scratch);
+  }
+  EXPECT_EQ(lengths(plan(problem({7919}), FFTMUX_FORWARD, h200())).size(), 3u);
+  EXPECT_EQ(lengths(plan(problem({7919}), FFTMUX_FORWARD, h200(), split)),
+            (std::vector<int64_t>{16384, 16384}));
+  EXPECT_EQ(lengths(plan(problem({10007}), FFTMUX_FORWARD, h200(), split)).size(), 3u);
+  Plan r2c = plan(problem({8186}, FFTMUX_R2C), FFTMUX_FORWARD, h200_cuda(), split);
+  ASSERT_EQ(r2c.passes.size(), 2u) << r2c.summary;
+  EXPECT_EQ(r2c.passes[1].kernel.positions, 4094) << "R2C's post step in the second";
+}
+
 TEST(Plan, ChainsFindFactorsThatFit) {
   Options small;
   small.max_single = 64; // chain kernels of at most 64 points

@@ -344,6 +344,24 @@ TEST(Backend, EveryVariantIsCorrect) {
   }
 }
 
+// Variant split-convolution (a Bluestein convolution as two kernels,
+// through scratch) on primes whose padded line fits one pass on lavapipe,
+// both directions, shifted, and real lines of a prime half length.
+TEST(Backend, SplitConvolutionIsCorrect) {
+  SKIP_WITHOUT_VULKAN();
+  for (auto [n, kind] :
+       {std::pair{97, FFTMUX_C2C}, {2039, FFTMUX_C2C}, {2018, FFTMUX_R2C}, {2018, FFTMUX_C2R}})
+    for (int dir : {FFTMUX_FORWARD, FFTMUX_INVERSE}) {
+      if ((kind == FFTMUX_R2C && dir == FFTMUX_INVERSE) ||
+          (kind == FFTMUX_C2R && dir == FFTMUX_FORWARD))
+        continue;
+      fftmux_desc d = desc({n}, 2, kind);
+      d.flags = FFTMUX_SHIFT_INPUT | FFTMUX_SHIFT_OUTPUT;
+      plan p = shared().ctx->make_plan(d, "vulkan", "split-convolution");
+      EXPECT_LE(run_error(p, d, dir, 7), ref::error_bound(d)) << n << " kind " << kind;
+    }
+}
+
 // The composite radices (10, 15, 20, 24, 25, 27: Factorize's
 // CompositeSizesCoverEveryComposite) in both directions; like radix 32
 // they need wide's 32 values a thread on lavapipe.
