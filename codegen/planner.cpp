@@ -1120,10 +1120,10 @@ struct Planner {
   // ---- Bluestein: x * chirp, convolved with the conjugate chirp, * chirp ----
 
   void bluestein(const Line& l, double scale, bool r2c_post = false) {
-    int64_t n = l.n;
+    int64_t n = l.n, padded = bluestein_length(n);
     Table ct{tables.chirp(n, sign), 0, -1, false};
-    if (opt.split_convolution && bluestein_length(n) <= single_limit())
-      return split_convolution(l, bluestein_length(n), ct, scale, r2c_post);
+    if (padded <= single_limit() && (opt.split_convolution || padded > single_limit(2)))
+      return split_convolution(l, padded, ct, scale, r2c_post);
     auto [m, m1] = bluestein_shape(n);
     Table kt{tables.bluestein(n, m, sign, scale), 0, -1, false};
     Index at;
@@ -1140,8 +1140,13 @@ struct Planner {
       // group may have runs them at 64 registers (a multiprocessor's 64 K
       // over 1024): radix 9's butterfly spilled there (H200, 10007: 254 GB/s
       // with it, 355 before), and radix 16's (10007 as 20480 points: 330
-      // GB/s, 445 with radix 8).
-      uint32_t r = m > int64_t(dev.max_threads) * opt.values_per_thread ? 8 : 16;
+      // GB/s, 445 with radix 8). Other lines take radix 32 as plain lines
+      // do, since a thread holds one transform's values at a time: H200
+      // (results h200-2026-12-04e, call 2), 4093 and 4097 as 32 x 16 x 16
+      // twice on 256 threads against 16 x 8 x 8 x 8 twice on 512, CUDA
+      // 2405 -> 1678 us (cuFFT 2815), Vulkan 2502 -> 2032, OpenGL 3540 ->
+      // 2482.
+      uint32_t r = m > int64_t(dev.max_threads) * opt.values_per_thread ? 8 : 32;
       k.steps.push_back(multiply(ct, at, n));
       append(k.steps, stages(m, -1, false, r));
       k.steps.push_back(multiply(kt, at));
@@ -1205,11 +1210,14 @@ struct Planner {
     add(std::move(c3), Binding::scratch, l.store.buffer);
   }
 
-  // Options::split_convolution: the chirped line's transform times the
-  // kernel's spectrum into scratch, then its inverse times the chirp. Each
-  // kernel holds one transform where the fused one holds two, so it takes
-  // the shape (and the groups an SM) of a plain line of m points, and one
-  // that shared memory holds only in chunks takes two passes, not three.
+  // The chirped line's transform times the kernel's spectrum into scratch,
+  // then its inverse times the chirp: two passes where the fused kernel
+  // does not fit but one pass of m points does (chunked), instead of three.
+  // H200 (results h200-2026-12-04e, call 1): 7919 as 16384 under Vulkan
+  // 3933 -> 2736 us, OpenGL 4580 -> 4131; F64 4093 as 8192 under Vulkan
+  // 3181 -> 2893. Where the fused kernel fits, it won (Options::
+  // split_convolution, variant split-convolution: CUDA 4093 2055 against
+  // 1678, F64 2459 against 2166; Vulkan 4093 2917 against 2032).
   void split_convolution(const Line& l, int64_t m, const Table& ct, double scale, bool r2c_post) {
     int64_t n = l.n;
     Table kt{tables.bluestein(n, m, sign, scale), 0, -1, false};
