@@ -344,21 +344,33 @@ TEST(Backend, EveryVariantIsCorrect) {
   }
 }
 
-// Variant split-convolution (a Bluestein convolution as two kernels,
-// through scratch) on primes whose padded line fits one pass on lavapipe,
-// both directions, shifted, and real lines of a prime half length.
-TEST(Backend, SplitConvolutionIsCorrect) {
+// Bluestein convolutions in their three shapes on lavapipe: fused at radix
+// 32 (4093 as 8192 under wide's 32 values a thread), split into two passes
+// where the fused kernel does not fit (4099 under wide: more than 8192
+// points) and everywhere one pass holds them (variant split-convolution:
+// both directions, shifted, and real lines of a prime half length).
+TEST(Backend, ConvolutionsAreCorrect) {
   SKIP_WITHOUT_VULKAN();
-  for (auto [n, kind] :
-       {std::pair{97, FFTMUX_C2C}, {2039, FFTMUX_C2C}, {2018, FFTMUX_R2C}, {2018, FFTMUX_C2R}})
+  struct Run {
+    int64_t n;
+    fftmux_kind kind;
+    const char* variant;
+  };
+  for (Run r : {Run{4093, FFTMUX_C2C, "wide"},
+                {4099, FFTMUX_C2C, "wide"},
+                {97, FFTMUX_C2C, "split-convolution"},
+                {2039, FFTMUX_C2C, "split-convolution"},
+                {2018, FFTMUX_R2C, "split-convolution"},
+                {2018, FFTMUX_C2R, "split-convolution"}})
     for (int dir : {FFTMUX_FORWARD, FFTMUX_INVERSE}) {
-      if ((kind == FFTMUX_R2C && dir == FFTMUX_INVERSE) ||
-          (kind == FFTMUX_C2R && dir == FFTMUX_FORWARD))
+      if ((r.kind == FFTMUX_R2C && dir == FFTMUX_INVERSE) ||
+          (r.kind == FFTMUX_C2R && dir == FFTMUX_FORWARD))
         continue;
-      fftmux_desc d = desc({n}, 2, kind);
+      fftmux_desc d = desc({r.n}, 2, r.kind);
       d.flags = FFTMUX_SHIFT_INPUT | FFTMUX_SHIFT_OUTPUT;
-      plan p = shared().ctx->make_plan(d, "vulkan", "split-convolution");
-      EXPECT_LE(run_error(p, d, dir, 7), ref::error_bound(d)) << n << " kind " << kind;
+      plan p = shared().ctx->make_plan(d, "vulkan", r.variant);
+      EXPECT_LE(run_error(p, d, dir, 7), ref::error_bound(d))
+          << r.n << " kind " << r.kind << " " << r.variant;
     }
 }
 
