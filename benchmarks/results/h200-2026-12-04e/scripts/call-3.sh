@@ -1,25 +1,26 @@
 #!/bin/bash
-# Third call. Part A, with the experiment build's plugins (.h200/exp/hooks:
-# generator v44's draft with two build-local hooks, FX_R=32 for radix 32 in
-# fused convolutions and FX_LEAN=1 for GL's lean rule on them): OpenGL's
-# convolutions split and chunked so that groups hold 768 threads an SM
-# under the driver's 64 KiB, against radix 32 alone and Vulkan. Part B,
-# generator v44 (.h200/lib): tests/cuda/gpu_check.sh, --verify of the
-# changed plans, and the Bluestein lines of the standing table.
+# Prepared for a third call, NOT RUN: no device machine was lent for the
+# rest of the thirty-fourth session. Part A times OpenGL's convolutions
+# under GL's lean rule (scripts/lean-convolutions.patch on generator v44:
+# split and chunked exchanges so that their groups hold 768 threads an SM
+# under the driver's 64 KiB) against v44 and Vulkan; part B runs
+# tests/cuda/gpu_check.sh at v44, --verify of v44's changed plans and the
+# Bluestein lines of the standing table. Before it, here: scripts/h200.sh
+# at v44, then build v44 with the patch and copy its plugin folder to
+# .h200/exp/lean (see README.md).
 set -u; cd "$(dirname "$0")/.."; . .h200/setup.sh
 rm -f $R/*
 CALL=c3
-H=$PWD/.h200/exp/hooks
-v() { echo "== $* $(FFTMUX_PLUGIN_PATH=$H FX_R=32 FX_LEAN=1 timeout 60 $B/fftmux run --verify "$@" 2>&1 | tail -1)" >> $OUT/c3_verify.txt; }
+H=$PWD/.h200/exp/lean
+v() { echo "== $* $(FFTMUX_PLUGIN_PATH=$H timeout 60 $B/fftmux run --verify "$@" 2>&1 | tail -1)" >> $OUT/c3_verify.txt; }
 v --backend opengl --shape 4093 --batch 3 --shift both
 v --backend opengl --shape 1009 --batch 3 --norm ortho --in-place
-r() { echo "$* r32 $(FFTMUX_PLUGIN_PATH=$H FX_R=32 one "$@")" | tee -a $R/$CALL.txt >> $OUT/$CALL.txt; }
-l() { echo "$* r32 lean $(FFTMUX_PLUGIN_PATH=$H FX_R=32 FX_LEAN=1 one "$@")" | tee -a $R/$CALL.txt >> $OUT/$CALL.txt; }
+l() { echo "$* lean $(FFTMUX_PLUGIN_PATH=$H one "$@")" | tee -a $R/$CALL.txt >> $OUT/$CALL.txt; }
 for nb in "4093 32792" "4097 32760" "1009 133020" "2039 65826" "10007 13412"; do
   read n b <<< "$nb"
-  r $n $b default opengl; l $n $b default opengl; r $n $b default vulkan
+  t $n $b default opengl; l $n $b default opengl; t $n $b default vulkan
 done
-l 8186 16396 default opengl --kind c2r; r 8186 16396 default opengl --kind c2r
+l 8186 16396 default opengl --kind c2r; t 8186 16396 default opengl --kind c2r
 # Part B: v44
 OUT=$OUT/gpu-logs timeout 240 bash tests/cuda/gpu_check.sh .h200 > $OUT/c3_gpu_check.txt 2>&1
 w() { echo "== $* $(timeout 60 $B/fftmux run --verify "$@" 2>&1 | tail -1)" >> $OUT/c3_verify.txt; }
