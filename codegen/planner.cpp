@@ -1129,12 +1129,8 @@ struct Planner {
     Index at;
     at.terms = {{kElement, 1}};
     if (!m1) { // one kernel: forward, pointwise, inverse in registers
-      Kernel k;
-      k.length = m;
+      Kernel k = chirped_load(l, m, ct);
       k.convolution = true;
-      k.digits = l.digits;
-      k.load = l.load;
-      k.load.axes[0].limit = n;
       k.store = l.store;
       // A line that needs more than the target values on every thread a
       // group may have runs them at 64 registers (a multiprocessor's 64 K
@@ -1147,17 +1143,10 @@ struct Planner {
       // 2405 -> 1678 us (cuFFT 2815), Vulkan 2502 -> 2032, OpenGL 3540 ->
       // 2482.
       uint32_t r = m > int64_t(dev.max_threads) * opt.values_per_thread ? 8 : 32;
-      k.steps.push_back(multiply(ct, at, n));
       append(k.steps, stages(m, -1, false, r));
       k.steps.push_back(multiply(kt, at));
       append(k.steps, stages(m, +1, false, r));
-      k.steps.push_back(multiply(ct, at, n));
-      if (r2c_post) {
-        k.steps.push_back(r2c_step(n));
-        k.positions = n + 1;
-      } else {
-        k.store.axes[0].limit = std::min(k.store.axes[0].limit, n);
-      }
+      chirped_store(k, n, ct, r2c_post);
       add(std::move(k), l.load.buffer, l.store.buffer);
       return;
     }
@@ -1219,17 +1208,11 @@ struct Planner {
   // split_convolution, variant split-convolution: CUDA 4093 2055 against
   // 1678, F64 2459 against 2166; Vulkan 4093 2917 against 2032).
   void split_convolution(const Line& l, int64_t m, const Table& ct, double scale, bool r2c_post) {
-    int64_t n = l.n;
-    Table kt{tables.bluestein(n, m, sign, scale), 0, -1, false};
+    Table kt{tables.bluestein(l.n, m, sign, scale), 0, -1, false};
     Index at;
     at.terms = {{kElement, 1}};
-    Kernel f;
-    f.length = m;
-    f.digits = l.digits;
-    f.load = l.load;
-    f.load.axes[0].limit = n;
+    Kernel f = chirped_load(l, m, ct);
     f.store = packed(take(m * product(l.digits)), m, l.digits, {{kElement, 1}});
-    f.steps.push_back(multiply(ct, at, n));
     append(f.steps, stages(m, -1));
     f.steps.push_back(multiply(kt, at));
     Kernel i;
@@ -1238,15 +1221,36 @@ struct Planner {
     i.load = f.store;
     i.store = l.store;
     i.steps = stages(m, +1);
-    i.steps.push_back(multiply(ct, at, n));
-    if (r2c_post) {
-      i.steps.push_back(r2c_step(n));
-      i.positions = n + 1;
-    } else {
-      i.store.axes[0].limit = std::min(i.store.axes[0].limit, n);
-    }
+    chirped_store(i, l.n, ct, r2c_post);
     add(std::move(f), l.load.buffer, Binding::scratch);
     add(std::move(i), Binding::scratch, l.store.buffer);
+  }
+
+  // A convolution kernel of m points over line l, starting with the input
+  // times the chirp.
+  Kernel chirped_load(const Line& l, int64_t m, const Table& ct) const {
+    Kernel k;
+    k.length = m;
+    k.digits = l.digits;
+    k.load = l.load;
+    k.load.axes[0].limit = l.n;
+    Index at;
+    at.terms = {{kElement, 1}};
+    k.steps.push_back(multiply(ct, at, l.n));
+    return k;
+  }
+  // Its end: times the chirp, then R2C's post step (n + 1 outputs) or a
+  // store of n.
+  void chirped_store(Kernel& k, int64_t n, const Table& ct, bool r2c_post) {
+    Index at;
+    at.terms = {{kElement, 1}};
+    k.steps.push_back(multiply(ct, at, n));
+    if (r2c_post) {
+      k.steps.push_back(r2c_step(n));
+      k.positions = n + 1;
+    } else {
+      k.store.axes[0].limit = std::min(k.store.axes[0].limit, n);
+    }
   }
 
   static void append(std::vector<Step>& to, const std::vector<Step>& from) {
