@@ -952,9 +952,13 @@ struct Planner {
     return -1;
   }
 
-  static Index product_index() { // position * digit 0: four-step twiddles
+  static Index position_index() { // the position alone: chirps, a spectrum
     Index i;
     i.terms = {{kElement, 1}};
+    return i;
+  }
+  static Index product_index() { // position * digit 0: four-step twiddles
+    Index i = position_index();
     i.product = 0;
     return i;
   }
@@ -1126,8 +1130,6 @@ struct Planner {
       return split_convolution(l, padded, ct, scale, r2c_post);
     auto [m, m1] = bluestein_shape(n);
     Table kt{tables.bluestein(n, m, sign, scale), 0, -1, false};
-    Index at;
-    at.terms = {{kElement, 1}};
     if (!m1) { // one kernel: forward, pointwise, inverse in registers
       Kernel k = chirped_load(l, m, ct);
       k.convolution = true;
@@ -1144,7 +1146,7 @@ struct Planner {
       // 2482.
       uint32_t r = m > int64_t(dev.max_threads) * opt.values_per_thread ? 8 : 32;
       append(k.steps, stages(m, -1, false, r));
-      k.steps.push_back(multiply(kt, at));
+      k.steps.push_back(multiply(kt, position_index()));
       append(k.steps, stages(m, +1, false, r));
       chirped_store(k, n, ct, r2c_post);
       add(std::move(k), l.load.buffer, l.store.buffer);
@@ -1209,12 +1211,10 @@ struct Planner {
   // 1678, F64 2459 against 2166; Vulkan 4093 2917 against 2032).
   void split_convolution(const Line& l, int64_t m, const Table& ct, double scale, bool r2c_post) {
     Table kt{tables.bluestein(l.n, m, sign, scale), 0, -1, false};
-    Index at;
-    at.terms = {{kElement, 1}};
     Kernel f = chirped_load(l, m, ct);
     f.store = packed(take(m * product(l.digits)), m, l.digits, {{kElement, 1}});
     append(f.steps, stages(m, -1));
-    f.steps.push_back(multiply(kt, at));
+    f.steps.push_back(multiply(kt, position_index()));
     Kernel i;
     i.length = m;
     i.digits = l.digits;
@@ -1234,17 +1234,13 @@ struct Planner {
     k.digits = l.digits;
     k.load = l.load;
     k.load.axes[0].limit = l.n;
-    Index at;
-    at.terms = {{kElement, 1}};
-    k.steps.push_back(multiply(ct, at, l.n));
+    k.steps.push_back(multiply(ct, position_index(), l.n));
     return k;
   }
   // Its end: times the chirp, then R2C's post step (n + 1 outputs) or a
   // store of n.
   void chirped_store(Kernel& k, int64_t n, const Table& ct, bool r2c_post) {
-    Index at;
-    at.terms = {{kElement, 1}};
-    k.steps.push_back(multiply(ct, at, n));
+    k.steps.push_back(multiply(ct, position_index(), n));
     if (r2c_post) {
       k.steps.push_back(r2c_step(n));
       k.positions = n + 1;
