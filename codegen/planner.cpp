@@ -181,7 +181,7 @@ struct Planner {
   // the target registers (twice that for a Bluestein convolution, whose
   // alternative is three passes). H200, F32: 32768 points in one kernel
   // spilled and ran at 0.38x cuFFT, in two at 0.71x; 10007's 20160-point
-  // convolution ran 1.35x faster in one. A convolution is never chunked:
+  // convolution ran 1.35x faster in one. A fused convolution is never chunked:
   // Vulkan's 48 KiB ran 10007's in one chunked kernel of 1024 threads at
   // 1.7x the time of three passes (16384 and 12800 points chunked: 0.65x
   // and 0.83x the time of two passes).

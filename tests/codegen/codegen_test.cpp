@@ -313,7 +313,7 @@ TEST(Plan, RegistersLeaveRoomForASecondGroup) {
 
 // A line whose one component overflows shared memory runs in one kernel,
 // exchanging chunks of 32-aligned positions that fit it (variant unchunked:
-// two passes); a Bluestein convolution is never chunked.
+// two passes); a fused Bluestein convolution is never chunked.
 TEST(Plan, ChunkedLinesRunInOnePass) {
   Options unchunked = variant_named("unchunked");
   ASSERT_EQ(unchunked.shared_chunks, 1u) << "variant unchunked";
@@ -1005,7 +1005,7 @@ TEST(Plan, FourStepTwiddlesByRows) {
 // plain one-line kernels whose groups would hold fewer than 768 threads
 // there split their exchange, and chunk it in equal parts, until they do;
 // r2c lines (whose last step reads both components), kernels of more
-// threads and convolutions keep their shape. Groups of several lines split
+// threads and fused convolutions keep their shape. Groups of several lines split
 // and take fewer lines while that fits more threads.
 TEST(Plan, KernelsOfFewThreadsShareTheMultiprocessor) {
   Device gl = dialect_limits(h200(), Dialect::opengl);
