@@ -1126,7 +1126,7 @@ struct Planner {
   void bluestein(const Line& l, double scale, bool r2c_post = false) {
     int64_t n = l.n, padded = bluestein_length(n);
     Table ct{tables.chirp(n, sign), 0, -1, false};
-    if (padded <= single_limit() && (opt.split_convolution || padded > single_limit(2)))
+    if (opt.split_convolution && padded <= single_limit())
       return split_convolution(l, padded, ct, scale, r2c_post);
     auto [m, m1] = bluestein_shape(n);
     Table kt{tables.bluestein(n, m, sign, scale), 0, -1, false};
@@ -1201,14 +1201,17 @@ struct Planner {
     add(std::move(c3), Binding::scratch, l.store.buffer);
   }
 
-  // The chirped line's transform times the kernel's spectrum into scratch,
-  // then its inverse times the chirp: two passes where the fused kernel
-  // does not fit but one pass of m points does (chunked), instead of three.
-  // H200 (results h200-2026-12-04e, call 1): 7919 as 16384 under Vulkan
-  // 3933 -> 2736 us, OpenGL 4580 -> 4131; F64 4093 as 8192 under Vulkan
-  // 3181 -> 2893. Where the fused kernel fits, it won (Options::
-  // split_convolution, variant split-convolution: CUDA 4093 2055 against
-  // 1678, F64 2459 against 2166; Vulkan 4093 2917 against 2032).
+  // Options::split_convolution: the chirped line's transform times the
+  // kernel's spectrum into scratch, then its inverse times the chirp. Where
+  // the fused kernel does not fit, two passes instead of three: H200
+  // (results h200-2026-12-04e, call 1), 7919 as 16384 under Vulkan 3933 ->
+  // 2736 us, OpenGL 4580 -> 4131; F64 4093 under Vulkan 3181 -> 2893; the
+  // routers' estimates take the variant there (fewer passes) until a
+  // measurement says otherwise. A default rule would also have split what
+  // other variants reach (10007 as 20480 under wide: a kernel llvmpipe
+  // compiles in 100 s). Where the fused kernel fits, it won: CUDA 4093
+  // 1678 us against 2055, F64 2166 against 2459; Vulkan 4093 2032
+  // against 2917.
   void split_convolution(const Line& l, int64_t m, const Table& ct, double scale, bool r2c_post) {
     Table kt{tables.bluestein(l.n, m, sign, scale), 0, -1, false};
     Kernel f = chirped_load(l, m, ct);

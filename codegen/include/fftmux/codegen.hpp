@@ -86,9 +86,9 @@ struct Options {
   // make the outputs beside their mirrors, are the shorter and more share a
   // group (variant long-real-columns).
   bool long_real_columns = false;
-  // Every Bluestein convolution whose padded line one pass holds runs as
-  // two kernels of one transform each (through scratch); false: only those
-  // the fused kernel, which holds both, cannot (variant split-convolution).
+  // A Bluestein convolution whose padded line one pass holds runs as two
+  // kernels of one transform each (through scratch) instead of one that
+  // holds both, or three passes (variant split-convolution).
   bool split_convolution = false;
   // A line whose one component does not fit shared memory may still run
   // in one kernel by exchanging through it in up to this many chunks of
