@@ -393,4 +393,12 @@ double flops(const fftmux_desc& d) {
   return d.kind == FFTMUX_C2C ? f : f / 2;
 }
 
+std::vector<int> directions(const fftmux_desc& d) {
+  if (d.kind == FFTMUX_R2C)
+    return {FFTMUX_FORWARD};
+  if (d.kind == FFTMUX_C2R)
+    return {FFTMUX_INVERSE};
+  return {FFTMUX_FORWARD, FFTMUX_INVERSE};
+}
+
 } // namespace fftmux::ref

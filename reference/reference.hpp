@@ -48,4 +48,8 @@ double error_bound(const fftmux_desc& desc);
 // 5 N log2 N per complex transform, half that per real one.
 double flops(const fftmux_desc& desc);
 
+// The directions desc's kind runs: both for C2C, forward for R2C, inverse
+// for C2R.
+std::vector<int> directions(const fftmux_desc& desc);
+
 } // namespace fftmux::ref

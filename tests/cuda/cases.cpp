@@ -68,14 +68,6 @@ fftmux_desc parse_case(const std::string& text) {
   return d;
 }
 
-std::vector<int> directions(const fftmux_desc& d) {
-  if (d.kind == FFTMUX_R2C)
-    return {FFTMUX_FORWARD};
-  if (d.kind == FFTMUX_C2R)
-    return {FFTMUX_INVERSE};
-  return {FFTMUX_FORWARD, FFTMUX_INVERSE};
-}
-
 std::vector<std::string> correctness_cases() {
   std::vector<std::string> cases;
   // Sizes: powers of two (16384: streamed; 32768, and R2C and C2R of

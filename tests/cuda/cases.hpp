@@ -13,9 +13,6 @@ namespace fftmux::cuda_test {
 //  [shift=in|out|both] [istride=a,b,c] [idist=d] [ostride=..] [odist=..]"
 fftmux_desc parse_case(const std::string& text);
 
-// The directions a kind runs.
-std::vector<int> directions(const fftmux_desc& d);
-
 // The cases of both suites: every kind, precision, rank, shift parity,
 // norm, layout and placement the backend must handle.
 std::vector<std::string> correctness_cases();

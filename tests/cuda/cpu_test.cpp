@@ -329,7 +329,7 @@ TEST(CudaRoute, ArithmeticMatchesTheReference) {
       continue; // the CPU model is slow; small cases cover the same routes
     std::vector<unsigned char> input = ref::random_input(d, 7);
     for (bool cb : {true, false})
-      for (int dir : directions(d)) {
+      for (int dir : ref::directions(d)) {
         Route r = cuda::plan_route(d, cb);
         double err = ref::relative_error(run_route(d, r, dir, input.data()),
                                          ref::expected(d, dir, input.data(), ref::Method::fftw));

@@ -153,7 +153,7 @@ TEST_P(Correctness, MatchesReference) {
     REQUIRE_CALLBACK_RUN();
   context& ctx = *gpu().contexts[callback ? "callback" : "default"];
   fftmux_desc d = parse_case(p.problem);
-  for (int dir : directions(d)) {
+  for (int dir : ref::directions(d)) {
     double ratio = run_case(ctx, callback ? "cufft" : p.variant.c_str(), d, dir, 11 + dir);
     EXPECT_LE(ratio, 1.0) << p.variant << ": " << p.problem << " direction " << dir << ": error "
                           << ratio << " x the bound";
@@ -348,7 +348,7 @@ TEST(CudaCallbacks, FuseShiftsAndScaling) {
   for (const char* text : problems) {
     fftmux_desc d = parse_case(text);
     fftmux_layout l = layout(d);
-    for (int dir : directions(d)) {
+    for (int dir : ref::directions(d)) {
       std::vector<unsigned char> in = ref::random_input(d, 3), out(l.out_bytes, kPoison);
       try {
         plan p = ctx.make_plan(d, "cuda", "cufft");
