@@ -178,16 +178,17 @@ public:
       scratch_in_.reset(alloc(span(engine_in_, d.batch) * width(engine_in_)));
     if (stage_out_)
       scratch_out_.reset(alloc(span(engine_out_, d.batch) * width(engine_out_)));
+    off_simd_ = off_simd(engine_in_, d.batch) || off_simd(engine_out_, d.batch);
     for (int dir : {FFTMUX_FORWARD, FFTMUX_INVERSE})
       if (runs(dir))
-        aligned_[slot(dir)] = make(dir, 0);
+        planned_[slot(dir)] = make(dir, off_simd_ ? FFTW_UNALIGNED : 0);
     for (int dir : {FFTMUX_FORWARD, FFTMUX_INVERSE})
       scale_[slot(dir)] = plugin::scale(d, dir);
   }
 
   ~Plan() override {
     std::lock_guard<std::mutex> lock(planner);
-    for (auto* set : {&aligned_, &unaligned_})
+    for (auto* set : {&planned_, &unaligned_})
       for (auto p : *set)
         if (p)
           A::destroy(p);
@@ -267,11 +268,26 @@ private:
     return p;
   }
 
+  // Complex elements that a stride or distance puts off FFTW's 16-byte SIMD
+  // alignment: FFTW 3.3.10's single-precision SIMD codelets plan some such
+  // layouts and then crash (16 points x8, input strides 8 and distance 1,
+  // output distance 19), where FFTW_UNALIGNED plans run (tests/sweep found
+  // it; no real side was seen to).
+  static bool off_simd(const Shape& s, int64_t batch) {
+    if (!s.complex)
+      return false;
+    auto off = [](int64_t stride) { return stride * 2 * int64_t(sizeof(T)) % 16 != 0; };
+    bool any = batch > 1 && off(s.distance);
+    for (int i = 0; i < FFTMUX_MAX_RANK; ++i)
+      any = any || (s.extent[i] > 1 && off(s.stride[i]));
+    return any;
+  }
+
   // FFTW's new-array execute needs the planning arrays' alignment; callers'
   // arrays that lack it get a plan made with FFTW_UNALIGNED, once.
   typename A::plan pick(int dir, T* in, T* out) {
-    if (A::alignment_of(in) == 0 && A::alignment_of(out) == 0)
-      return aligned_[slot(dir)];
+    if (off_simd_ || (A::alignment_of(in) == 0 && A::alignment_of(out) == 0))
+      return planned_[slot(dir)];
     std::call_once(unaligned_once_[slot(dir)],
                    [&] { unaligned_[slot(dir)] = make(dir, FFTW_UNALIGNED); });
     return unaligned_[slot(dir)];
@@ -321,9 +337,10 @@ private:
   fftmux_desc d_;
   Shape user_in_, user_out_, engine_in_, engine_out_;
   bool stage_in_ = false, stage_out_ = false;
+  bool off_simd_ = false; // planned FFTW_UNALIGNED for the layout: any pointer runs
   Memory scratch_in_, scratch_out_;
-  std::array<typename A::plan, 2> aligned_{}, unaligned_{};
-  double scale_[2] = {1, 1}; // per direction, computed once
+  std::array<typename A::plan, 2> planned_{}, unaligned_{}; // per direction
+  double scale_[2] = {1, 1};                                // per direction, computed once
   std::once_flag unaligned_once_[2];
 };
 

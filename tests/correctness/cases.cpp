@@ -96,6 +96,18 @@ struct Builder {
     }
   }
 
+  // Lines read interleaved and written as rows at an odd distance: FFTW
+  // 3.3.10's single-precision SIMD codelets plan 16 points x8 so (output
+  // distance 19) and then crash (tests/sweep found it).
+  void odd_rows(const Shape& n) {
+    Case& c = add(n, FFTMUX_C2C, FFTMUX_F32);
+    c.desc.batch = 8;
+    c.desc.in_strides[0] = 8;
+    c.desc.in_distance = 1;
+    c.desc.out_strides[0] = 1;
+    c.desc.out_distance = n[0] + 3;
+  }
+
   // Every norm, every shift combination, both directions. Light: every norm
   // once, the shift combinations taking turns.
   void extras(const Shape& n, uint32_t kind) {
@@ -217,6 +229,7 @@ std::vector<Case> cases(Scale scale) {
   for (const Shape& n : {Shape{64}, Shape{33}, Shape{8, 8}, Shape{9, 7, 5}})
     b.device(n);
   b.interleaved({2048});
+  b.odd_rows({16});
   b.spectra();
   name_all(b.out);
   return b.out;
