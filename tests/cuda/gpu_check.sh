@@ -6,7 +6,8 @@
 # BUILD_DIR holds bin/ and lib/ of a build (or a copy of them, with deps/
 # for libraries the machine lacks). Runs, each sharded over the CPU cores:
 # the CUDA suite (both variants, callbacks and passes), the backend-
-# parametrized correctness matrix on cuda/cufft and cuda/native; then the
+# parametrized correctness matrix on cuda/cufft and cuda/native, and beside
+# them the random sweep (tests/sweep, where python3 has numpy); then the
 # warm-plan timing alone, a few CLI runs, and with --bench the H200
 # benchmark. Logs go to $OUT (or BUILD_DIR/gpu-logs); the last lines
 # printed are the summary.
@@ -56,6 +57,15 @@ third=$(((shards + 2) / 3))
 limit=${TEST_TIMEOUT:-300}
 begin=$SECONDS
 warm=CudaNative.WarmPlanCreationIsFast
+here=$(cd "$(dirname "$0")" && pwd)
+if python3 -c "import numpy" 2>/dev/null; then
+  (FFTMUX_LIBRARY=$build/lib/libfftmux.so PYTHONPATH=$here/../../bindings/python timeout "$limit" \
+    python3 "$here/../sweep/sweep.py" --backend cuda --trials "${SWEEP_TRIALS:-150}" --verbose \
+    >"$out/sweep.log" 2>&1
+  echo "exit $?" >>"$out/sweep.log") &
+else
+  echo "skipped: python3 has no numpy" >"$out/sweep.log"
+fi
 start cuda_gpu "$third" "$limit" "$build/bin/fftmux_cuda_gpu_test" --gtest_filter=-$warm
 for variant in cufft native; do
   start "correctness.cuda.$variant" "$third" "$limit" env FFTMUX_TEST_BACKEND=cuda \
@@ -70,6 +80,8 @@ wait
 for name in cuda_gpu warm_plans correctness.cuda.cufft correctness.cuda.native; do
   report "$name"
 done
+note "sweep.cuda: $(grep -v '^trial ' "$out/sweep.log" | tail -2 | tr '\n' ' ')"
+grep '^FAIL' "$out/sweep.log" | head -20
 
 for args in "--variant cufft --shape 1024 --batch 8 --verify" \
   "--variant native --shape 4096x4096 --placement device --shift both --verify" \
