@@ -60,7 +60,7 @@ warm=CudaNative.WarmPlanCreationIsFast
 here=$(cd "$(dirname "$0")" && pwd)
 if python3 -c "import numpy" 2>/dev/null; then
   (FFTMUX_LIBRARY=$build/lib/libfftmux.so PYTHONPATH=$here/../../bindings/python timeout "$limit" \
-    python3 "$here/../sweep/sweep.py" --backend cuda --trials "${SWEEP_TRIALS:-150}" --verbose \
+    python3 "$here/../sweep/sweep.py" --backend cuda --trials "${SWEEP_TRIALS:-100}" --verbose \
     >"$out/sweep.log" 2>&1
   echo "exit $?" >>"$out/sweep.log") &
 else
