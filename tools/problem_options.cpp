@@ -4,8 +4,13 @@
 
 namespace fftmux::cli {
 
-std::vector<int64_t> parse_shape(const std::string& text) {
-  std::vector<int64_t> dims;
+namespace {
+
+// "8x6" -> {8, 6}: numbers of at least `least` joined by 'x'; what is wrong
+// names the option.
+std::vector<int64_t> parse_list(const std::string& option, const std::string& text, int64_t least,
+                                const char* example) {
+  std::vector<int64_t> values;
   size_t start = 0;
   while (true) {
     size_t end = text.find('x', start);
@@ -18,17 +23,36 @@ std::vector<int64_t> parse_shape(const std::string& text) {
     } catch (const std::exception&) {
       used = 0;
     }
-    if (part.empty() || used != part.size() || v < 1)
-      throw std::runtime_error("--shape " + text +
-                               ": expected sizes of at least 1 joined by 'x', e.g. 1024x1024");
-    dims.push_back(v);
+    if (part.empty() || used != part.size() || v < least)
+      throw std::runtime_error(option + " " + text + ": expected " +
+                               (least ? "sizes of at least 1" : "numbers of at least 0") +
+                               " joined by 'x', e.g. " + example);
+    values.push_back(v);
     if (end == std::string::npos)
       break;
     start = end + 1;
   }
-  if (dims.size() > FFTMUX_MAX_RANK)
-    throw std::runtime_error("--shape " + text + ": at most 3 dimensions");
-  return dims;
+  if (values.size() > FFTMUX_MAX_RANK)
+    throw std::runtime_error(option + " " + text + ": at most 3 dimensions");
+  return values;
+}
+
+// A side's --X-strides (one per axis; 0 or none: the default) into strides.
+void parse_strides(const std::string& option, const std::string& text, uint32_t rank,
+                   int64_t* strides) {
+  if (text.empty())
+    return;
+  std::vector<int64_t> v = parse_list(option, text, 0, "8 or 4100x2");
+  if (v.size() != rank)
+    throw std::runtime_error(option + " " + text + ": expected " + std::to_string(rank) +
+                             " strides, one per axis of --shape");
+  std::copy(v.begin(), v.end(), strides);
+}
+
+} // namespace
+
+std::vector<int64_t> parse_shape(const std::string& text) {
+  return parse_list("--shape", text, 1, "1024x1024");
 }
 
 uint32_t choice(const std::string& option, const std::string& value,
@@ -54,6 +78,12 @@ void ProblemOptions::add_to(CLI::App& app) {
       ->capture_default_str();
   app.add_option("--placement", placement, "host or device")->capture_default_str();
   app.add_flag("--in-place", in_place, "transform in place");
+  app.add_option("--in-strides", in_strides,
+                 "input strides in elements, one per axis, e.g. 4100x2 (default: contiguous)");
+  app.add_option("--in-distance", in_distance,
+                 "elements between the input's transforms (default: contiguous)");
+  app.add_option("--out-strides", out_strides, "output strides, as --in-strides");
+  app.add_option("--out-distance", out_distance, "as --in-distance, for the output");
   app.add_option("--backend", backend, "auto or a backend name")->capture_default_str();
   app.add_option("--variant", variant, "a variant of the backend");
 }
@@ -75,6 +105,10 @@ fftmux_desc ProblemOptions::desc() const {
   d.flags = choice("--shift", shift, {"none", "input", "output", "both"});
   if (in_place)
     d.flags |= FFTMUX_IN_PLACE;
+  parse_strides("--in-strides", in_strides, d.rank, d.in_strides);
+  parse_strides("--out-strides", out_strides, d.rank, d.out_strides);
+  d.in_distance = in_distance;
+  d.out_distance = out_distance;
   return d;
 }
 

@@ -18,6 +18,8 @@ struct ProblemOptions {
   std::string shift = "none";
   std::string placement = "host";
   bool in_place = false;
+  std::string in_strides, out_strides; // "8" or "4100x2"; empty: the default layout
+  int64_t in_distance = 0, out_distance = 0;
   std::string backend = "auto";
   std::string variant;
 

@@ -68,7 +68,11 @@ TEST(Cli, RunVerifiesAgainstTheReference) {
   for (const char* args : {"run --shape 64x64 --kind r2c --verify --repeat 3",
                            "run --shape 15 --batch 3 --shift both --norm ortho --verify --json",
                            "run --shape 8x6x5 --kind c2r --in-place --precision f64 --verify",
-                           "run --shape 100 --placement device --direction inverse --verify"}) {
+                           "run --shape 100 --placement device --direction inverse --verify",
+                           "run --shape 16 --batch 8 --in-strides 8 --in-distance 1 "
+                           "--out-distance 19 --verify",
+                           "run --shape 6x10 --kind r2c --in-strides 1x6 --out-strides 12x2 "
+                           "--batch 2 --out-distance 1 --verify"}) {
     Result r = fftmux_cli(args);
     EXPECT_EQ(r.status, 0) << args << "\n" << r.out << r.err;
     EXPECT_TRUE(r.out.find("ok") != std::string::npos ||
@@ -142,6 +146,10 @@ const Bad bad[] = {
     {"run --input /etc/hostname", "not a usable .npy file"},
     {"run --kind r2c --direction inverse", "an R2C plan runs forward only"},
     {"run --direction sideways", "--direction sideways"},
+    {"run --shape 16 --in-strides 2x2", "--in-strides 2x2: expected 1 strides"},
+    {"run --shape 16 --out-strides -1", "--out-strides -1: expected numbers of at least 0"},
+    {"run --shape 16 --batch 2 --in-distance -3", "in_distance = -3"},
+    {"run --shape 16 --batch 2 --out-distance 4", "make two output elements share memory"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Options, CliRejects, ::testing::ValuesIn(bad));
