@@ -251,6 +251,22 @@ def trial(rng, index, backend, variants, max_elements, verbose):
     return p, None, ""
 
 
+def command(p, backend):
+    """The `fftmux run` line that runs the same problem (its own random input) and verifies it."""
+    args = [f"--backend {backend} --variant {p['variant']}",
+            "--shape " + "x".join(map(str, p["n"])),
+            f"--batch {p['batch']} --kind {p['kind']} --precision {p['precision']}",
+            f"--norm {p['norm']} --shift {p['shift'] or 'none'} --direction {p['direction']}",
+            f"--placement {p['placement']}"]
+    if p["in_place"]:
+        args.append("--in-place")
+    for side in ("in", "out"):
+        if f"{side}_strides" in p:
+            args.append(f"--{side}-strides " + "x".join(map(str, p[f"{side}_strides"])) +
+                        f" --{side}-distance {p[f'{side}_distance']}")
+    return "fftmux run " + " ".join(args) + " --verify --repeat 1"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--backend", required=True)
@@ -282,7 +298,7 @@ def main():
         if failure:
             failed += 1
             print(f"FAIL trial {index} (--seed {seed} --first {index} --trials 1): {failure}: "
-                  f"{p}", flush=True)
+                  f"{p}\n  {command(p, a.backend)}", flush=True)
         declined += note.startswith("declined")
         done += 1
     print(f"sweep: {done} trials in {time.monotonic() - start:.0f} s, {failed} failed, "
