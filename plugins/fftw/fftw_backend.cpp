@@ -2,6 +2,7 @@
 // the staging FFTW lacks (numpy shifts, normalization, a preserved C2R input).
 #include "fftw_api.hpp"
 #include "layout.hpp"
+#include "quirks.hpp"
 
 #include <fftmux/plugin.h>
 #include <fftmux/plugin_support.hpp>
@@ -18,6 +19,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <type_traits>
 
 namespace fftmux::fftw {
 namespace {
@@ -178,7 +180,9 @@ public:
       scratch_in_.reset(alloc(span(engine_in_, d.batch) * width(engine_in_)));
     if (stage_out_)
       scratch_out_.reset(alloc(span(engine_out_, d.batch) * width(engine_out_)));
-    unaligned_only_ = crashes_fftw();
+    Dims g = guru_dims(d, engine_in_, engine_out_);
+    unaligned_only_ = std::is_same_v<T, float> && d.kind == FFTMUX_C2C &&
+                      f32_c2c_crashes(g.rank, g.dims, g.batch);
     for (int dir : {FFTMUX_FORWARD, FFTMUX_INVERSE})
       if (runs(dir))
         planned_[slot(dir)] = make(dir, unaligned_only_ ? FFTW_UNALIGNED : 0);
@@ -268,26 +272,6 @@ private:
     return p;
   }
 
-  // FFTW 3.3.10's single-precision SIMD codelets plan, and then crash on,
-  // C2C problems that read neighbouring lines' elements side by side and
-  // write them an odd number of elements apart: a loop (the batch, or an
-  // axis beside another) whose input stride is 1 and output stride odd
-  // (16 points x8, input stride 8 and distance 1, output distance 19;
-  // tests/sweep found it). Each of 31 crashes among 12000 random layouts
-  // of a C program calling FFTW alone had such a loop, and FFTW_UNALIGNED
-  // plans ran them; those plans take up to 2.4x longer elsewhere (odd
-  // row pitches), so only these layouts get them.
-  bool crashes_fftw() const {
-    if (sizeof(T) != sizeof(float) || d_.kind != FFTMUX_C2C)
-      return false;
-    auto side_by_side = [](int64_t in, int64_t out) { return in == 1 && out > 1 && out % 2; };
-    bool any = d_.batch > 1 && side_by_side(engine_in_.distance, engine_out_.distance);
-    for (int i = 0; i < FFTMUX_MAX_RANK; ++i)
-      any = any || (d_.rank > 1 && engine_in_.extent[i] > 1 &&
-                    side_by_side(engine_in_.stride[i], engine_out_.stride[i]));
-    return any;
-  }
-
   // FFTW's new-array execute needs the planning arrays' alignment; callers'
   // arrays that lack it get a plan made with FFTW_UNALIGNED, once.
   typename A::plan pick(int dir, T* in, T* out) {
@@ -342,7 +326,7 @@ private:
   fftmux_desc d_;
   Shape user_in_, user_out_, engine_in_, engine_out_;
   bool stage_in_ = false, stage_out_ = false;
-  bool unaligned_only_ = false; // planned FFTW_UNALIGNED for the layout: any pointer runs
+  bool unaligned_only_ = false; // planned FFTW_UNALIGNED (quirks.hpp): any pointer runs
   Memory scratch_in_, scratch_out_;
   std::array<typename A::plan, 2> planned_{}, unaligned_{}; // per direction
   double scale_[2] = {1, 1};                                // per direction, computed once
