@@ -19,8 +19,8 @@ inline bool f32_c2c_crashes(int rank, const fftw_iodim64* dims, const fftw_iodim
     return l.n > 1 && l.is == 1 && l.os > 1 && l.os % 2;
   };
   bool any = side_by_side(batch);
-  for (int i = 0; i < rank; ++i)
-    any = any || (rank > 1 && side_by_side(dims[i]));
+  for (int i = 0; rank > 1 && i < rank; ++i) // an axis loops around the others' transforms
+    any = any || side_by_side(dims[i]);
   return any;
 }
 
