@@ -642,11 +642,15 @@ Buffer::~Buffer() {
   d_.api.vkFreeMemory(d_.device, mem_, nullptr);
 }
 
+void Buffer::range(uint64_t offset, uint64_t bytes, const char* what) const {
+  if (offset > size_ || bytes > size_ - offset)
+    fail(FFTMUX_ERROR_INVALID_ARGUMENT,
+         std::string("vulkan: buffer ") + what + " of " + std::to_string(bytes) + " bytes at " +
+             std::to_string(offset) + " runs past the buffer's " + std::to_string(size_));
+}
+
 void Buffer::write(uint64_t offset, const void* src, uint64_t bytes) {
-  if (offset + bytes > size_)
-    fail(FFTMUX_ERROR_INVALID_ARGUMENT, "buffer write of " + std::to_string(bytes) + " bytes at " +
-                                            std::to_string(offset) + " runs past the buffer's " +
-                                            std::to_string(size_));
+  range(offset, bytes, "write");
   if (!bytes)
     return;
   if (mapped_) {
@@ -663,10 +667,7 @@ void Buffer::write(uint64_t offset, const void* src, uint64_t bytes) {
 }
 
 void Buffer::read(uint64_t offset, void* dst, uint64_t bytes) {
-  if (offset + bytes > size_)
-    fail(FFTMUX_ERROR_INVALID_ARGUMENT, "buffer read of " + std::to_string(bytes) + " bytes at " +
-                                            std::to_string(offset) + " runs past the buffer's " +
-                                            std::to_string(size_));
+  range(offset, bytes, "read");
   if (!bytes)
     return;
   if (mapped_) {

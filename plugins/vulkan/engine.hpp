@@ -175,6 +175,9 @@ public:
   void* mapped() const { return mapped_; }
 
 private:
+  // Throws INVALID_ARGUMENT where [offset, offset + bytes) leaves the buffer.
+  void range(uint64_t offset, uint64_t bytes, const char* what) const;
+
   Device& d_;
   VkBuffer buffer_ = VK_NULL_HANDLE;
   VkDeviceMemory mem_ = VK_NULL_HANDLE;
