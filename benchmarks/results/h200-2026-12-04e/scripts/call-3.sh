@@ -7,7 +7,9 @@
 # tests/cuda/gpu_check.sh at v44, --verify of v44's changed plans and the
 # Bluestein lines of the standing table. Before it, here: scripts/h200.sh
 # at v44, then build v44 with the patch and copy its plugin folder to
-# .h200/exp/lean (see README.md).
+# .h200/exp/lean (see README.md). Since the thirty-fifth session
+# gpu_check.sh also runs 100 problems of tests/sweep on random CUDA
+# variants beside its suites (gpu-logs/sweep.log).
 set -u; cd "$(dirname "$0")/.."; . .h200/setup.sh
 rm -f $R/*
 CALL=c3
