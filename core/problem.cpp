@@ -95,26 +95,36 @@ void apply_given(Side& s, const int64_t* strides, int64_t distance, uint32_t ran
     s.distance = distance;
 }
 
-// Sufficient condition for distinct elements to have distinct addresses:
-// sorted by stride, each stride passes the span of the smaller dimensions.
-bool overlaps(const Side& s, uint32_t rank, int64_t batch) {
+// Sufficient condition for distinct output elements to have distinct
+// addresses: sorted by stride, each dimension's stride passes the reach of
+// the smaller ones (they nest). Returns the first that does not, and why;
+// "" where all do. Layouts whose dimensions interleave without sharing an
+// address (strides 9 and 6 over 19 and 3 elements) are refused too: proving
+// those apart is a search, not a rule.
+std::string unnested(const Side& s, uint32_t rank, int64_t batch) {
   struct Dim {
     int64_t stride, extent;
+    std::string name;
   };
   std::vector<Dim> dims;
   for (uint32_t i = 0; i < rank; ++i)
     if (s.extent[i] > 1)
-      dims.push_back({s.stride[i], s.extent[i]});
+      dims.push_back({s.stride[i], s.extent[i], field("out_strides", int(i))});
   if (batch > 1)
-    dims.push_back({s.distance, batch});
-  std::sort(dims.begin(), dims.end(), [](Dim a, Dim b) { return a.stride < b.stride; });
+    dims.push_back({s.distance, batch, "out_distance"});
+  std::stable_sort(dims.begin(), dims.end(),
+                   [](const Dim& a, const Dim& b) { return a.stride < b.stride; });
   int64_t reach = 0; // largest offset reached by the smaller dimensions
-  for (size_t i = 0; i < dims.size(); ++i) {
-    if (dims[i].stride <= reach)
-      return true;
-    reach += (dims[i].extent - 1) * dims[i].stride;
+  std::string smaller;
+  for (const Dim& d : dims) {
+    if (d.stride <= reach)
+      return d.name + " = " + std::to_string(d.stride) + " is within the reach " +
+             std::to_string(reach) + " of the smaller dimensions (" + smaller + ")";
+    reach += (d.extent - 1) * d.stride;
+    smaller += (smaller.empty() ? "" : ", ") + d.name + " = " + std::to_string(d.stride) +
+               " over " + std::to_string(d.extent) + " elements";
   }
-  return false;
+  return "";
 }
 
 uint64_t span_bytes(const Side& s, uint32_t rank, int64_t batch, const char* side) {
@@ -235,10 +245,10 @@ Problem validate(const fftmux_desc* desc) {
 
   p.in.span_bytes = span_bytes(p.in, d.rank, d.batch, "input");
   p.out.span_bytes = span_bytes(p.out, d.rank, d.batch, "output");
-  if (overlaps(p.out, d.rank, d.batch))
-    invalid("out_strides = " + list(p.out.stride, d.rank) +
-            " with out_distance = " + std::to_string(p.out.distance) +
-            " make two output elements share memory; every output element needs its own place");
+  std::string why = unnested(p.out, d.rank, d.batch);
+  if (!why.empty())
+    invalid(why + ": the output's dimensions must nest, each stride past the reach of the " +
+            "smaller ones, so that no two output elements can share memory");
   if (in_place)
     check_in_place(p);
   return p;

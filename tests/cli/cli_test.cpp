@@ -149,7 +149,7 @@ const Bad bad[] = {
     {"run --shape 16 --in-strides 2x2", "--in-strides 2x2: expected 1 strides"},
     {"run --shape 16 --out-strides -1", "--out-strides -1: expected numbers of at least 0"},
     {"run --shape 16 --batch 2 --in-distance -3", "in_distance = -3"},
-    {"run --shape 16 --batch 2 --out-distance 4", "make two output elements share memory"},
+    {"run --shape 16 --batch 2 --out-distance 4", "out_distance = 4 is within the reach 15"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Options, CliRejects, ::testing::ValuesIn(bad));
