@@ -181,20 +181,45 @@ def draw_trial(rng, variants, max_elements):
     """A problem, a variant, layouts and where the data lives."""
     p = draw_problem(rng, max_elements)
     p["variant"] = str(variants[rng.integers(len(variants))])
-    p["placement"] = "device" if rng.random() < 0.3 else "host"
+    p["placement"] = ["host", "host", "device", "wrapped"][rng.integers(4)]
     ext_in, ext_out = side_extents(p, "in"), side_extents(p, "out")
     if not p["in_place"]:
         p["in_strides"], p["in_distance"] = draw_layout(rng, ext_in, p["batch"])
         p["out_strides"], p["out_distance"] = draw_layout(rng, ext_out, p["batch"])
-    elif p["kind"] == "c2c" and rng.random() < 0.5:  # in place on one strided layout
-        s, d = draw_layout(rng, ext_in, p["batch"])
+    elif rng.random() < 0.5:  # in place on a strided layout
+        c = "in" if halved(p, "in") else "out"
+        s, d = draw_layout(rng, side_extents(p, c), p["batch"])
         p.update(in_strides=s, in_distance=d, out_strides=s, out_distance=d)
+        if p["kind"] != "c2c":  # the real side padded as the C API's rule for in place
+            r = "out" if c == "in" else "in"
+            p[f"{r}_strides"] = tuple(2 * x for x in s[:-1]) + (s[-1],)
+            p[f"{r}_distance"] = 2 * d
+            # Reals of odd index land between complex elements, maybe on other reals: an
+            # input could not hold both, and an output must nest (docs/api.md): where it
+            # does not, the default layout instead.
+            dims = list(zip(p[f"{r}_strides"], side_extents(p, r))) + [(2 * d, p["batch"])]
+            real = offsets(side_extents(p, r), p["batch"], p[f"{r}_strides"], 2 * d)
+            if not (nested(dims) if r == "out" else np.unique(real).size == real.size):
+                for k in ("in_strides", "in_distance", "out_strides", "out_distance"):
+                    del p[k]
     return p
+
+
+def nested(dims):
+    """The C API's rule for an output: sorted by stride, each (stride, extent) passes the
+    reach of the smaller ones."""
+    reach = 0
+    for stride, extent in sorted(d for d in dims if d[1] > 1):
+        if stride <= reach:
+            return False
+        reach += (extent - 1) * stride
+    return True
 
 
 def run(plan, p, buf):
     """Runs plan on a copy of buf, in host memory or in the backend's buffers (placement
-    device): the output side's whole span as the run left it, and the input side's."""
+    device; wrapped: those buffers' native handles wrapped again, as a caller's are): the
+    output side's whole span as the run left it, and the input side's."""
     direction, in_place = p["direction"], p["in_place"]
     out = np.full(plan.out_bytes // plan.out_dtype.itemsize + 2, SENTINEL, plan.out_dtype)
     if p["placement"] == "host":
@@ -202,13 +227,19 @@ def run(plan, p, buf):
         dst = plan.execute(direction, src, out=None if in_place else out)
         return dst.reshape(-1).view(plan.out_dtype), src
     with plan.buffer(buf.nbytes) as src, plan.buffer(out.nbytes) as dst:
+        use = {src: src, dst: dst}
+        if p["placement"] == "wrapped":
+            use = {b: plan.context.wrap(plan.backend, b.native, b.nbytes) for b in (src, dst)}
         src.write(buf)
         if in_place:
-            plan.execute(direction, src)
+            plan.execute(direction, use[src])
         else:
             dst.write(out)
-            plan.execute(direction, src, dst)
+            plan.execute(direction, use[src], use[dst])
         plan.synchronize()
+        for b in use.values():
+            if b is not src and b is not dst:
+                b.close()
         after = src.read(plan.in_dtype)
         return (after.view(plan.out_dtype) if in_place else dst.read(plan.out_dtype)), after
 
@@ -223,7 +254,8 @@ def trial(rng, index, backend, variants, max_elements, verbose):
     try:
         plan = fftmux.Plan(tuple(p["n"]), p["kind"], p["precision"], batch=p["batch"],
                            norm=p["norm"], shift=p["shift"], in_place=p["in_place"],
-                           placement=p["placement"], backend=backend, variant=p["variant"],
+                           placement="host" if p["placement"] == "host" else "device",
+                           backend=backend, variant=p["variant"],
                            **layout)
     except (fftmux.UnsupportedError, fftmux.NotFoundError) as e:
         return p, None, f"declined: {e}"
@@ -257,7 +289,7 @@ def command(p, backend):
             "--shape " + "x".join(map(str, p["n"])),
             f"--batch {p['batch']} --kind {p['kind']} --precision {p['precision']}",
             f"--norm {p['norm']} --shift {p['shift'] or 'none'} --direction {p['direction']}",
-            f"--placement {p['placement']}"]
+            "--placement " + ("host" if p["placement"] == "host" else "device")]
     if p["in_place"]:
         args.append("--in-place")
     for side in ("in", "out"):
@@ -299,7 +331,10 @@ def main():
             failed += 1
             print(f"FAIL trial {index} (--seed {seed} --first {index} --trials 1): {failure}: "
                   f"{p}\n  {command(p, a.backend)}", flush=True)
-        declined += note.startswith("declined")
+        if note:
+            declined += 1
+            if a.verbose or declined <= 3:
+                print(f"trial {index} {note}", flush=True)
         done += 1
     print(f"sweep: {done} trials in {time.monotonic() - start:.0f} s, {failed} failed, "
           f"{declined} declined by the backend")
