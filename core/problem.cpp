@@ -183,13 +183,18 @@ void check_in_place(const Problem& p) {
   const std::string padded =
       "in-place " + std::string(kind_names[d.kind]) + " needs the real side padded: ";
   uint32_t last = d.rank - 1;
-  for (uint32_t i = 0; i < d.rank; ++i) {
-    int64_t factor = i == last ? 1 : 2;
-    if (!scaled_equal(real.stride[i], cplx.stride[i], factor))
+  // Complex element k on reals 2k and 2k + 1: rows contiguous on both sides
+  // (with a stride s > 1, real 2k + 1 would sit in another line's bytes).
+  if (d.n[last] > 1 && (real.stride[last] != 1 || cplx.stride[last] != 1))
+    invalid(padded + field((r + "_strides").c_str(), int(last)) + " must be 1 and " +
+            field((c + "_strides").c_str(), int(last)) +
+            " 1, each complex element on its own two reals; got " +
+            std::to_string(real.stride[last]) + " and " + std::to_string(cplx.stride[last]));
+  for (uint32_t i = 0; i < last; ++i)
+    if (!scaled_equal(real.stride[i], cplx.stride[i], 2))
       invalid(padded + field((r + "_strides").c_str(), int(i)) + " must be " +
-              scaled(cplx.stride[i], factor) + " (" + (factor == 2 ? "twice " : "") +
-              field((c + "_strides").c_str(), int(i)) + "), got " + std::to_string(real.stride[i]));
-  }
+              scaled(cplx.stride[i], 2) + " (twice " + field((c + "_strides").c_str(), int(i)) +
+              "), got " + std::to_string(real.stride[i]));
   if (d.batch > 1 && !scaled_equal(real.distance, cplx.distance, 2))
     invalid(padded + r + "_distance must be " + scaled(cplx.distance, 2) + " (twice " + c +
             "_distance), got " + std::to_string(real.distance));

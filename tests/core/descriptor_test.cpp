@@ -75,6 +75,14 @@ const Bad table[] = {
     {"in_place_r2c_2d_rows",
      [](fftmux_desc& d) { d = base(2, FFTMUX_R2C); d.flags = FFTMUX_IN_PLACE; d.in_strides[0] = 8; },
      "in_strides[0] must be 10"},
+    {"in_place_r2c_strided_rows",
+     [](fftmux_desc& d) {
+       d = base(2, FFTMUX_R2C);
+       d.flags = FFTMUX_IN_PLACE;
+       d.in_strides[0] = 20, d.in_strides[1] = 2; // rows of 5 complex elements 2 apart
+       d.out_strides[0] = 10, d.out_strides[1] = 2;
+     },
+     "in_strides[1] must be 1 and out_strides[1] 1, each complex element on its own two reals"},
     {"in_place_c2r_out_stride",
      [](fftmux_desc& d) { d = base(1, FFTMUX_C2R); d.flags = FFTMUX_IN_PLACE; d.out_strides[0] = 2; },
      "out_strides[0] must be 1"},
