@@ -18,6 +18,7 @@ Exits 1 when a trial fails, naming its problem, variant and seed; a backend that
 """
 
 import argparse
+import contextlib
 import math
 import sys
 import time
@@ -201,6 +202,11 @@ def draw_trial(rng, variants, max_elements):
     return p
 
 
+def api_placement(p):
+    """The descriptor's placement: wrapped buffers are device buffers too."""
+    return "host" if p["placement"] == "host" else "device"
+
+
 def run(plan, p, buf):
     """Runs plan on a copy of buf, in host memory or in the backend's buffers (placement
     device; wrapped: those buffers' native handles wrapped again, as a caller's are): the
@@ -211,20 +217,16 @@ def run(plan, p, buf):
         src = buf.copy()
         dst = plan.execute(direction, src, out=None if in_place else out)
         return dst.reshape(-1).view(plan.out_dtype), src
-    with plan.buffer(buf.nbytes) as src, plan.buffer(out.nbytes) as dst:
-        use = {src: src, dst: dst}
-        if p["placement"] == "wrapped":
-            use = {b: plan.context.wrap(plan.backend, b.native, b.nbytes) for b in (src, dst)}
+    with contextlib.ExitStack() as stack:
+        src, dst = (stack.enter_context(plan.buffer(n)) for n in (buf.nbytes, out.nbytes))
         src.write(buf)
-        if in_place:
-            plan.execute(direction, use[src])
-        else:
-            dst.write(out)
-            plan.execute(direction, use[src], use[dst])
+        dst.write(out)
+        a, b = src, dst
+        if p["placement"] == "wrapped":  # the same memory under a caller's kind of handle
+            a, b = (stack.enter_context(plan.context.wrap(plan.backend, x.native, x.nbytes))
+                    for x in (src, dst))
+        plan.execute(direction, a, None if in_place else b)
         plan.synchronize()
-        for b in use.values():
-            if b is not src and b is not dst:
-                b.close()
         after = src.read(plan.in_dtype)
         return (after.view(plan.out_dtype) if in_place else dst.read(plan.out_dtype)), after
 
@@ -239,7 +241,7 @@ def trial(rng, index, backend, variants, max_elements, verbose):
     try:
         plan = fftmux.Plan(tuple(p["n"]), p["kind"], p["precision"], batch=p["batch"],
                            norm=p["norm"], shift=p["shift"], in_place=p["in_place"],
-                           placement="host" if p["placement"] == "host" else "device",
+                           placement=api_placement(p),
                            backend=backend, variant=p["variant"],
                            **layout)
     except (fftmux.UnsupportedError, fftmux.NotFoundError) as e:
@@ -274,7 +276,7 @@ def command(p, backend):
             "--shape " + "x".join(map(str, p["n"])),
             f"--batch {p['batch']} --kind {p['kind']} --precision {p['precision']}",
             f"--norm {p['norm']} --shift {p['shift'] or 'none'} --direction {p['direction']}",
-            "--placement " + ("host" if p["placement"] == "host" else "device")]
+            f"--placement {api_placement(p)}"]
     if p["in_place"]:
         args.append("--in-place")
     for side in ("in", "out"):
