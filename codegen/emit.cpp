@@ -1264,18 +1264,19 @@ private:
   }
 
   // The rows of a clustered chain (Kernel::cluster, CUDA): each group
-  // leaves its twiddled column in shared memory; after the cluster's
-  // barrier group d reads positions [d q, (d + 1) q) of every column
-  // through distributed shared memory, q = length / cluster, and writes
-  // their rows' outputs. The last barrier keeps every group's shared
-  // memory until the others have read it.
+  // leaves its twiddled columns in shared memory, one after another; after
+  // the cluster's barrier group d reads positions [d q, (d + 1) q) of every
+  // column through distributed shared memory, q = length / cluster, and
+  // writes their rows' outputs. The last barrier keeps every group's
+  // shared memory until the others have read it.
   void cluster_rows(const Layout& cur) {
-    int64_t c = k_.cluster, m = k_.length, q = m / c;
+    int64_t c = k_.cluster, columns = k_.cluster_columns, m = k_.length, q = m / c;
+    std::string column = columns > 1 ? "teamS * " + u(k_.cluster_column_stride()) + " + " : "";
     shared_used_ = true;
     barrier();
     for (size_t i = 0; i < cur.slots.size(); ++i)
       guarded(join("okS", cur.slots[i].guard),
-              "reinterpret_cast<cplx_t*>(sh)[" + cur.slots[i].pos + "] = " + reg(i) + ";");
+              "reinterpret_cast<cplx_t*>(sh)[" + column + cur.slots[i].pos + "] = " + reg(i) + ";");
     line(cluster_sync());
     line("uint zs = uint(__cvta_generic_to_shared(sh));");
     for (int64_t d = 0; d < c; ++d)
@@ -1285,8 +1286,10 @@ private:
           (long long)d));
     line("#pragma unroll 2");
     line("for (uint i = lid; i < " + u(q) + "; i += " + u(k_.workgroup()) + ") {");
-    line("uint k = dS0 * " + u(q) + " + i;");
-    std::vector<std::string> rows = cluster_row_values("z", "k", c), out = rows;
+    line("uint k = dS0" + (columns > 1 ? " / " + u(columns) : "") + " * " + u(q) + " + i;");
+    std::vector<std::string> rows = columns > 1 ? cluster_columns("k")
+                                                : cluster_row_values("z", "k", c),
+                             out = rows;
     const Step& post = k_.steps.back();
     if (post.kind == Step::r2c_post) {
       // Output k + m r pairs with X[h - k - m r]: position m - k of row c -
@@ -1304,7 +1307,7 @@ private:
     const Side& side = k_.store;
     for (size_t r = 0; r < out.size(); ++r) {
       std::string l = logical(side, "(k + " + u(int64_t(r) * m) + ")", false), g = "okS";
-      if (r == size_t(c))
+      if (r == rows.size()) // X[h]
         g = join(g, "k == 0u");
       if (side.axes[0].limit != std::numeric_limits<int64_t>::max())
         g = join(g, l + " < " + u(side.axes[0].limit));
@@ -1330,6 +1333,28 @@ private:
     return v;
   }
 
+  // The rows' values at position `at` of a cluster's c g columns (g a
+  // group's: Kernel::cluster_columns), column i = e + g d being column e of
+  // group d, after a DFT of c g points: row r's sum is the r-th.
+  std::vector<std::string> cluster_columns(const std::string& at) {
+    int64_t c = k_.cluster, g = k_.cluster_columns, m = k_.cluster_column_stride();
+    std::vector<std::string> v;
+    for (int64_t d = 0; d < c; ++d)
+      for (int64_t e = 0; e < g; ++e) {
+        v.push_back("z" + std::to_string(v.size()));
+        line("cplx_t " + v.back() + "; " +
+             cluster_load(v.back(),
+                          "za" + std::to_string(d) + " + (" + at + " + " + u(e * m) + ") * 8u"));
+      }
+    int sign = transform_sign();
+    butterflies_.insert({int(c * g), sign});
+    std::string call = "bf" + std::to_string(c * g) + (sign < 0 ? "_f(" : "_i(");
+    for (size_t i = 0; i < v.size(); ++i)
+      call += (i ? ", " : "") + v[i];
+    line(call + ");");
+    return v;
+  }
+
   static std::string cluster_sync() {
     return "asm volatile(\"barrier.cluster.arrive.release.aligned;\\n\\t"
            "barrier.cluster.wait.acquire.aligned;\" ::: \"memory\");";
@@ -1340,13 +1365,18 @@ private:
            ".x), \"=f\"(" + v + ".y) : \"r\"(" + address + "));";
   }
 
-  // z times w^e, w the c-th root of unity of the transform's sign: quarter
-  // turns exactly.
-  std::string turned(const std::string& z, int64_t e, int64_t c) const {
+  int transform_sign() const {
     int sign = -1;
     for (const Step& s : k_.steps)
       if (s.kind == Step::stage)
         sign = s.sign;
+    return sign;
+  }
+
+  // z times w^e, w the c-th root of unity of the transform's sign: quarter
+  // turns exactly.
+  std::string turned(const std::string& z, int64_t e, int64_t c) const {
+    int sign = transform_sign();
     if (4 * e % c == 0) {
       const char* quarter[] = {"", "rot_f", "-", "rot_i"};
       int64_t t = 4 * e / c;

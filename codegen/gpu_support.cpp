@@ -74,6 +74,9 @@ const std::vector<Variant>& variants() {
         {"long-real-columns", with([](Options& o) { o.long_real_columns = true; })},
         // Bluestein's convolution as two passes of one transform each.
         {"split-convolution", with([](Options& o) { o.split_convolution = true; })},
+        // Lines of 2 to 8 groups' values as a cluster of groups of 4 adjacent
+        // columns (CUDA only; elsewhere the same kernels as default).
+        {"sector-columns", with([](Options& o) { o.sector_columns = true; })},
     };
   }();
   return table;
@@ -217,6 +220,7 @@ std::string generated_key(const fftmux_desc& desc, const Device& d, const Option
                      uint64_t(o.butterfly_tail),
                      uint64_t(o.long_real_columns),
                      uint64_t(o.split_convolution),
+                     uint64_t(o.sector_columns),
                      uint64_t(o.shared_chunks),
                      uint64_t(d.shared_bytes),
                      uint64_t(d.max_threads),

@@ -38,7 +38,7 @@ uint32_t Kernel::shared_scalars() const {
   bool exchanges =
       load_alt || store_alt || load_flat || store_flat || stages > 1 || r2c_post(*this);
   // A cluster's groups leave their columns in shared memory, both components.
-  uint32_t rows = cluster > 1 ? uint32_t(2 * length) : 0;
+  uint32_t rows = cluster > 1 ? uint32_t(2 * cluster_column_stride() * cluster_columns) : 0;
   if (stream)
     return uint32_t(stream_offset() + 2 * length);
   if (!exchanges)
@@ -329,7 +329,8 @@ struct Planner {
   // output's unit digit second, and wrote 8 bytes at a time (H200, Vulkan,
   // 2^21: that pass took twice the time of each other).
   static void unit_digit_first(Kernel& k) {
-    if (preference(k.load) == minor || preference(k.store) == minor)
+    // Digit 0 of mirror pairs is the one their mapping pairs (mirror_lines).
+    if (preference(k.load) == minor || preference(k.store) == minor || k.mirror_lines)
       return;
     size_t pick = 0;
     for (const Side* s : {&k.load, &k.store})
@@ -589,8 +590,8 @@ struct Planner {
     if (k.mirror_lines && coalesce)
       wanted = std::max<int64_t>(
           wanted, std::min<int64_t>(mirror_teams(), dev.max_threads / 2 / k.threads));
-    if (k.cluster > 1) // a group is one column of its cluster
-      wanted = 1;
+    if (k.cluster > 1) // a group is its cluster's columns
+      wanted = k.cluster_columns;
     wanted = std::max<int64_t>(1, std::min({wanted, cap_lines, lines}));
     // Lines that fit with both components in shared memory, or with one.
     int64_t fit2 = shared_scalars() / (2 * per_line), fit1 = shared_scalars() / per_line;
@@ -784,8 +785,12 @@ struct Planner {
   // first pass may overwrite in place (each workgroup reads and writes the
   // same columns), so a chain of three passes needs one region, not two.
   void line(const Line& l, double scale, std::vector<Step> post = {}, int64_t reuse = -1) {
+    if (int64_t c = sector_clusters(l, post)) {
+      clustered(l, c, sector_threads(), scale, post);
+      return;
+    }
     if (int64_t c = cluster_rows(l, post)) {
-      clustered(l, c, scale, post);
+      clustered(l, c, 1, scale, post);
       return;
     }
     bool wide = wide_line(l, !post.empty());
@@ -918,24 +923,46 @@ struct Planner {
                : 0;
   }
 
-  // Line l as c workgroups of a cluster: group d transforms the column
-  // x[c j + d] (j < n / c), twiddles it by w^(k d) and leaves it in shared
-  // memory; then each group takes a c-th of the positions k of every
-  // column and writes the rows' outputs X[k + (n / c) k2].
-  void clustered(const Line& l, int64_t c, double scale, const std::vector<Step>& post) {
-    int64_t m = l.n / c;
+  // Options::sector_columns: the groups of a cluster (2 to Device::cluster
+  // of them) take a line's columns sector_threads() at a time, adjacent in
+  // memory, each group half a one-kernel line's values (two groups an SM,
+  // as in the cluster of four above): on the H200 16384, 32768 and 65536
+  // points as 2, 4 and 8 groups of 4 columns of 2048. The prototype's 8 x
+  // 8192 took 852 us reading contiguous runs (a wrong transform) and 1154
+  // reading every 8th element; two passes take 1064.
+  int64_t sector_clusters(const Line& l, const std::vector<Step>& post) const {
+    int64_t values = single_limit() / 2, c = l.n / values;
+    bool complex = l.load.access == Access::complex && l.store.access == Access::complex;
+    bool fits =
+        (l.n & (l.n - 1)) == 0 && c >= 2 && c <= dev.cluster && values % sector_threads() == 0;
+    return opt.sector_columns && prec == Precision::f32 && post.empty() && complex && fits &&
+                   preference(l.load) == major && preference(l.store) == major
+               ? c
+               : 0;
+  }
+
+  // Line l as c workgroups of a cluster, each of g adjacent columns of the
+  // c g: group d transforms the columns x[c g j + g d + e] (e < g, j < n /
+  // (c g)), twiddles column i by w^(k i) and leaves them in shared memory;
+  // then each group takes a c-th of the positions k of every column and
+  // writes the rows' outputs X[k + (n / (c g)) k2].
+  void clustered(const Line& l, int64_t c, int64_t g, double scale, const std::vector<Step>& post) {
+    int64_t m = l.n / (c * g);
     Kernel k;
     k.length = m;
     k.cluster = uint32_t(c);
+    k.cluster_columns = uint32_t(g);
     k.digits = l.digits;
-    k.digits.insert(k.digits.begin(), c);
-    k.load = substitute(l.load, {{kElement, c}, {0, 1}}, 1);
+    k.digits.insert(k.digits.begin(), c * g);
+    k.load = substitute(l.load, {{kElement, c * g}, {0, 1}}, 1);
     k.store = substitute(l.store, {{kElement, 1}}, 1);
     k.steps = stages(m, sign);
-    k.steps.push_back(twiddles(l.n, c, k.steps, sign));
+    k.steps.push_back(twiddles(l.n, c * g, k.steps, sign));
     k.steps.insert(k.steps.end(), post.begin(), post.end());
     k.scale = scale;
-    add(std::move(k), l.load.buffer, l.store.buffer);
+    add(std::move(k), l.load.buffer, l.store.buffer, g > 1 ? 2 * opt.values_per_thread : 0);
+    if (out.passes.back().kernel.teams != uint32_t(g))
+      fail(FFTMUX_ERROR_INTERNAL, "a cluster's group does not hold its columns");
   }
 
   // Whether runs of this many adjacent complex elements fill a 32-byte sector.

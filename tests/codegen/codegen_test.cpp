@@ -640,6 +640,44 @@ TEST(Emit, MirrorPassInPairs) {
   EXPECT_EQ(lone.load.axes[0].limit, 32769) << "every output its own";
 }
 
+// The variant sector-columns: 16384, 32768 and 65536 points as 2, 4 and 8
+// groups of 4 adjacent columns of 2048 (whole 32-byte sectors a group's
+// row), rows of 8, 16 and 32 points across the cluster; not without
+// clusters, not F64, not real lines. (Their results: codegen.emulation.)
+TEST(Plan, SectorColumnsClusterAdjacentColumns) {
+  Device cuda = dialect_limits(h200_cuda(), Dialect::cuda);
+  cuda.cluster = 8;
+  Options sectors = variant_named("sector-columns");
+  for (int64_t c : {2, 4, 8}) {
+    Plan p = plan(problem({8192 * c}, FFTMUX_C2C, FFTMUX_F32, 3), FFTMUX_FORWARD, cuda, sectors);
+    ASSERT_EQ(p.passes.size(), 1u) << c;
+    const Kernel& k = p.passes[0].kernel;
+    EXPECT_EQ(k.cluster, uint32_t(c));
+    EXPECT_EQ(k.cluster_columns, 4u);
+    EXPECT_EQ(k.teams, 4u) << "a group's teams are its columns";
+    EXPECT_FALSE(k.team_major) << "adjacent columns in adjacent threads";
+    EXPECT_EQ(k.length, 2048);
+    EXPECT_EQ(k.digits, (std::vector<int64_t>{4 * c, 3}));
+    EXPECT_EQ(k.groups(), uint64_t(3 * c));
+    EXPECT_GE(k.shared_scalars(), 2u * 4 * 2052) << "4 padded columns, both components";
+    std::string src = emit(k, Dialect::cuda);
+    EXPECT_NE(src.find("bf" + std::to_string(4 * c) + "_f(z0, z1"), std::string::npos);
+    EXPECT_NE(src.find("uint k = dS0 / 4u * " + std::to_string(2048 / c) + "u + i;"),
+              std::string::npos);
+  }
+  EXPECT_EQ(plan(problem({131072}), FFTMUX_FORWARD, cuda, sectors).passes.at(0).kernel.cluster, 1u)
+      << "16 groups exceed a portable cluster";
+  EXPECT_EQ(plan(problem({65536}, FFTMUX_C2C, FFTMUX_F64), FFTMUX_FORWARD, cuda, sectors)
+                .passes.at(0)
+                .kernel.cluster,
+            1u);
+  for (const Pass& pass : plan(problem({65536}, FFTMUX_R2C), FFTMUX_FORWARD, cuda, sectors).passes)
+    EXPECT_EQ(pass.kernel.cluster_columns, 1u) << "R2C keeps its cluster of single columns";
+  Device vulkan = dialect_limits(h200_cuda(), Dialect::vulkan);
+  for (const Pass& pass : plan(problem({65536}), FFTMUX_FORWARD, vulkan, sectors).passes)
+    EXPECT_EQ(pass.kernel.cluster, 1u) << "no clusters outside CUDA";
+}
+
 // 32768 points as a cluster of four groups (Kernel::cluster): columns of
 // 8192 at stride 4, their rows of 4 across the cluster's shared memory,
 // where the device has clusters; the other sizes, F64 and devices without

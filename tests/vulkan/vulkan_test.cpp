@@ -435,6 +435,20 @@ TEST(Backend, MirrorPassIsCorrect) {
     }
 }
 
+// R2C's post step in a chain's rows (F64 here; F32 too on CUDA) pairs the
+// rows by digit 0: spectra interleaved in memory (a unit-stride batch) had
+// moved the batch there and paired batches instead (sweep, 2026-12-05).
+TEST(Backend, RealRowsOfInterleavedSpectra) {
+  SKIP_WITHOUT_VULKAN();
+  for (int64_t n : {16384, 12800}) {
+    fftmux_desc d = desc({n}, 2, FFTMUX_R2C, FFTMUX_F64);
+    d.out_strides[0] = 2;
+    d.out_distance = 1;
+    plan p = shared().ctx->make_plan(d, "vulkan");
+    EXPECT_LE(run_error(p, d, FFTMUX_FORWARD, 12), ref::error_bound(d)) << n;
+  }
+}
+
 TEST(Backend, WrapsItsOwnVkBuffers) {
   SKIP_WITHOUT_VULKAN();
   context& ctx = *shared().ctx;

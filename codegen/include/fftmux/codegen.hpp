@@ -20,7 +20,7 @@
 namespace fftmux::codegen {
 
 // Bumped whenever emitted code changes: part of every compiled-code cache key.
-constexpr int generator_version = 44;
+constexpr int generator_version = 45;
 
 // What the device allows a kernel.
 struct Device {
@@ -90,6 +90,12 @@ struct Options {
   // kernels of one transform each (through scratch) instead of one that
   // holds both, or three passes (variant split-convolution).
   bool split_convolution = false;
+  // A complex contiguous power-of-two line of 2 to Device::cluster groups'
+  // worth of values runs as a cluster whose groups each transform
+  // sector_threads() adjacent columns (Kernel::cluster_columns), so each
+  // reads whole 32-byte sectors where one column a group reads every c-th
+  // element (variant sector-columns; CUDA from compute capability 9.0).
+  bool sector_columns = false;
   // A line whose one component does not fit shared memory may still run
   // in one kernel by exchanging through it in up to this many chunks of
   // positions, a barrier each; 1 = never (variant unchunked: such lines take
@@ -252,6 +258,11 @@ struct Kernel {
   // across the cluster's shared memory. Digit 0 (extent cluster) is the
   // group's rank in it; the store side addresses whole-line positions.
   uint32_t cluster = 1;
+  // Adjacent columns a group of a cluster transforms (its teams), digit 0
+  // then counting cluster * cluster_columns columns: the rows are DFTs of
+  // that many points, cluster_columns of them from each group's shared
+  // memory (Options::sector_columns).
+  uint32_t cluster_columns = 1;
   // Persistent groups (CUDA, Device::bulk_copy): each loops over lines
   // (group += groups launched) and, while it transforms one, has the next
   // copied into shared memory after the exchange area by one bulk copy.
@@ -274,7 +285,11 @@ struct Kernel {
   uint64_t groups() const;         // workgroups to dispatch
   uint32_t shared_scalars() const; // the kernel's shared memory, 0 when it needs none
   int64_t line_scalars() const;    // shared words of one component of one line
-  int64_t chunk() const;           // positions a chunk covers: a multiple of 32
+  // Complex elements from one of a cluster group's columns to the next in
+  // its shared memory: 4 more than a column, so that a half-warp's 8-byte
+  // stores of 4 columns x 4 positions fall on 32 different banks.
+  int64_t cluster_column_stride() const { return cluster_columns > 1 ? length + 4 : length; }
+  int64_t chunk() const; // positions a chunk covers: a multiple of 32
   // Several lines share a warp: each line's padded words start `threads`
   // banks (mod 32) after the previous line's, so the warp's lines fall on
   // different banks.

@@ -1,0 +1,394 @@
+// The CUDA dialect run on the CPU: each kernel, rewritten into host C++
+// and built by the host compiler, runs one OS thread per CUDA thread, with
+// barriers for __syncthreads, for a cluster's barrier and for a warp's
+// shuffles, and the cluster's distributed shared memory as the blocks'
+// arrays. CI has no GPU: this is where the CUDA-only shapes (clusters of
+// blocks reading each other's shared memory) are checked against the
+// reference before they reach one. Bulk copies (Kernel::stream) are not
+// emulated: the device here has none, so the planner makes none.
+#include <fftmux/codegen.hpp>
+#include <fftmux/gpu_support.hpp>
+
+#include "reference.hpp"
+
+#include <gtest/gtest.h>
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <regex>
+#include <thread>
+
+namespace fftmux::codegen {
+namespace {
+
+// What the rewritten kernel calls; the test fills it per thread.
+struct Dim {
+  unsigned x, y, z;
+};
+struct Host {
+  const Dim* (*thread_idx)();
+  const Dim* (*block_idx)();
+  const Dim* (*grid_dim)();
+  void (*sync)();
+  void (*cluster_sync)();
+  void* (*shared)();
+  unsigned (*shared_address)(const void*);
+  void (*load_pair)(float*, float*, unsigned);
+  float (*shuffle_f)(float, int, int);
+  double (*shuffle_d)(double, int, int);
+};
+
+const char* const prelude = R"(#include <cstdint>
+struct Dim { unsigned x, y, z; };
+struct Host {
+  const Dim* (*thread_idx)(); const Dim* (*block_idx)(); const Dim* (*grid_dim)();
+  void (*sync)(); void (*cluster_sync)(); void* (*shared)();
+  unsigned (*shared_address)(const void*); void (*load_pair)(float*, float*, unsigned);
+  float (*shuffle_f)(float, int, int); double (*shuffle_d)(double, int, int);
+};
+static const Host* host;
+extern "C" void fftmux_emulation_bind(const Host* h) { host = h; }
+struct float2 { float x, y; };
+struct double2 { double x, y; };
+inline float2 make_float2(float a, float b) { return {a, b}; }
+inline double2 make_double2(double a, double b) { return {a, b}; }
+inline float shuffle(float v, int lane, int width) { return host->shuffle_f(v, lane, width); }
+inline double shuffle(double v, int lane, int width) { return host->shuffle_d(v, lane, width); }
+#define threadIdx (*host->thread_idx())
+#define blockIdx (*host->block_idx())
+#define gridDim (*host->grid_dim())
+#define __device__
+#define __forceinline__ inline
+#define __global__
+#define __restrict__
+#define __launch_bounds__(...)
+#define __cluster_dims__(...)
+)";
+
+// The kernel's source as host C++ (after the prelude); unsupported: the
+// first construct it cannot emulate.
+std::string host_source(std::string s, std::string& unsupported) {
+  struct Rule {
+    const char* from;
+    const char* to;
+  };
+  const Rule rules[] = {
+      {R"(extern __shared__ __align__\(16\) (\w+) sh\[\];)", "$1* sh = ($1*)host->shared();"},
+      {R"(__syncthreads\(\);)", "host->sync();"},
+      {R"(asm volatile\("barrier\.cluster\.arrive\.release\.aligned;\\n\\tbarrier\.cluster\.wait\.acquire\.aligned;" ::: "memory"\);)",
+       "host->cluster_sync();"},
+      {R"(uint\(__cvta_generic_to_shared\((\w+)\)\))", "host->shared_address($1)"},
+      {R"(asm\("mapa\.shared::cluster\.u32 %0, %1, %2;" : "=r"\((\w+)\) : "r"\((\w+)\), "r"\((\w+)\)\);)",
+       "$1 = ($2 & 0xffffffu) | ($3 << 24);"},
+      {R"(asm volatile\("ld\.shared::cluster\.v2\.f32 \{%0, %1\}, \[%2\];" : "=f"\(([\w.]+)\), "=f"\(([\w.]+)\) : "r"\(([^;]*)\)\);)",
+       "host->load_pair(&$1, &$2, $3);"},
+      {R"(__shfl_sync\(0xffffffffu, )", "shuffle("},
+  };
+  for (const Rule& r : rules)
+    s = std::regex_replace(s, std::regex(r.from), r.to);
+  std::smatch m;
+  if (std::regex_search(s, m,
+                        std::regex(R"((asm\b|__(?!launch_bounds__|cluster_dims__)\w+\()[^\n]*)")))
+    unsupported = m.str();
+  return s;
+}
+
+// A barrier for a fixed number of threads, reusable.
+class Barrier {
+public:
+  explicit Barrier(size_t n) : n_(n) {}
+  void wait() {
+    std::unique_lock<std::mutex> l(m_);
+    size_t gen = gen_;
+    if (++count_ == n_) {
+      count_ = 0;
+      ++gen_;
+      cv_.notify_all();
+      return;
+    }
+    cv_.wait(l, [&] { return gen != gen_; });
+  }
+
+private:
+  std::mutex m_;
+  std::condition_variable cv_;
+  size_t n_, count_ = 0, gen_ = 0;
+};
+
+struct Block {
+  std::vector<double> shared; // 8-byte words: aligned for any element
+  std::unique_ptr<Barrier> barrier;
+  std::vector<std::unique_ptr<Barrier>> warps;
+  std::vector<double> lanes; // a shuffle's values, a word a thread
+};
+
+struct Cluster {
+  std::vector<Block> blocks;
+  std::unique_ptr<Barrier> barrier;
+};
+
+struct Thread {
+  Dim tid, bid;
+  Block* block;
+  Cluster* cluster;
+  unsigned rank;
+};
+thread_local Thread self;
+Dim grid;
+
+template <class T> T shuffle(T v, int lane, int width) {
+  Block& b = *self.block;
+  unsigned t = self.tid.x, base = t / 32 * 32;
+  std::memcpy(&b.lanes[t], &v, sizeof v);
+  b.warps[t / 32]->wait();
+  T got;
+  std::memcpy(&got,
+              &b.lanes[base + (t % 32) / unsigned(width) * unsigned(width) +
+                       unsigned(lane) % unsigned(width)],
+              sizeof got);
+  b.warps[t / 32]->wait(); // every lane has read before the next shuffle writes
+  return got;
+}
+
+const Host host = {
+    [] { return const_cast<const Dim*>(&self.tid); },
+    [] { return const_cast<const Dim*>(&self.bid); },
+    [] { return const_cast<const Dim*>(&grid); },
+    [] { self.block->barrier->wait(); },
+    [] { self.cluster->barrier->wait(); },
+    [] { return static_cast<void*>(self.block->shared.data()); },
+    [](const void* p) {
+      auto at = static_cast<const char*>(p) - reinterpret_cast<char*>(self.block->shared.data());
+      return unsigned(at) | (self.rank << 24);
+    },
+    [](float* x, float* y, unsigned address) {
+      const Block& b = self.cluster->blocks.at(address >> 24);
+      unsigned at = address & 0xffffffu;
+      EXPECT_LE(at + 8, b.shared.size() * 8) << "a distributed shared load beyond the block's";
+      const char* p = reinterpret_cast<const char*>(b.shared.data()) + at;
+      std::memcpy(x, p, 4);
+      std::memcpy(y, p + 4, 4);
+    },
+    shuffle<float>,
+    shuffle<double>,
+};
+
+using KernelFn = void (*)(const void*, void*, const void*, unsigned);
+
+// Builds the passes' kernels into one library.
+class Library {
+public:
+  Library(const Plan& p, std::string& error) {
+    char dir[] = "/tmp/fftmux-emulation-XXXXXX";
+    dir_ = mkdtemp(dir) ? dir : "";
+    std::string cpp = dir_ + "/kernels.cpp", so = dir_ + "/kernels.so";
+    std::ofstream out(cpp);
+    out << prelude;
+    for (size_t i = 0; i < p.passes.size(); ++i) {
+      std::string unsupported;
+      std::string src = host_source(emit(p.passes[i].kernel, Dialect::cuda), unsupported);
+      if (!unsupported.empty()) {
+        error = "pass " + std::to_string(i) + " uses what is not emulated: " + unsupported;
+        return;
+      }
+      // Each kernel in a namespace of its own: they share helper names.
+      out << "namespace k" << i << " {\n" << src << "\n}\n";
+    }
+    out.close();
+    std::string cmd = std::string(FFTMUX_TEST_CXX) + " -std=c++17 -O1 -w -shared -fPIC -o " + so +
+                      " " + cpp + " 2>" + dir_ + "/log.txt";
+    if (std::system(cmd.c_str()) != 0) {
+      std::ifstream log(dir_ + "/log.txt");
+      error = "the host compiler failed: " + std::string(std::istreambuf_iterator<char>(log), {});
+      return;
+    }
+    handle_ = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle_)
+      error = dlerror();
+  }
+  ~Library() {
+    if (handle_)
+      dlclose(handle_);
+    if (!dir_.empty())
+      std::system(("rm -rf " + dir_).c_str());
+  }
+  // extern "C" names inside namespaces are still the plain names: each
+  // pass's kernel is fftmux_passN, its bind function is shared.
+  KernelFn kernel(const std::string& name) const {
+    return reinterpret_cast<KernelFn>(dlsym(handle_, name.c_str()));
+  }
+  void bind() const {
+    auto f = reinterpret_cast<void (*)(const Host*)>(dlsym(handle_, "fftmux_emulation_bind"));
+    f(&host);
+  }
+
+private:
+  std::string dir_;
+  void* handle_ = nullptr;
+};
+
+// One launch: groups in x, clusters of Kernel::cluster consecutive groups,
+// run a cluster at a time.
+void launch(const Kernel& k, KernelFn fn, const void* src, void* dst, const void* tab) {
+  unsigned c = k.cluster, w = k.workgroup();
+  size_t words = (size_t(k.shared_scalars()) * (k.precision == Precision::f64 ? 8 : 4) + 7) / 8;
+  grid = {unsigned(k.groups()), 1, 1};
+  ASSERT_EQ(k.groups() % c, 0u) << "a grid row holds whole clusters";
+  for (unsigned first = 0; first < grid.x; first += c) {
+    Cluster cl;
+    cl.barrier = std::make_unique<Barrier>(size_t(c) * w);
+    cl.blocks.resize(c);
+    for (Block& b : cl.blocks) {
+      b.shared.assign(words, 0.0);
+      b.barrier = std::make_unique<Barrier>(w);
+      for (unsigned t = 0; t < w; t += 32)
+        b.warps.push_back(std::make_unique<Barrier>(std::min(32u, w - t)));
+      b.lanes.assign(w, 0.0);
+    }
+    std::vector<std::thread> threads;
+    for (unsigned r = 0; r < c; ++r)
+      for (unsigned t = 0; t < w; ++t)
+        threads.emplace_back([&, r, t] {
+          self = {{t, 0, 0}, {first + r, 0, 0}, &cl.blocks[r], &cl, r};
+          fn(src, dst, tab, 0);
+        });
+    for (std::thread& th : threads)
+      th.join();
+  }
+}
+
+struct Case {
+  std::vector<int64_t> n;
+  fftmux_kind kind;
+  int64_t batch;
+  const char* variant;
+  uint32_t flags = 0;
+  fftmux_norm norm = FFTMUX_NORM_BACKWARD;
+  fftmux_precision precision = FFTMUX_F32;
+  int64_t out_stride = 0, out_distance = 0; // 0: the default layout
+  bool cpu = false; // planned for lavapipe's limits (Vulkan's, 32 KiB, subgroups of 8)
+};
+
+std::string name(const Case& c, int direction) {
+  std::string s;
+  for (int64_t n : c.n)
+    s += (s.empty() ? "" : "x") + std::to_string(n);
+  return s + " x" + std::to_string(c.batch) + " kind " + std::to_string(c.kind) + " dir " +
+         std::to_string(direction) + " " + c.variant + " flags " + std::to_string(c.flags);
+}
+
+// Plans c as the CUDA backend does on an H200, without bulk copies, runs
+// its kernels here and compares the result with the reference.
+void check(const Case& c) {
+  fftmux_desc d;
+  fftmux_desc_init(&d);
+  d.rank = uint32_t(c.n.size());
+  std::copy(c.n.begin(), c.n.end(), d.n);
+  d.batch = c.batch;
+  d.kind = c.kind;
+  d.precision = c.precision;
+  d.out_strides[c.n.size() - 1] = c.out_stride;
+  d.out_distance = c.out_distance;
+  d.flags = c.flags;
+  d.norm = c.norm;
+  d = ref::resolved(d);
+  Device dev;
+  dev.shared_bytes = c.cpu ? 32768 : 232448;
+  dev.cluster = c.cpu ? 0 : 8;
+  dev.subgroup = c.cpu ? 8 : 32;
+  dev = dialect_limits(dev, c.cpu ? Dialect::vulkan : Dialect::cuda);
+  Options opt;
+  for (const Variant& v : variants())
+    if (!std::strcmp(v.name, c.variant))
+      opt = v.options;
+  opt = device_defaults(opt, c.cpu);
+  for (int direction : ref::directions(d)) {
+    SCOPED_TRACE(name(c, direction));
+    Plan p = plan(d, direction, dev, opt);
+    std::string error;
+    Library lib(p, error);
+    ASSERT_EQ(error, "");
+    lib.bind();
+    std::vector<unsigned char> in = ref::random_input(d, 7);
+    std::vector<unsigned char> out(side_bytes(d, false), 0);
+    bool f64 = c.precision == FFTMUX_F64;
+    std::vector<double> scratch(2 * p.scratch_elements); // F32's in its first half
+    std::vector<float> tab32;
+    std::vector<double> tab64;
+    for (std::complex<double> v : table_values(p))
+      for (double x : {v.real(), v.imag()}) {
+        tab32.push_back(float(x));
+        tab64.push_back(x);
+      }
+    const void* tab = f64 ? static_cast<const void*>(tab64.data()) : tab32.data();
+    std::vector<unsigned char> input = in; // kernels may not write it: compared below
+    auto buffer = [&](Binding b) -> void* {
+      return b == Binding::input    ? static_cast<void*>(input.data())
+             : b == Binding::output ? static_cast<void*>(out.data())
+                                    : static_cast<void*>(scratch.data());
+    };
+    for (const Pass& pass : p.passes) {
+      KernelFn fn = lib.kernel(pass.kernel.name);
+      ASSERT_NE(fn, nullptr) << pass.kernel.name;
+      launch(pass.kernel, fn, buffer(pass.src), buffer(pass.dst), tab);
+    }
+    EXPECT_EQ(input, in) << "the input was written";
+    ref::Values got = ref::read_side(d, false, out.data());
+    ref::Values want = ref::expected(d, direction, in.data());
+    EXPECT_LT(ref::relative_error(got, want), ref::error_bound(d)) << p.summary;
+  }
+}
+
+// The clusters the variant sector-columns makes (2, 4 and 8 groups of 4
+// columns) and the default's cluster of four single columns.
+TEST(Emulation, ClustersOfAdjacentColumns) {
+  check({{65536}, FFTMUX_C2C, 2, "sector-columns"});
+  check({{32768},
+         FFTMUX_C2C,
+         1,
+         "sector-columns",
+         FFTMUX_SHIFT_INPUT | FFTMUX_SHIFT_OUTPUT,
+         FFTMUX_NORM_ORTHO});
+  check({{16384}, FFTMUX_C2C, 3, "sector-columns", FFTMUX_SHIFT_OUTPUT, FFTMUX_NORM_FORWARD});
+}
+
+TEST(Emulation, ClustersOfSingleColumns) {
+  check({{32768}, FFTMUX_C2C, 2, "default", FFTMUX_SHIFT_OUTPUT});
+  check({{65536}, FFTMUX_C2C, 1, "default"}); // not clustered: two passes
+  check({{65536}, FFTMUX_R2C, 2, "default"});
+  check({{65536}, FFTMUX_C2R, 1, "default", FFTMUX_SHIFT_INPUT});
+}
+
+// Ordinary kernels: several lines a group, shuffles, Bluestein, 2D.
+// R2C's post step in a chain's rows (Kernel::mirror_lines) with the
+// spectra interleaved in memory: the batch, of unit stride there, had been
+// made digit 0, which the rows' mirror pairs are made of (reads past the
+// buffers: a segmentation fault here, wrong spectra on lavapipe).
+TEST(Emulation, RealRowsOfInterleavedSpectra) {
+  Case c{{1 << 17}, FFTMUX_R2C, 2, "default"};
+  c.out_stride = 2;
+  c.out_distance = 1;
+  check(c);
+  c.n = {16384};
+  c.precision = FFTMUX_F64;
+  c.cpu = true;
+  check(c);
+}
+
+TEST(Emulation, OrdinaryKernels) {
+  check({{1024}, FFTMUX_C2C, 16, "default"});
+  check({{64}, FFTMUX_C2C, 64, "default", FFTMUX_SHIFT_INPUT});
+  check({{97}, FFTMUX_C2C, 4, "default"});
+  check({{48, 40}, FFTMUX_R2C, 2, "default"});
+}
+
+} // namespace
+} // namespace fftmux::codegen
