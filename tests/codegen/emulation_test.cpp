@@ -4,8 +4,8 @@
 // shuffles, and the cluster's distributed shared memory as the blocks'
 // arrays. CI has no GPU: this is where the CUDA-only shapes (clusters of
 // blocks reading each other's shared memory) are checked against the
-// reference before they reach one. Bulk copies (Kernel::stream) are not
-// emulated: the device here has none, so the planner makes none.
+// reference before they reach one. Bulk copies (Kernel::stream) complete
+// as they are issued.
 #include <fftmux/codegen.hpp>
 #include <fftmux/gpu_support.hpp>
 
@@ -44,15 +44,20 @@ struct Host {
   void (*load_pair)(float*, float*, unsigned);
   float (*shuffle_f)(float, int, int);
   double (*shuffle_d)(double, int, int);
+  void (*bulk_copy)(unsigned, const void*, unsigned);
+  void (*bulk_wait)();
 };
 
-const char* const prelude = R"(#include <cstdint>
+const char* const prelude = R"(#include <cstddef>
+#include <cstdint>
+using std::size_t;
 struct Dim { unsigned x, y, z; };
 struct Host {
   const Dim* (*thread_idx)(); const Dim* (*block_idx)(); const Dim* (*grid_dim)();
   void (*sync)(); void (*cluster_sync)(); void* (*shared)();
   unsigned (*shared_address)(const void*); void (*load_pair)(float*, float*, unsigned);
   float (*shuffle_f)(float, int, int); double (*shuffle_d)(double, int, int);
+  void (*bulk_copy)(unsigned, const void*, unsigned); void (*bulk_wait)();
 };
 static const Host* host;
 extern "C" void fftmux_emulation_bind(const Host* h) { host = h; }
@@ -91,6 +96,16 @@ std::string host_source(std::string s, std::string& unsupported) {
       {R"(asm volatile\("ld\.shared::cluster\.v2\.f32 \{%0, %1\}, \[%2\];" : "=f"\(([\w.]+)\), "=f"\(([\w.]+)\) : "r"\(([^;]*)\)\);)",
        "host->load_pair(&$1, &$2, $3);"},
       {R"(__shfl_sync\(0xffffffffu, )", "shuffle("},
+      // Bulk copies (Kernel::stream) complete as they are issued, each a
+      // phase of the shared barrier the others wait on.
+      {R"(__shared__ __align__\(8\) unsigned long long bar;)", "unsigned long long bar = 0;"},
+      {R"(\(uint\)__cvta_generic_to_shared\(([^()]*)\))", "host->shared_address($1)"},
+      {R"(asm volatile\("cp\.async\.bulk\.shared::cluster\.global\.mbarrier::complete_tx::bytes [^"]*" :: "r"\((\w+)\), "l"\((.*)\), "r"\((\w+)\), "r"\(\w+\) : "memory"\);)",
+       "host->bulk_copy($1, $2, $3);"},
+      {R"(asm volatile\("(mbarrier\.init|fence\.mbarrier_init|fence\.proxy\.async|mbarrier\.arrive\.expect_tx)[^;]*;[^;]*;)",
+       ";"},
+      {R"(asm volatile\("\{ \.reg \.pred p; W: mbarrier\.try_wait\.parity[^;]*;[^;]*;[^;]*;)",
+       "host->bulk_wait();"},
   };
   for (const Rule& r : rules)
     s = std::regex_replace(s, std::regex(r.from), r.to);
@@ -125,12 +140,16 @@ private:
 
 struct Block {
   std::vector<double> shared; // 8-byte words: aligned for any element
+  std::mutex copy_mutex;      // bulk copies: each completes a phase
+  std::condition_variable copied;
+  unsigned copies = 0;
   std::unique_ptr<Barrier> barrier;
   std::vector<std::unique_ptr<Barrier>> warps;
   std::vector<double> lanes; // a shuffle's values, a word a thread
 };
 
 struct Cluster {
+  explicit Cluster(size_t n) : blocks(n) {}
   std::vector<Block> blocks;
   std::unique_ptr<Barrier> barrier;
 };
@@ -140,6 +159,7 @@ struct Thread {
   Block* block;
   Cluster* cluster;
   unsigned rank;
+  unsigned waits; // phases of the block's bulk copies this thread has waited for
 };
 thread_local Thread self;
 Dim grid;
@@ -179,6 +199,19 @@ const Host host = {
     },
     shuffle<float>,
     shuffle<double>,
+    [](unsigned at, const void* from, unsigned bytes) {
+      EXPECT_LE(at + bytes, self.block->shared.size() * 8) << "a bulk copy beyond shared memory";
+      std::lock_guard<std::mutex> l(self.block->copy_mutex);
+      std::memcpy(reinterpret_cast<char*>(self.block->shared.data()) + at, from, bytes);
+      ++self.block->copies;
+      self.block->copied.notify_all();
+    },
+    [] {
+      Block& b = *self.block;
+      std::unique_lock<std::mutex> l(b.copy_mutex);
+      unsigned phase = ++self.waits;
+      b.copied.wait(l, [&] { return b.copies >= phase; });
+    },
 };
 
 using KernelFn = void (*)(const void*, void*, const void*, unsigned);
@@ -243,9 +276,8 @@ void launch(const Kernel& k, KernelFn fn, const void* src, void* dst, const void
   grid = {unsigned(k.groups()), 1, 1};
   ASSERT_EQ(k.groups() % c, 0u) << "a grid row holds whole clusters";
   for (unsigned first = 0; first < grid.x; first += c) {
-    Cluster cl;
+    Cluster cl(c);
     cl.barrier = std::make_unique<Barrier>(size_t(c) * w);
-    cl.blocks.resize(c);
     for (Block& b : cl.blocks) {
       b.shared.assign(words, 0.0);
       b.barrier = std::make_unique<Barrier>(w);
@@ -257,7 +289,7 @@ void launch(const Kernel& k, KernelFn fn, const void* src, void* dst, const void
     for (unsigned r = 0; r < c; ++r)
       for (unsigned t = 0; t < w; ++t)
         threads.emplace_back([&, r, t] {
-          self = {{t, 0, 0}, {first + r, 0, 0}, &cl.blocks[r], &cl, r};
+          self = {{t, 0, 0}, {first + r, 0, 0}, &cl.blocks[r], &cl, r, 0};
           fn(src, dst, tab, 0);
         });
     for (std::thread& th : threads)
@@ -285,7 +317,7 @@ std::string name(const Case& c, int direction) {
          std::to_string(direction) + " " + c.variant + " flags " + std::to_string(c.flags);
 }
 
-// Plans c as the CUDA backend does on an H200, without bulk copies, runs
+// Plans c as the CUDA backend does on an H200, runs
 // its kernels here and compares the result with the reference.
 void check(const Case& c) {
   fftmux_desc d;
@@ -303,6 +335,7 @@ void check(const Case& c) {
   Device dev;
   dev.shared_bytes = c.cpu ? 32768 : 232448;
   dev.cluster = c.cpu ? 0 : 8;
+  dev.bulk_copy = !c.cpu;
   dev.subgroup = c.cpu ? 8 : 32;
   dev = dialect_limits(dev, c.cpu ? Dialect::vulkan : Dialect::cuda);
   Options opt;
@@ -385,6 +418,8 @@ TEST(Emulation, RealRowsOfInterleavedSpectra) {
 
 TEST(Emulation, OrdinaryKernels) {
   check({{1024}, FFTMUX_C2C, 16, "default"});
+  check({{16384}, FFTMUX_C2C, 2, "default", 0, FFTMUX_NORM_ORTHO}); // streamed: bulk copies
+  check({{2187}, FFTMUX_C2C, 3, "default"});
   check({{64}, FFTMUX_C2C, 64, "default", FFTMUX_SHIFT_INPUT});
   check({{97}, FFTMUX_C2C, 4, "default"});
   check({{48, 40}, FFTMUX_R2C, 2, "default"});
