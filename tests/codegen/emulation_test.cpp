@@ -16,14 +16,18 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <condition_variable>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <random>
 #include <regex>
+#include <sstream>
 #include <thread>
 
 namespace fftmux::codegen {
@@ -309,17 +313,27 @@ struct Case {
   bool cpu = false; // planned for lavapipe's limits (Vulkan's, 32 KiB, subgroups of 8)
 };
 
-std::string name(const Case& c, int direction) {
-  std::string s;
-  for (int64_t n : c.n)
-    s += (s.empty() ? "" : "x") + std::to_string(n);
-  return s + " x" + std::to_string(c.batch) + " kind " + std::to_string(c.kind) + " dir " +
-         std::to_string(direction) + " " + c.variant + " flags " + std::to_string(c.flags);
+// One line naming a problem, for failures.
+std::string name(const fftmux_desc& d, int direction, const char* variant) {
+  std::ostringstream o;
+  for (uint32_t i = 0; i < d.rank; ++i)
+    o << (i ? "x" : "") << d.n[i];
+  o << " x" << d.batch << " "
+    << (d.kind == FFTMUX_C2C   ? "c2c"
+        : d.kind == FFTMUX_R2C ? "r2c"
+                               : "c2r")
+    << (d.precision == FFTMUX_F64 ? " f64" : " f32") << " direction " << direction << " flags "
+    << d.flags << " norm " << d.norm << " variant " << variant << " in_strides";
+  for (uint32_t i = 0; i < d.rank; ++i)
+    o << " " << d.in_strides[i];
+  o << " in_distance " << d.in_distance << " out_strides";
+  for (uint32_t i = 0; i < d.rank; ++i)
+    o << " " << d.out_strides[i];
+  o << " out_distance " << d.out_distance;
+  return o.str();
 }
 
-// Plans c as the CUDA backend does on an H200, runs
-// its kernels here and compares the result with the reference.
-void check(const Case& c) {
+fftmux_desc describe(const Case& c) {
   fftmux_desc d;
   fftmux_desc_init(&d);
   d.rank = uint32_t(c.n.size());
@@ -331,20 +345,26 @@ void check(const Case& c) {
   d.out_distance = c.out_distance;
   d.flags = c.flags;
   d.norm = c.norm;
-  d = ref::resolved(d);
+  return ref::resolved(d);
+}
+
+// Plans d (resolved, out of place) as the CUDA backend does on an H200
+// (cpu: as the Vulkan backend on lavapipe), runs its kernels here and
+// compares the result with the reference.
+void check(const fftmux_desc& d, const char* variant, bool cpu = false) {
   Device dev;
-  dev.shared_bytes = c.cpu ? 32768 : 232448;
-  dev.cluster = c.cpu ? 0 : 8;
-  dev.bulk_copy = !c.cpu;
-  dev.subgroup = c.cpu ? 8 : 32;
-  dev = dialect_limits(dev, c.cpu ? Dialect::vulkan : Dialect::cuda);
+  dev.shared_bytes = cpu ? 32768 : 232448;
+  dev.cluster = cpu ? 0 : 8;
+  dev.bulk_copy = !cpu;
+  dev.subgroup = cpu ? 8 : 32;
+  dev = dialect_limits(dev, cpu ? Dialect::vulkan : Dialect::cuda);
   Options opt;
   for (const Variant& v : variants())
-    if (!std::strcmp(v.name, c.variant))
+    if (!std::strcmp(v.name, variant))
       opt = v.options;
-  opt = device_defaults(opt, c.cpu);
+  opt = device_defaults(opt, cpu);
   for (int direction : ref::directions(d)) {
-    SCOPED_TRACE(name(c, direction));
+    SCOPED_TRACE(name(d, direction, variant));
     Plan p = plan(d, direction, dev, opt);
     std::string error;
     Library lib(p, error);
@@ -352,7 +372,7 @@ void check(const Case& c) {
     lib.bind();
     std::vector<unsigned char> in = ref::random_input(d, 7);
     std::vector<unsigned char> out(side_bytes(d, false), 0);
-    bool f64 = c.precision == FFTMUX_F64;
+    bool f64 = d.precision == FFTMUX_F64;
     std::vector<double> scratch(2 * p.scratch_elements); // F32's in its first half
     std::vector<float> tab32;
     std::vector<double> tab64;
@@ -377,6 +397,72 @@ void check(const Case& c) {
     ref::Values got = ref::read_side(d, false, out.data());
     ref::Values want = ref::expected(d, direction, in.data());
     EXPECT_LT(ref::relative_error(got, want), ref::error_bound(d)) << p.summary;
+  }
+}
+
+void check(const Case& c) {
+  check(describe(c), c.variant, c.cpu);
+}
+
+// A side's layout: packed, the batch interleaved (unit stride, the axes'
+// strides times the batch) or lines padded apart.
+void relayout(int64_t* strides, int64_t& distance, const fftmux_desc& d, int mode) {
+  if (mode == 1 && d.batch > 1) {
+    for (uint32_t i = 0; i < d.rank; ++i)
+      strides[i] *= d.batch;
+    distance = 1;
+  } else if (mode == 2) {
+    distance += 3;
+  }
+}
+
+// Random problems as `fftmux autotune` may route them to the CUDA backend's
+// variants (or the Vulkan backend's on lavapipe): rank 1-3, smooth, prime
+// and long sizes up to 2^18 elements, every kind, precision, norm and
+// shift, packed, interleaved or padded sides. FFTMUX_EMULATION_TRIALS
+// (default 4) and FFTMUX_EMULATION_SEED (default 1; 0 draws one, printed)
+// make it a campaign.
+TEST(Emulation, RandomProblems) {
+  const char* t = std::getenv("FFTMUX_EMULATION_TRIALS");
+  const char* s = std::getenv("FFTMUX_EMULATION_SEED");
+  int trials = t ? std::atoi(t) : 4;
+  uint64_t seed = s ? std::strtoull(s, nullptr, 10) : 1;
+  if (!seed)
+    seed = std::random_device()();
+  std::printf("emulation: %d random problems, seed %llu\n", trials, (unsigned long long)seed);
+  std::mt19937_64 rng(seed);
+  auto pick = [&](auto const& v) { return v[rng() % v.size()]; };
+  const std::vector<int64_t> sizes = {2,    3,     5,     7,     8,     12,    16,     25,    27,
+                                      32,   49,    64,    97,    100,   128,   243,    256,   500,
+                                      512,  1000,  1024,  2048,  2187,  4093,  4096,   6000,  8192,
+                                      8194, 10007, 12800, 16384, 32768, 65536, 131072, 262144};
+  for (int i = 0; i < trials; ++i) {
+    fftmux_desc d;
+    fftmux_desc_init(&d);
+    d.rank = uint32_t(pick(std::vector<int>{1, 1, 1, 2, 2, 3}));
+    int64_t left = 1 << 18;
+    for (uint32_t a = 0; a < d.rank; ++a) {
+      int64_t limit = a + 1 < d.rank ? std::max<int64_t>(2, int64_t(std::pow(left, 0.5))) : left;
+      do
+        d.n[a] = pick(sizes);
+      while (d.n[a] > limit);
+      left /= d.n[a];
+    }
+    d.batch = std::max<int64_t>(1, std::min<int64_t>(left, pick(std::vector<int64_t>{1, 2, 3, 4})));
+    d.kind = pick(std::vector<fftmux_kind>{FFTMUX_C2C, FFTMUX_C2C, FFTMUX_R2C, FFTMUX_C2R});
+    d.precision = rng() % 4 ? FFTMUX_F32 : FFTMUX_F64;
+    d.norm = pick(std::vector<fftmux_norm>{FFTMUX_NORM_BACKWARD, FFTMUX_NORM_ORTHO,
+                                           FFTMUX_NORM_FORWARD, FFTMUX_NORM_NONE});
+    d.flags = uint32_t(rng() % 4); // the shifts
+    d = ref::resolved(d);
+    relayout(d.in_strides, d.in_distance, d, int(rng() % 3));
+    relayout(d.out_strides, d.out_distance, d, int(rng() % 3));
+    const char* variant = rng() % 2 ? "default" : pick(variants()).name;
+    check(d, variant, rng() % 5 == 0);
+    if (HasFailure())
+      std::printf("emulation: failed at problem %d of seed %llu\n", i, (unsigned long long)seed);
+    if (HasFatalFailure())
+      return;
   }
 }
 
