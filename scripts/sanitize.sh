@@ -63,9 +63,8 @@ fuzz() {
 }
 
 # Suites that start no thread of their own: ThreadSanitizer has nothing to
-# look at there that the asan step does not run (codegen.emulation's threads
-# are its emulated GPU's, running uninstrumented kernels).
-single_threaded='^(correctness\.|vulkan\.backend$|opengl$|codegen$|codegen\.emulation$|example\.)'
+# look at there that the asan step does not run.
+single_threaded='^(correctness\.|vulkan\.backend$|opengl$|codegen$|example\.)'
 
 tsan() {
   configure_and_build build-tsan thread
