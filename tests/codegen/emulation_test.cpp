@@ -531,6 +531,12 @@ TEST(Emulation, ClustersOfAdjacentColumns) {
          FFTMUX_SHIFT_INPUT | FFTMUX_SHIFT_OUTPUT,
          FFTMUX_NORM_ORTHO});
   check({{16384}, FFTMUX_C2C, 3, "sector-columns", FFTMUX_SHIFT_OUTPUT, FFTMUX_NORM_FORWARD});
+  check({{65536}, FFTMUX_C2C, 2, "sector-columns", FFTMUX_IN_PLACE | FFTMUX_SHIFT_INPUT});
+  check({{3, 32768},
+         FFTMUX_C2C,
+         1,
+         "sector-columns",
+         FFTMUX_SHIFT_OUTPUT}); // the clustered axis of 2D
 }
 
 TEST(Emulation, ClustersOfSingleColumns) {
