@@ -15,14 +15,12 @@
 
 #include <dlfcn.h>
 #include <ucontext.h>
-#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <functional>
 #include <memory>
 #include <random>
 #include <regex>
@@ -31,36 +29,33 @@
 namespace fftmux::codegen {
 namespace {
 
-// What the rewritten kernel calls; the test fills it per thread.
-struct Dim {
-  unsigned x, y, z;
-};
-struct Host {
-  const Dim* (*thread_idx)();
-  const Dim* (*block_idx)();
-  const Dim* (*grid_dim)();
-  void (*sync)();
-  void (*cluster_sync)();
-  void* (*shared)();
-  unsigned (*shared_address)(const void*);
-  void (*load_pair)(float*, float*, unsigned);
-  float (*shuffle_f)(float, int, int);
-  double (*shuffle_d)(double, int, int);
-  void (*bulk_copy)(unsigned, const void*, unsigned);
-  void (*bulk_wait)();
-};
+// What the rewritten kernel calls, declared here and, as text, in the
+// kernels' prelude; the test fills it per thread.
+#define FFTMUX_EMULATION_HOST                                                                      \
+  struct Dim {                                                                                     \
+    unsigned x, y, z;                                                                              \
+  };                                                                                               \
+  struct Host {                                                                                    \
+    const Dim* (*thread_idx)();                                                                    \
+    const Dim* (*block_idx)();                                                                     \
+    const Dim* (*grid_dim)();                                                                      \
+    void (*sync)();                                                                                \
+    void (*cluster_sync)();                                                                        \
+    void* (*shared)();                                                                             \
+    unsigned (*shared_address)(const void*);                                                       \
+    void (*load_pair)(float*, float*, unsigned);                                                   \
+    float (*shuffle_f)(float, int, int);                                                           \
+    double (*shuffle_d)(double, int, int);                                                         \
+    void (*bulk_copy)(unsigned, const void*, unsigned);                                            \
+    void (*bulk_wait)();                                                                           \
+  };
+FFTMUX_EMULATION_HOST
+#define FFTMUX_TEXT(...) #__VA_ARGS__
+#define FFTMUX_EXPANDED_TEXT(...) FFTMUX_TEXT(__VA_ARGS__)
 
-const char* const prelude = R"(#include <cstddef>
-#include <cstdint>
-using std::size_t;
-struct Dim { unsigned x, y, z; };
-struct Host {
-  const Dim* (*thread_idx)(); const Dim* (*block_idx)(); const Dim* (*grid_dim)();
-  void (*sync)(); void (*cluster_sync)(); void* (*shared)();
-  unsigned (*shared_address)(const void*); void (*load_pair)(float*, float*, unsigned);
-  float (*shuffle_f)(float, int, int); double (*shuffle_d)(double, int, int);
-  void (*bulk_copy)(unsigned, const void*, unsigned); void (*bulk_wait)();
-};
+const std::string prelude =
+    "#include <cstddef>\n#include <cstdint>\nusing std::size_t;\n" FFTMUX_EXPANDED_TEXT(
+        FFTMUX_EMULATION_HOST) R"(
 static const Host* host;
 extern "C" void fftmux_emulation_bind(const Host* h) { host = h; }
 struct float2 { float x, y; };
