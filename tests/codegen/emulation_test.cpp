@@ -16,10 +16,12 @@
 #include <dlfcn.h>
 #include <ucontext.h>
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <random>
@@ -228,8 +230,12 @@ using KernelFn = void (*)(const void*, void*, const void*, unsigned);
 class Library {
 public:
   Library(const Plan& p, std::string& error) {
-    char dir[] = "/tmp/fftmux-emulation-XXXXXX";
-    dir_ = mkdtemp(dir) ? dir : "";
+    std::string dir = (std::filesystem::temp_directory_path() / "fftmux-emulation-XXXXXX").string();
+    if (!mkdtemp(dir.data())) {
+      error = "cannot make a folder " + dir + ": " + std::strerror(errno);
+      return;
+    }
+    dir_ = dir;
     std::string cpp = dir_ + "/kernels.cpp", so = dir_ + "/kernels.so";
     std::ofstream out(cpp);
     out << prelude;
@@ -259,7 +265,7 @@ public:
     if (handle_)
       dlclose(handle_);
     if (!dir_.empty())
-      std::system(("rm -rf " + dir_).c_str());
+      std::filesystem::remove_all(dir_);
   }
   // extern "C" names inside namespaces are still the plain names: each
   // pass's kernel is fftmux_passN, its bind function is shared.
