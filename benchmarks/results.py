@@ -1,0 +1,259 @@
+#!/usr/bin/env python3
+"""RESULTS.md of each machine class under benchmarks/results/, from its raw files.
+
+Each class folder (benchmarks/results/<class>/) holds the raw CSV and JSON of
+the latest run of each benchmark and a meta.json naming the machine and, for
+each data set, its file, date, commit and command. This script writes
+<class>/RESULTS.md from them; the same files always give the same text.
+
+  benchmarks/results.py            # rewrite every RESULTS.md
+  benchmarks/results.py --check    # exit 1 if a RESULTS.md differs from what the files give
+"""
+import argparse
+import csv
+import json
+import os
+import statistics
+import sys
+from collections import defaultdict
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from overhead_table import medians  # noqa: E402
+
+RESULTS = os.path.join(HERE, "results")
+
+
+def read_csv(folder, name):
+    with open(os.path.join(folder, name), newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def table(header, rows, right=()):
+    """Markdown table; columns whose index is in `right` are right-aligned."""
+    out = ["| " + " | ".join(header) + " |",
+           "|" + "|".join("---:" if i in right else "---" for i in range(len(header))) + "|"]
+    out += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return out
+
+
+def span(values, digits=0):
+    """'a' or 'a-b' over the values, rounded to `digits` decimals."""
+    lo, hi = f"{min(values):.{digits}f}", f"{max(values):.{digits}f}"
+    return lo if lo == hi else f"{lo}-{hi}"
+
+
+def pow2_first(n):
+    n = int(n)
+    return (n & (n - 1) != 0, n)
+
+
+def run_times(rows, dataset):
+    """{(build, kind, precision, n, batch, backend, variant): [median_us, ...]}"""
+    times = defaultdict(list)
+    for r in rows:
+        if r["dataset"] == dataset:
+            key = (r["build"], r["kind"], r["precision"], r["n"], r["batch"], r["backend"],
+                   r["variant"])
+            times[key].append(float(r["median_us"]))
+    return times
+
+
+ENGINES = [("cuda", "native", "cuda/native"), ("vulkan", "default", "vulkan"),
+           ("opengl", "default", "opengl")]
+
+
+def standing(folder, ds):
+    times = run_times(read_csv(folder, ds["file"]), ds["id"])
+    by_problem = defaultdict(dict)
+    for (build, kind, prec, n, batch, backend, variant), t in times.items():
+        by_problem[(kind, prec, n, batch)][(backend, variant)] = statistics.mean(t)
+    out = ["Each backend's time over cuFFT's (below 1: faster than cuFFT):", ""]
+    rows = []
+    for (kind, prec, n, batch) in sorted(by_problem, key=lambda k: pow2_first(k[2])):
+        if (kind, prec) != ("c2c", "f32"):
+            continue
+        t = by_problem[(kind, prec, n, batch)]
+        cufft = t[("cuda", "cufft")]
+        rows.append([n, batch, f"{cufft:.0f}"] +
+                    [f"{t[(b, v)] / cufft:.2f}" if (b, v) in t else "" for b, v, _ in ENGINES])
+    out += table(["N", "batch", "cuFFT us"] + [e[2] for e in ENGINES], rows, right=range(6))
+    rows = []
+    for (kind, prec, n, batch) in sorted(by_problem, key=lambda k: (k[0], k[1], int(k[2]))):
+        if kind == "c2c":
+            continue
+        t = by_problem[(kind, prec, n, batch)]
+        cufft, native = t[("cuda", "cufft")], t[("cuda", "native")]
+        rows.append([f"{kind} {prec}", n, batch, f"{cufft:.0f}", f"{native:.0f}",
+                     f"{native / cufft:.2f}"])
+    if rows:
+        out += ["", "Real transforms on cuda/native (N reals a line):", ""]
+        out += table(["kind", "N", "batch", "cuFFT us", "cuda/native us", "over cuFFT"], rows,
+                     right=range(1, 6))
+    return out
+
+
+def convolutions(folder, ds):
+    times = run_times(read_csv(folder, ds["file"]), ds["id"])
+    cufft = {k[1:5]: statistics.mean(t) for k, t in times.items() if k[6] == "cufft"}
+    rows = []
+    order = lambda k: (k[1] != "c2c", k[2], int(k[3]), k[5], k[6], k[0])  # noqa: E731
+    for key in sorted(times, key=order):
+        build, kind, prec, n, batch, backend, variant = key
+        if variant == "cufft":
+            continue
+        ref = cufft.get((kind, prec, n, batch))
+        ratio = f"{statistics.mean(times[key]) / ref:.2f}" if ref else ""
+        rows.append([f"{kind} {prec} {n} x{batch}", f"{backend}/{variant}", build,
+                     span(times[key]), ratio])
+    out = ["Medians of each run (a range where the problem ran twice); over cuFFT: the mean of",
+           "the engine's runs over the mean of cuFFT's (build 9759d91):", ""]
+    out += table(["problem", "engine", "build", "us", "over cuFFT"], rows, right=(3, 4))
+    out += ["", "cuFFT: " + ", ".join(f"{k[0]} {k[1]} {k[2]} {span(t)} us"
+                                      for k, t in sorted(
+                                          ((k[1:4], t) for k, t in times.items()
+                                           if k[6] == "cufft"), key=lambda x: x[0]))]
+    return out
+
+
+def verify(folder, ds):
+    rows = [[r["build"], r["backend"] + ("/" + r["variant"] if r["variant"] else ""),
+             f"{r['shape']} x{r['batch']}", r["options"], r["relative_error"], r["bound"],
+             r["status"]] for r in read_csv(folder, ds["file"])]
+    return table(["build", "engine", "problem", "options", "error", "bound", "result"], rows)
+
+
+def gpu_check(folder, ds):
+    with open(os.path.join(folder, ds["file"])) as f:
+        g = json.load(f)
+    out = table(["suite", "passed", "failed", "skipped"],
+                [[name, s["passed"], s["failed"], s["skipped"]]
+                 for name, s in sorted(g["suites"].items())], right=(1, 2, 3))
+    out += ["", f"Suites: {g['seconds']} s. Verified CLI runs:", ""]
+    out += [f"- `fftmux run {c['args']}`: {c['status']}" for c in g["cli"]]
+    return out
+
+
+def occupancy(folder, ds):
+    rows = read_csv(folder, ds["file"])
+    invocations = sorted({int(r["invocations"]) for r in rows})
+    cells = {(r["shared_kib"], r["live_floats"], int(r["invocations"])): r["groups_per_sm"]
+             for r in rows}
+    keys = sorted({(r["shared_kib"], r["live_floats"]) for r in rows},
+                  key=lambda k: (float(k[0]), int(k[1])))
+    out = ["Workgroups resident at once on an SM, by shared memory a group and invocations:", ""]
+    out += table(["shared KiB", "live floats a thread"] + [f"{i} invocations" for i in invocations],
+                 [[s, lf] + [cells[(s, lf, i)] for i in invocations] for s, lf in keys],
+                 right=range(2 + len(invocations)))
+    return out
+
+
+def quick(folder, ds):
+    rows = read_csv(folder, ds["file"])
+    problems, cells = [], {}
+    for r in rows:
+        if r["problem"] not in problems:
+            problems.append(r["problem"])
+        if r["engine"] == "copy":
+            cells[(r["problem"], "copy")] = f"{r['gbps']} GB/s"
+        else:
+            unit = "µs" if r["unit"] == "us" else r["unit"]
+            cells[(r["problem"], r["engine"])] = (f"{r['median']} {unit}, {r['gbps']} GB/s, "
+                                                 f"{r['gflops']} GF/s")
+    engines = ["fftmux:fftw", "fftmux:opengl", "fftmux:vulkan", "fftw", "copy"]
+    out = table(["problem", "fftmux:fftw", "fftmux:opengl", "fftmux:vulkan", "fftw", "copy limit"],
+                [[p] + [cells[(p, e)] for e in engines] for p in problems], right=range(1, 6))
+    us = {(r["problem"], r["engine"]): float(r["median"]) * (1000 if r["unit"] == "ms" else 1)
+          for r in rows if r["engine"] != "copy"}
+    ratios = sorted(us[(p, "fftw")] / us[(p, "fftmux:fftw")] for p in problems)
+    slow = sorted(us[(p, "fftmux:" + g)] / us[(p, "fftw")]
+                  for p in problems for g in ("vulkan", "opengl"))
+    out += ["", f"FFTW's time over fftmux:fftw's: median {statistics.median(ratios):.2f} "
+                f"({ratios[0]:.2f} to {ratios[-1]:.2f}). Vulkan and OpenGL on llvmpipe/lavapipe: "
+                f"median {statistics.median(slow):.1f}x FFTW's time."]
+    return out
+
+
+def overhead(folder, ds):
+    with open(os.path.join(folder, ds["file"])) as f:
+        times = medians(json.load(f))
+
+    def points(key):
+        n = 1
+        for x in key[1].split("x"):
+            n *= int(x)
+        return key[0], n
+
+    rows = []
+    for key in sorted(times, key=points):
+        d, m = times[key]["direct"], times[key]["fftmux"]
+        rows.append([key[0], key[1], f"{d:.3f}", f"{m:.3f}", f"{m / d:.3f}", f"{m - d:+.3f}"])
+    return table(["precision", "shape", "direct FFTW (us)", "fftmux (us)", "ratio", "added (us)"],
+                 rows, right=range(2, 6))
+
+
+def count(folder, ds):
+    rows = read_csv(folder, ds["file"])
+    return table(["precision", "n", "FFTW direct (instructions/call)", "fftmux (instructions/call)",
+                  "added", "ratio"],
+                 [[r["precision"], r["n"], r["fftw_instructions"], r["fftmux_instructions"],
+                   r["added"], r["ratio"]] for r in rows], right=range(1, 6))
+
+
+RENDER = {"standing": standing, "convolutions": convolutions, "verify": verify,
+          "gpu-check": gpu_check, "occupancy": occupancy, "quick": quick, "overhead": overhead,
+          "count": count}
+
+
+def results_md(folder):
+    with open(os.path.join(folder, "meta.json")) as f:
+        meta = json.load(f)
+    out = [f"# Results: {meta['title']}", "",
+           "Generated by `benchmarks/results.py` from the raw files in this folder and its",
+           "`meta.json`; edit those, not this file.", ""]
+    out += table(["", ""], meta["machine"]) + [""]
+    if "method" in meta:
+        out += [meta["method"], ""]
+    for ds in meta["datasets"]:
+        stamp = f"{ds['date']}, commit {ds['commit']}"
+        if "generator" in ds:
+            stamp += f", generator v{ds['generator']}"
+        out += [f"## {ds['title']}", "", f"`{ds['file']}` ({stamp}):", "", f"    {ds['command']}",
+                ""]
+        if "notes" in ds:
+            out += [ds["notes"], ""]
+        out += RENDER[ds["id"]](folder, ds) + [""]
+    return "\n".join(out)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true",
+                        help="compare with the committed RESULTS.md instead of writing it")
+    args = parser.parse_args()
+    stale = []
+    for name in sorted(os.listdir(RESULTS)):
+        folder = os.path.join(RESULTS, name)
+        if not os.path.isfile(os.path.join(folder, "meta.json")):
+            continue
+        text = results_md(folder)
+        path = os.path.join(folder, "RESULTS.md")
+        if args.check:
+            try:
+                with open(path, encoding="utf-8") as f:
+                    current = f.read()
+            except FileNotFoundError:
+                current = None
+            if current != text:
+                stale.append(path)
+        else:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+    for path in stale:
+        print(f"{path} differs from what its raw files give: run benchmarks/results.py",
+              file=sys.stderr)
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
