@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# On the GPU machine (after `. .h200/setup.sh`): Nsight Compute on one
+# On a GPU machine (after `. bundle/setup.sh`, scripts/bundle.sh): Nsight Compute on one
 # problem's generated CUDA kernels and on cuFFT's kernels for the same
 # problem, two launches each, summarised side by side (launch shape,
 # registers, shared memory, occupancy, duration, DRAM throughput, bank
 # conflicts). The full reports stay in OUT/ncu-<tag>-{native,cufft}.txt.
 #
-#   scripts/ncu_compare.sh OUT SHAPE BATCH [VARIANT]   # e.g. $R 1024x1024 64 native
+#   scripts/ncu_compare.sh OUT SHAPE BATCH [VARIANT]   # e.g. /tmp/ncu 1024x1024 64 native
 #
-# ncu reads the counters on the device machine's Firecracker runtime; the
-# clocks are left alone (--clock-control none), as the device notes ask.
+# The clocks are left alone (--clock-control none): the kernels run at the
+# clocks the driver gives them, as in the timed runs.
 set -u
 out=$1 shape=$2 batch=$3 variant=${4:-native}
-bin=${B:-.h200/bin}
+bin=${B:-bundle/bin}
 export PATH=$PATH:/usr/local/cuda/bin
 sections="--section SpeedOfLight --section Occupancy --section LaunchStats"
 sections+=" --section WarpStateStats --section MemoryWorkloadAnalysis_Tables"

@@ -8,8 +8,8 @@
 # the CUDA suite (both variants, callbacks and passes), the backend-
 # parametrized correctness matrix on cuda/cufft and cuda/native, and beside
 # them the random sweep (tests/sweep, where python3 has numpy); then the
-# warm-plan timing alone, a few CLI runs, and with --bench the H200
-# benchmark. Logs go to $OUT (or BUILD_DIR/gpu-logs); the last lines
+# warm-plan timing alone, a few CLI runs, and with --bench the CUDA
+# benchmark (benchmarks/cuda_bench.cpp). Logs go to $OUT (or BUILD_DIR/gpu-logs); the last lines
 # printed are the summary.
 set -u
 build=$(cd "${1:?usage: gpu_check.sh BUILD_DIR [--bench|--bench-quick]}" && pwd)
