@@ -829,8 +829,8 @@ private:
   // all already). Butterfly b's outputs b + i q pair with those of q - b
   // (mod q), so the upper half of a thread's butterflies are the mirrors of
   // its lower half (butterfly), and no partner crosses a thread. Only
-  // where the dialect has no shuffles: H200 (results h200-2026-12-03c,
-  // call 2), R2C against partners through shared memory, OpenGL 2048
+  // where the dialect has no shuffles: H200, R2C against partners through
+  // shared memory, OpenGL 2048
   // 526 -> 381 us, 4096 499 -> 469, Vulkan 2048 296 -> 281, 4096 319 ->
   // 286; CUDA against its shuffles and shared memory lost at 128-4096
   // (4096 288 -> 291, 2048 277 -> 286, 256 278 -> 295, F64 4096 553 ->
@@ -1007,7 +1007,7 @@ private:
   // k = t + m P below h / 2 (M / 2 slots), then h - t - m P (M / 2 more),
   // and X[h / 2] from lane 0. They share one product (r2c_pair), so a
   // thread makes half the shuffles and table reads of one output a slot.
-  // H200 (results h200-2026-12-03b, call 3), F32 R2C 16-1024 and F64 16-512
+  // H200: F32 R2C 16-1024 and F64 16-512
   // ran 0.5-7 % faster (1024 278-280 -> 271-273 us, cuFFT 266-268; 128
   // 306-310 -> 287), but 2048, 32 values a thread, 291-293 -> 299: it keeps
   // one output a slot.

@@ -648,7 +648,7 @@ struct Planner {
     stream(k);
     // Saying that a group runs alone (CUDA's launch bound of one group)
     // changes how ptxas schedules it, at the same 128 registers. H200, bare
-    // kernels (results h200-2026-12-02g call 2, f call 6): 16384 F32 in one
+    // kernels: 16384 F32 in one
     // pass 677 -> 655 us, streamed 813 -> 644.
     if (!k.resident_groups && fills_sm(k))
       k.resident_groups = 1;
@@ -664,7 +664,7 @@ struct Planner {
   // variants' other shapes: radix8, radix4, narrow, radix16 and
   // wide-strides 8-516 bytes; Bluestein's one-line groups were not
   // measured.)
-  // H200 (results h200-2026-12-04, call 3): C2R 2^20's mirror columns of
+  // H200: C2R 2^20's mirror columns of
   // 512 points (32 threads of 16 values, 16 lines, 83 registers) 889-890
   // -> 785-786 us (cuFFT 1220-1224).
   bool pairs_sm(const Kernel& k) const {
@@ -683,10 +683,10 @@ struct Planner {
   // multiprocessor idle between loading it and storing it: one group an SM
   // waits for its loads, with no other group's work to hide them. Streamed
   // (Kernel::stream), it copies the next line while it transforms this one.
-  // H200, 16384 F32 as a bare kernel (results h200-2026-12-02f): 676-680 ->
+  // H200, 16384 F32 as a bare kernel: 676-680 ->
   // 644 us (cuFFT 720-727); without the launch bound of one group an SM
   // 800-816. Through fftmux run, with the carveout that leaves it 60 KiB of
-  // L1 (results h200-2026-12-02g call 3): 16384 F32 650-652 us against 658-665
+  // L1: 16384 F32 650-652 us against 658-665
   // unstreamed, 8192 F64 651-652 against 665-666 (cuFFT 729-735, 720-722).
   void stream(Kernel& k) const {
     // lines start at 16-byte boundaries where the buffer does
@@ -722,7 +722,7 @@ struct Planner {
   // Values a thread of R2C's chain rows (mirror pairs) of n points: enough
   // that mirror_teams() of them take at most half a group's threads, up to
   // radix 32's budget, where their values fit a group (0: the default).
-  // H200, CUDA (results h200-2026-12-03e, calls 4-5): rows of 1024 as 32
+  // H200, CUDA: rows of 1024 as 32
   // threads of 32 values, 16 a group, against 64 of 16, 8 a group: R2C
   // 2^21 981-984 us against 1018-1019 (cuFFT 925), 2^20 910-916 against
   // 928-929 (cuFFT 911-914), 2^22 1017 against 1067. F32 only: F64's rows
@@ -755,14 +755,14 @@ struct Planner {
   // launch bounds, run as cuFFT's do: 64 threads of 16 values a line
   // (radix 16), 8 lines a group, two groups an SM (64 registers a thread,
   // a few bytes spilled), not 32 threads of 32 values at 102 registers and
-  // two groups of 256 threads. H200 (results h200-2026-12-03f, call 7):
+  // two groups of 256 threads. H200:
   // R2C 2^21 983 -> 930 us (cuFFT 924-925), C2R 2^21 1051 -> 994 (cuFFT
   // 1227), R2C 2^19 773 -> 751-763; C2C 2^20 1333 -> 1334-1339 (cuFFT
-  // 1285). Radix 16 alone left R2C 2^21 at 984 (call 6). The variants that
+  // 1285). Radix 16 alone left R2C 2^21 at 984. The variants that
   // reshape the columns (fewer threads or radices, more lines) keep their
   // kernels: under the bound they spill 124-976 bytes. Their last stage
   // goes one butterfly at a time (Kernel::butterfly_tail: 4 bytes spilled,
-  // not 20): H200 (results h200-2026-12-04b, call 1) C2C 2^20 x128 1340 ->
+  // not 20): H200, C2C 2^20 x128 1340 ->
   // 1248-1260 us (cuFFT 1287), C2R 2^21 998 -> 984; the columns of 2048
   // it took from 28 bytes to 8 ran 0-1 % slower, so they keep theirs.
   bool bound_columns(int64_t n1) const {
@@ -865,8 +865,8 @@ struct Planner {
   // The largest radix of a half line with R2C's post or C2R's pre step
   // (and of a chain's rows with R2C's: real_rows): 16 up to 1024 points,
   // where radix 32 (32 x 32) puts 32 values in each of 32 threads and the
-  // step's partners and twiddles come on top. H200 (results
-  // h200-2026-12-03c, call 1), 1024 points as 16 x 8 x 8 on 64 threads:
+  // step's partners and twiddles come on top. H200, 1024
+  // points as 16 x 8 x 8 on 64 threads:
   // R2C 2048 296-297 -> 277-278 us (cuFFT 274-276), C2R 2048 351 -> 325
   // (cuFFT 556). Longer lines keep it: R2C 16384 (32 x 16 x 16) 334-340,
   // at radix 16 386-387.
@@ -892,8 +892,8 @@ struct Planner {
   // The complex lines wide_line takes, where workgroups of a cluster read
   // each other's shared memory: a chain of columns of n / 4 points and rows
   // of 4 in one kernel, the rows across the cluster (clustered; its rows
-  // store complex values only). H200, 32768 points x4096 (prototype,
-  // results h200-2026-12-02e): 867-870 us against the wide line's
+  // store complex values only). H200, 32768 points x4096 (a prototype of
+  // the kernel): 867-870 us against the wide line's
   // 960-980, cuFFT 1004-1016. Other shapes lost: 16384 as
   // 2 x 8192 715 us or 4 x 4096 849 against one kernel's 676, 32768 as 2 x
   // 16384 987 or 8 x 4096 1091, 65536 as 4 x 16384 1157 or 8 x 8192 1154
@@ -903,7 +903,7 @@ struct Planner {
   // Real transforms' half lines too, their reals contiguous: R2C's post
   // step in the rows (each output's partner X[h - k] from the groups'
   // shared memory as well), C2R's pre step in the columns' loads. H200
-  // (results h200-2026-12-03e, calls 3-5), x2048: R2C 65536 553-557 us
+  // x2048: R2C 65536 553-557 us
   // against the two-pass chain's 682 (cuFFT 637-641), C2R 672-674 against
   // 689 (cuFFT 837-840; it reads X[h - l] from memory too).
   int64_t cluster_rows(const Line& l, const std::vector<Step>& post) const {
@@ -998,7 +998,7 @@ struct Planner {
   // some chains of three start with 32 points (short_first), on CUDA some
   // chains of two end in rows of 1024 (rows_of_1024), or of 256 where they
   // make R2C's outputs (post) from columns of up to 1024 points: H200, CUDA
-  // (results h200-2026-12-03e, call 3), R2C 2^18 as 512 x 256 730 us
+  // R2C 2^18 as 512 x 256 730 us
   // against 128 x 1024's 863 (256 x 512 864, 1024 x 128 895; cuFFT 872),
   // 2^19 as 1024 x 256 786 against 256 x 1024's 908 (512 x 512 894); 2^20
   // keeps 512 x 1024 (925 against 976 as 2048 x 256, 975 as 1024 x 512).
@@ -1051,7 +1051,7 @@ struct Planner {
   }
 
   // Whether an F64 R2C chain over an odd power of two takes the longer
-  // root as its columns: H200 (results h200-2026-12-04c, calls 1-2), F64
+  // root as its columns: H200, F64
   // 65536 x2048 as 256 x 128 under CUDA 1248-1258 us against 128 x 256's
   // 1575 (cuFFT 1578-1592), under Vulkan 1452-1458 against 1383. F32 (CUDA)
   // 2^20 as 1024 x 512 1286-1288 against 898-908; 2^24 as 4096 x 2048
@@ -1167,7 +1167,7 @@ struct Planner {
       // with it, 355 before), and radix 16's (10007 as 20480 points: 330
       // GB/s, 445 with radix 8). Other lines take radix 32 as plain lines
       // do, since a thread holds one transform's values at a time: H200
-      // (results h200-2026-12-04e, call 2), 4093 and 4097 as 32 x 16 x 16
+      // 4093 and 4097 as 32 x 16 x 16
       // twice on 256 threads against 16 x 8 x 8 x 8 twice on 512, CUDA
       // 2405 -> 1678 us (cuFFT 2815), Vulkan 2502 -> 2032, OpenGL 3540 ->
       // 2482.
@@ -1231,7 +1231,7 @@ struct Planner {
   // Options::split_convolution: the chirped line's transform times the
   // kernel's spectrum into scratch, then its inverse times the chirp. Where
   // the fused kernel does not fit, two passes instead of three: H200
-  // (results h200-2026-12-04e, call 1), 7919 as 16384 under Vulkan 3933 ->
+  // 7919 as 16384 under Vulkan 3933 ->
   // 2736 us, OpenGL 4580 -> 4131; F64 4093 under Vulkan 3181 -> 2893; the
   // routers' estimates take the variant there (fewer passes) until a
   // measurement says otherwise. A default rule would also have split what
@@ -1497,16 +1497,16 @@ struct Planner {
   // are one kernel with room for a pair of them (both components, padded
   // or staggered) in shared memory, an even count of rows, and enough of
   // them a group that the runs they store (half the lines: mirror pairs)
-  // fill 32-byte sectors. H200 (results h200-2026-12-04c, calls 2-3): F32
+  // fill 32-byte sectors. H200: F32
   // R2C 2^24 x8 (4 rows of 4096 a group) 1258 us with the pass against
   // 1595 (cuFFT 1135-1140); Vulkan 2^21 (4 rows of 1024) 1058-1064 against
   // 1293-1296; F64's rows, whose runs of 2 fill a sector, lost (CUDA 2^23
   // 2290-2297 against 1845-1846, Vulkan 2^19 1968-1978 against 1594-1598).
   // F32 rows under Vulkan lost wherever measured, so they take the pass
-  // (call 8, against v41's rows: 65536 838-840 us against 872-874, 2^17
+  // (against v41's rows: 65536 838-840 us against 872-874, 2^17
   // 848-849 against 881-887, 2^18 911-920 against 942, 2^19 915-917
   // against 1091-1092, 2^20 998-1005 against 1160-1163); under CUDA
-  // (launch bounds) the rows win or tie (call 6, the variant mirror-pass:
+  // (launch bounds) the rows win or tie (the variant mirror-pass:
   // 2^20 894-901 against 916-917, 2^22 979-981 against 997, 2^23
   // 1133-1136 against 1135-1137).
   bool real_rows(int64_t h) {
@@ -1539,7 +1539,7 @@ struct Planner {
   // out of place. Each output k needs elements k and h - k, as does output
   // h - k: a thread walking k = 0 .. h / 2 makes both from the same two
   // reads (Kernel::mirror_pairs), where a thread a position read each
-  // element twice through L2. H200 (results h200-2026-12-04d, call 1),
+  // element twice through L2. H200,
   // against the pass a position with its chunks paired from both ends
   // (v42): CUDA C2R 2^21 902 us against 928-933, 2^22 982-991 against
   // 995-999, R2C 2^24 x8 1188-1198 against 1188-1191 (cuFFT 1123-1125);

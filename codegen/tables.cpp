@@ -119,7 +119,7 @@ Table Tables::twiddle(int64_t n, int sign) {
 }
 
 // Whole up to 2^20 points (4 MiB in F32), which stay in L2 beside the
-// data: H200 (results h200-2026-12-04b, call 2) split from 2^18 on, C2R
+// data: H200, split from 2^18 on, C2R
 // 2^20 ran 5 % slower (788 -> 827 us; not spills: ptxas reports 24 bytes
 // split, 28 whole), 2^19 3 %; beyond, C2R 2^22 1137 -> 1012, 2^24 1344 ->
 // 1235 (cuFFT 1408), R2C 2^23 1230 -> 1157 (the rows' table, always split).
