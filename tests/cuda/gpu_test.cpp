@@ -267,8 +267,8 @@ TEST(CudaNative, StreamedLinesFromAnySource) {
 
 // With the kernels in the disk cache, making a native plan costs no
 // compilation: under 5 ms. The best of five warm creations: the suite's
-// other shards share the CPU (H200, eighteenth and nineteenth sessions: one
-// warm creation 0.5-0.8 ms alone, 7-12 ms beside them).
+// other shards share the CPU (H200, tests/cuda/gpu_check.sh: one warm
+// creation 0.5-0.8 ms alone, 7-12 ms beside them).
 TEST(CudaNative, WarmPlanCreationIsFast) {
   REQUIRE_GPU();
   context& ctx = *gpu().contexts["default"];
