@@ -1,6 +1,6 @@
 // fftmux_bench: every fftmux backend and variant side by side with FFTW,
 // cuFFT and VkFFT called directly, on the same problems and data, in one
-// process. The README's "Performance" section says what it measures and how.
+// process. docs/performance.md says what it measures and how.
 #include "cpu_engines.hpp"
 #include "fftmux_engines.hpp"
 #include "machine.hpp"
