@@ -1,4 +1,4 @@
-// H200 benchmark of the CUDA backend (issue 6): our "cufft" variant against
+// Benchmark of the CUDA backend on an NVIDIA GPU: our "cufft" variant against
 // direct cuFFT calls on the same problems, our "native" variant against
 // cuFFT, shifts fused (callbacks, modulation) against plain transforms and
 // against a separate pass, and a device-to-device copy as the bandwidth

@@ -2,7 +2,7 @@
 // fftmux's FFTW backend and once with FFTW directly (same rigor, same
 // thread rule, shared wisdom, so the same FFTW plan), each executed on the
 // same host arrays. benchmarks/overhead_table.py turns the JSON into the
-// README's table.
+// table in docs/performance.md and benchmarks/results/cpu/RESULTS.md.
 #include <fftmux/fftmux.hpp>
 
 #include <benchmark/benchmark.h>

@@ -2,7 +2,7 @@
 // Vulkan timestamp queries, beside a compute-shader copy of the same bytes
 // (the bandwidth ceiling), every output verified against FFTW in double.
 //
-// The default set is issue 4's: batched 1D C2C F32 with 2^27 elements per
+// The default set: batched 1D C2C F32 with 2^27 elements per
 // call (N = 2^3..2^24, 1000, 1536, 2187, 2401, 3125, 4093, 4097, 6000,
 // 10007), 2D 1024^2 (single and x64) and 4096^2, 3D 256^3 and 512^3, F64 at
 // 2^10 and 2^20, R2C at 2^10 and 2^20. GB/s counts one read and one write

@@ -3,6 +3,7 @@
 #include <fftmux/plugin_support.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <mutex>
 #include <numeric>
@@ -326,6 +327,35 @@ const std::vector<unsigned char>& Generated::table(size_t i) const {
       tables_.push_back(table_bytes(p, precision));
   });
   return tables_.at(i);
+}
+
+plugin::Work work(const std::vector<Chunk>& chunks, const fftmux_desc& desc) {
+  plugin::Work w;
+  std::string code;
+  for (const Chunk& c : chunks) {
+    const Generated& g = *c.generated;
+    for (const Pass& pass : g.planned.plans.front().passes) { // the problem's own direction
+      const Kernel& k = pass.kernel;
+      double values = double(k.transforms()) * double(k.length);
+      w.launches += 1;
+      w.device_bytes += 2 * values * (k.precision == Precision::f64 ? 16 : 8);
+      w.flops +=
+          (k.convolution ? 10 : 5) * values * std::log2(std::max<double>(2, double(k.length)));
+    }
+    for (const std::string& source : g.sources())
+      code += source;
+    for (const Plan& p : g.planned.plans) {
+      for (const Pass& pass : p.passes)
+        code += ' ' + std::to_string(pass.kernel.groups()) + ' ' +
+                std::to_string(pass.kernel.workgroup()) + ' ' + std::to_string(int(pass.src)) +
+                std::to_string(int(pass.dst));
+      code += ' ' + std::to_string(p.table_size) + ' ' + std::to_string(p.scratch_elements);
+    }
+  }
+  if (desc.placement == FFTMUX_HOST)
+    w.host_bytes = double(side_bytes(desc, true) + side_bytes(desc, false));
+  w.fingerprint = hash_hex(code);
+  return w;
 }
 
 std::vector<Dispatch> dispatches(uint64_t groups, uint32_t max_x, uint32_t max_y) {

@@ -1609,12 +1609,7 @@ int64_t stride(const Side& s, int coord) {
 }
 
 uint64_t side_bytes(const fftmux_desc& desc, bool input) {
-  plugin::Shape s = plugin::shape(desc, input);
-  int64_t last = (desc.batch - 1) * s.distance;
-  for (int i = 0; i < FFTMUX_MAX_RANK; ++i)
-    last += (s.extent[i] - 1) * s.stride[i];
-  uint64_t scalar = desc.precision == FFTMUX_F64 ? 8 : 4;
-  return uint64_t(last + 1) * scalar * (s.complex ? 2 : 1);
+  return plugin::side_bytes(desc, input);
 }
 
 Plan plan(const fftmux_desc& desc, int direction, const Device& device, const Options& options) {

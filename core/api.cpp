@@ -307,6 +307,9 @@ fftmux_status fftmux_context_create(const fftmux_context_options* options,
     if (ctx->tuning_path.empty())
       ctx->tuning_path =
           !ctx->config.tuning_cache.empty() ? ctx->config.tuning_cache : cache + "/tuning.toml";
+    ctx->calibrations.path = env("FFTMUX_CALIBRATION");
+    if (ctx->calibrations.path.empty())
+      ctx->calibrations.path = cache + "/calibration.toml";
     std::string lib = library_dir();
     ctx->system_tuning_path = env("FFTMUX_SYSTEM_TUNING_CACHE");
     if (ctx->system_tuning_path.empty() && !lib.empty())
@@ -672,6 +675,10 @@ fftmux_status fftmux_autotune(fftmux_context ctx, const fftmux_desc* problems, s
       invalid("options->repeats = 0: at least one timed run is needed");
     if (o.budget_seconds < 0 || !std::isfinite(o.budget_seconds))
       invalid("options->budget_seconds must be 0 (no limit) or positive");
+    if (o.exhaustive > 1)
+      invalid("options->exhaustive = " + std::to_string(o.exhaustive) + ": use 0 or 1");
+    if (!(o.skip_factor == 0 || (o.skip_factor >= 1 && std::isfinite(o.skip_factor))))
+      invalid("options->skip_factor must be 0 (the default, 4) or a finite number of 1 or more");
     std::vector<Problem> all;
     for (size_t i = 0; i < count; ++i)
       try {

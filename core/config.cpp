@@ -43,6 +43,12 @@ Config parse_config(const std::string& text, const std::string& origin) {
       invalid(origin + ": tuning_cache must be a string");
     c.tuning_cache = *s;
   }
+  if (const toml::node* n = t.get("calibrate")) {
+    auto b = n->value<bool>();
+    if (!b || !n->is_boolean())
+      invalid(origin + ": calibrate must be true or false");
+    c.calibrate = *b;
+  }
   if (const toml::node* n = t.get("backends")) {
     const toml::table* all = n->as_table();
     if (!all)

@@ -12,6 +12,7 @@ struct Config {
   std::vector<std::string> plugin_dirs;
   std::vector<std::string> preference = {"cuda", "vulkan", "opengl", "fftw"};
   std::string tuning_cache; // "" = default location
+  bool calibrate = true;    // measure device models for routing without measurements
   // [backends.<name>] tables, flattened to text values.
   std::map<std::string, std::map<std::string, std::string>> backends;
 };

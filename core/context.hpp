@@ -1,6 +1,7 @@
 // The objects behind the C API's opaque handles.
 #pragma once
 
+#include "calibration.hpp"
 #include "config.hpp"
 #include "decision.hpp"
 #include "problem.hpp"
@@ -22,8 +23,9 @@ struct fftmux_context_s {
   std::vector<std::string> notes; // what went wrong at start-up, for `fftmux backends`
   std::atomic<int> live{0};       // plans and buffers not yet destroyed
 
-  std::string tuning_path;        // the user's cache: read, and written by autotune
-  std::string system_tuning_path; // read-only, shipped beside the library
+  std::string tuning_path;           // the user's cache: read, and written by autotune
+  std::string system_tuning_path;    // read-only, shipped beside the library
+  fftmux::Calibrations calibrations; // device models for routing without measurements
 
   // The tuning cache, loaded on first use and replaced after autotune.
   std::shared_ptr<const fftmux::TuningCache> tuning();

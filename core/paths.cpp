@@ -4,6 +4,7 @@
 
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -118,6 +119,19 @@ void remove_stale_temporaries(const std::string& path) {
   for (const auto& f : fs::directory_iterator(target.parent_path(), ec))
     if (f.path().filename().string().rfind(prefix, 0) == 0)
       fs::remove(f.path(), ec);
+}
+
+FileLock::FileLock(const std::string& path) {
+  std::error_code ec;
+  fs::create_directories(fs::path(path).parent_path(), ec);
+  fd_ = ::open((path + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0 || ::flock(fd_, LOCK_EX) != 0)
+    fail(FFTMUX_ERROR_IO, "cannot lock " + path + ".lock: " + std::strerror(errno));
+}
+
+FileLock::~FileLock() {
+  if (fd_ >= 0)
+    ::close(fd_); // closing releases the lock
 }
 
 } // namespace fftmux

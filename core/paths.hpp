@@ -28,6 +28,20 @@ std::vector<std::string> split_path_list(const std::string& list, char sep = ':'
 // naming the file on failure, leaving no temporary file.
 void write_file_atomic(const std::string& path, const std::string& contents);
 
+// Holds an exclusive lock on <path>.lock while alive. Separate open()s
+// exclude each other, so threads of one process take turns too. Throws
+// Error(IO) naming the lock file when it cannot be taken.
+class FileLock {
+public:
+  explicit FileLock(const std::string& path);
+  ~FileLock();
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+
+private:
+  int fd_ = -1;
+};
+
 // Removes the temporary files of write_file_atomic that writers of path
 // left when they died mid-write. Only for a caller that holds a lock every
 // writer of path takes.

@@ -4,6 +4,7 @@
 #include "paths.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -54,6 +55,14 @@ int preference_rank(const Config& config, const std::string& name) {
   return int(it - config.preference.begin());
 }
 
+// The work an answer reports; nothing where a term is not a finite count.
+Work work_of(const fftmux_answer_v1& a) {
+  auto count = [](double v) { return std::isfinite(v) && v > 0 ? v : 0.0; };
+  Work w{count(a.launches), count(a.device_bytes), count(a.host_bytes), count(a.flops),
+         std::isfinite(a.estimate_seconds) ? a.estimate_seconds : -1.0};
+  return w;
+}
+
 } // namespace
 
 std::vector<Candidate> ask(Backend& backend, const Problem& problem) {
@@ -84,12 +93,15 @@ std::vector<Candidate> ask(Backend& backend, const Problem& problem) {
     clear_plugin_message();
     int s = backend.table().query(backend.handle(), &problem.desc, v, &a); // see check()
     a.reason[sizeof a.reason - 1] = '\0';
+    a.fingerprint[sizeof a.fingerprint - 1] = '\0';
     if (s != FFTMUX_OK) {
       c.reason = "query failed: " + std::string(last_plugin_message());
     } else {
       c.accepted = a.supported != 0;
       c.reason = a.reason;
+      c.work = work_of(a);
       c.estimate = a.estimate_seconds;
+      c.fingerprint = a.fingerprint;
     }
     out.push_back(c);
   }
@@ -120,6 +132,37 @@ void attach_measurements(const TuningCache& cache, const Problem& p,
   }
 }
 
+// Prices the unmeasured candidates with their backends' device models,
+// calibrating a backend on first need when more than one backend competes.
+void price(fftmux_context ctx, const Problem& p, std::vector<Candidate>& all,
+           std::vector<std::string>& models) {
+  std::vector<Backend*> open;
+  for (const Candidate& c : all)
+    if (c.accepted && !c.tuned_failed && c.seconds < 0 &&
+        std::find(open.begin(), open.end(), c.backend) == open.end())
+      open.push_back(c.backend);
+  bool measure = open.size() > 1 && ctx->config.calibrate;
+  for (Backend* b : open) {
+    std::string note = ctx->config.calibrate ? "" : "calibrate = false in the config";
+    std::shared_ptr<const Model> model;
+    if (ctx->config.calibrate)
+      model = ctx->calibrations.get(*b, measure, note);
+    if (model)
+      models.push_back(b->name() + ": " + model->describe());
+    for (Candidate& c : all) {
+      if (c.backend != b || !c.accepted)
+        continue;
+      double priced = model ? model->price(c.work, p.desc.precision) : -1;
+      if (priced >= 0) {
+        c.estimate = priced;
+        c.estimate_basis = "calibrated";
+      } else {
+        c.estimate_basis = "its own estimate" + (note.empty() ? "" : " (" + note + ")");
+      }
+    }
+  }
+}
+
 // The order of trial, and the sentence explain gives for it.
 std::string rank(std::vector<Candidate>& all, const Config& config) {
   auto group = [](const Candidate& c) {
@@ -127,15 +170,16 @@ std::string rank(std::vector<Candidate>& all, const Config& config) {
   };
   bool estimates = std::all_of(
       all.begin(), all.end(), [&](const Candidate& c) { return group(c) != 1 || c.estimate >= 0; });
+  auto preference = [&](const Candidate& c) { return preference_rank(config, c.backend->name()); };
   std::stable_sort(all.begin(), all.end(), [&](const Candidate& a, const Candidate& b) {
     int ga = group(a), gb = group(b);
     if (ga != gb)
       return ga < gb;
     if (ga == 0)
       return a.seconds < b.seconds;
-    if (ga == 1 && estimates)
+    if (ga == 1 && estimates && a.estimate != b.estimate)
       return a.estimate < b.estimate;
-    return preference_rank(config, a.backend->name()) < preference_rank(config, b.backend->name());
+    return preference(a) < preference(b);
   });
   if (all.empty() || group(all.front()) > 1)
     return "no candidate";
@@ -148,16 +192,34 @@ std::string rank(std::vector<Candidate>& all, const Config& config) {
   std::string prefs;
   for (size_t i = 0; i < config.preference.size(); ++i)
     prefs += (i ? ", " : "") + config.preference[i];
-  return estimates ? "heuristic: no measurement applies; ordered by the backends' own estimates"
-                   : "heuristic: no measurement applies; first capable backend in the "
-                     "preference order (" +
-                         prefs + ")";
+  if (!estimates)
+    return "heuristic: no measurement applies; first capable backend in the preference order (" +
+           prefs + ")";
+  bool calibrated = std::all_of(all.begin(), all.end(), [&](const Candidate& c) {
+    return group(c) != 1 || c.estimate_basis == "calibrated";
+  });
+  return calibrated ? "estimate: no measurement applies; ordered by the device models' prices of "
+                      "each plan's work"
+                    : "estimate: no measurement applies; ordered by estimates, not all of them "
+                      "calibrated (see each candidate)";
+}
+
+// Points each candidate at the first one of its backend with the same
+// fingerprint: the same code, timed once.
+void mark_duplicates(std::vector<Candidate>& all) {
+  for (size_t i = 0; i < all.size(); ++i)
+    for (size_t j = 0; j < i && !all[i].fingerprint.empty(); ++j)
+      if (all[j].same_as < 0 && all[j].backend == all[i].backend && all[j].accepted &&
+          all[i].accepted && all[j].fingerprint == all[i].fingerprint) {
+        all[i].same_as = int(j);
+        break;
+      }
 }
 
 } // namespace
 
 Decision route(fftmux_context ctx, const Problem& problem, const char* backend_opt,
-               const char* variant_opt) {
+               const char* variant_opt, const std::vector<std::string>& only) {
   Decision d;
   std::string forced = backend_override(backend_opt, d.how);
   std::vector<Backend*> asked;
@@ -169,7 +231,8 @@ Decision route(fftmux_context ctx, const Problem& problem, const char* backend_o
     asked.push_back(b);
   } else {
     for (auto& b : ctx->registry.all())
-      if (b->state() != FFTMUX_BACKEND_SKIPPED)
+      if (b->state() != FFTMUX_BACKEND_SKIPPED &&
+          (only.empty() || std::find(only.begin(), only.end(), b->name()) != only.end()))
         asked.push_back(b.get());
   }
   for (Backend* b : asked)
@@ -187,7 +250,9 @@ Decision route(fftmux_context ctx, const Problem& problem, const char* backend_o
     d.how += ", variant " + std::string(variant_opt);
   }
   attach_measurements(*ctx->tuning(), problem, d.candidates);
+  price(ctx, problem, d.candidates, d.models);
   std::string order = rank(d.candidates, ctx->config);
+  mark_duplicates(d.candidates);
   d.how = d.how.empty() ? order : d.how + "; " + order;
   return d;
 }
@@ -200,7 +265,10 @@ std::string explain(const Problem& problem, const Decision& d, const Candidate* 
   else
     s << "chosen: none\n";
   s << "decision: " << d.how << '\n' << "candidates:\n";
-  for (const Candidate& c : d.candidates) {
+  for (size_t i = 0; i < d.candidates.size(); ++i) {
+    const Candidate& c = d.candidates[i];
+    if (c.same_as >= 0)
+      continue; // listed with the first of its code
     std::string id = c.backend->name() + (c.variant_name.empty() ? "" : "/" + c.variant_name);
     char line[160];
     std::snprintf(line, sizeof line, "  %-24s ", id.c_str());
@@ -216,9 +284,20 @@ std::string explain(const Problem& problem, const Decision& d, const Candidate* 
     else if (!c.basis.empty())
       s << " (" << c.basis << ")";
     if (c.estimate >= 0)
-      s << " (estimate " << c.estimate * 1e6 << " us)";
+      s << " (estimate " << c.estimate * 1e6 << " us"
+        << (c.estimate_basis.empty() ? "" : ", " + c.estimate_basis) << ")";
+    std::string same;
+    for (const Candidate& o : d.candidates)
+      if (o.same_as == int(i))
+        same += (same.empty() ? "" : ", ") + o.variant_name;
+    if (!same.empty())
+      s << " (the same kernels as " << same << ")";
     s << '\n';
   }
+  if (!d.models.empty())
+    s << "device models:\n";
+  for (const std::string& m : d.models)
+    s << "  " << m << '\n';
   return s.str();
 }
 

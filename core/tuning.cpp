@@ -248,28 +248,6 @@ std::string identity_key(const Measurement& m) {
   return m.problem + '\n' + m.backend + '\n' + m.hardware;
 }
 
-// Holds an exclusive lock on <path>.lock while alive. Separate open()s
-// exclude each other, so threads of one process take turns too.
-class FileLock {
-public:
-  explicit FileLock(const std::string& path) {
-    std::error_code ec;
-    fs::create_directories(fs::path(path).parent_path(), ec);
-    fd_ = ::open((path + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd_ < 0 || ::flock(fd_, LOCK_EX) != 0)
-      fail(FFTMUX_ERROR_IO, "cannot lock " + path + ".lock: " + std::strerror(errno));
-  }
-  ~FileLock() {
-    if (fd_ >= 0)
-      ::close(fd_); // closing releases the lock
-  }
-  FileLock(const FileLock&) = delete;
-  FileLock& operator=(const FileLock&) = delete;
-
-private:
-  int fd_ = -1;
-};
-
 bool is_schema_error(const Error& e) {
   return std::string(e.what()).find("this fftmux reads schema") != std::string::npos;
 }
@@ -475,7 +453,7 @@ void TuningCache::load(const std::vector<std::string>& paths, std::vector<std::s
       for (Measurement& m : load_indexed(path))
         all.push_back(std::move(m));
     } catch (const Error& e) {
-      notes.push_back(std::string("tuning cache ignored, routing uses heuristics: ") + e.what());
+      notes.push_back(std::string("tuning cache ignored, routing uses estimates: ") + e.what());
       log(Level::warn, notes.back());
     }
   }

@@ -18,9 +18,9 @@ namespace {
 
 struct TuneOptions {
   ProblemOptions problem;
-  bool quick = false, json = false;
+  bool quick = false, json = false, exhaustive = false;
   std::string backends, cache;
-  double budget = 0;
+  double budget = 0, skip_factor = 0;
   uint32_t repeat = 15, warmup = 3;
   uint64_t seed = 0;
   bool problem_given = false;
@@ -68,7 +68,9 @@ struct Progress {
   void on(const fftmux_tune_record& r) {
     records.push_back(r);
     std::string what = r.backend[0] ? std::string(r.backend) + "/" + r.variant : "";
-    std::string result = r.ok ? micros(r.median_seconds) : std::string(r.reason);
+    std::string result = !r.ok          ? std::string(r.reason)
+                         : r.same_as[0] ? "the same kernels as " + std::string(r.same_as)
+                                        : micros(r.median_seconds);
     if (terminal) {
       int width = 30, done = int(width * double(r.problem_index + 1) / r.problem_count);
       std::fprintf(stderr, "\r\033[K[%s%s] %u/%u %s %s %s  ETA %s", std::string(done, '#').c_str(),
@@ -152,7 +154,9 @@ nlohmann::json to_json(const std::vector<fftmux_tune_record>& all) {
                    {"median_seconds", r.median_seconds},
                    {"spread_seconds", r.spread_seconds},
                    {"round_trip_error", r.round_trip_error},
-                   {"gbytes_per_second", r.gbytes_per_second}});
+                   {"gbytes_per_second", r.gbytes_per_second},
+                   {"runs", r.runs},
+                   {"same_as", r.same_as}});
   return out;
 }
 
@@ -180,6 +184,8 @@ int tune(TuneOptions& o) {
   t.backends = o.backends.empty() ? nullptr : o.backends.c_str();
   t.cache_path = o.cache.empty() ? nullptr : o.cache.c_str();
   t.seed = o.seed;
+  t.exhaustive = o.exhaustive;
+  t.skip_factor = o.skip_factor;
   t.progress = o.json ? nullptr : Progress::callback;
   t.user = &progress;
   if (o.json)
@@ -206,7 +212,7 @@ int tune(TuneOptions& o) {
 } // namespace
 
 Action add_autotune(CLI::App& app) {
-  auto* sub = app.add_subcommand("autotune", "measure every backend and variant; route by it");
+  auto* sub = app.add_subcommand("autotune", "measure the backends and variants; route by it");
   auto o = std::make_shared<TuneOptions>();
   o->problem.add_to(*sub);
   sub->add_flag("--quick", o->quick, "a short subset of the default problem set");
@@ -215,6 +221,10 @@ Action add_autotune(CLI::App& app) {
   sub->add_option("--repeat", o->repeat, "timed runs per candidate")->capture_default_str();
   sub->add_option("--warmup", o->warmup, "untimed runs first")->capture_default_str();
   sub->add_option("--seed", o->seed, "seed of the interleaving order");
+  sub->add_flag("--exhaustive", o->exhaustive,
+                "time every distinct candidate with every repeat instead of racing them");
+  sub->add_option("--skip-factor", o->skip_factor,
+                  "race: skip candidates estimated over this many times the best time (0: 4)");
   sub->add_option("--cache", o->cache, "tuning cache to write (default: the configured one)");
   sub->add_flag("--json", o->json, "print the measurements as JSON");
   return [o, sub] {

@@ -260,7 +260,7 @@ void run_problems(const Options& o, const std::vector<Engine*>& engines, Report&
   fs::create_directories(o.out);
   std::string csv = (fs::path(o.out) / "bench.csv").string();
   std::string json = (fs::path(o.out) / "bench.json").string();
-  Session session{std::mt19937_64(o.settings.seed), {}};
+  Campaign campaign{std::mt19937_64(o.settings.seed), {}};
   auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -281,7 +281,7 @@ void run_problems(const Options& o, const std::vector<Engine*>& engines, Report&
       int64_t elements =
           parse_count(option.empty() ? std::to_string(elements_of(p.set, d)) : option);
       std::string line =
-          of_class.empty() ? "" : measure(p, d, elements, of_class, o.settings, session, report);
+          of_class.empty() ? "" : measure(p, d, elements, of_class, o.settings, campaign, report);
       if (line.empty()) // no engine of the class ran it: the rows say why
         continue;
       double t = elapsed();

@@ -255,7 +255,7 @@ std::vector<std::vector<Contender*>> groups(std::vector<Contender>& cs, const Da
 // Plans and verification one engine after another, then the phases of
 // those verified, interleaved.
 void time_group(std::vector<Contender*>& group, Data& data, Device device, const Settings& o,
-                Session& session) {
+                Campaign& campaign) {
   std::vector<Contender*> live;
   for (Contender* c : group) {
     prepare(*c, data);
@@ -265,10 +265,10 @@ void time_group(std::vector<Contender*>& group, Data& data, Device device, const
   for (Contender* c : live) {
     auto key = std::make_tuple(c->info().name, data.host.in_bytes, data.host.out_bytes);
     bool transfers = data.desc.placement == FFTMUX_DEVICE &&
-                     (o.transfers_every_problem || session.transfers_timed.insert(key).second);
+                     (o.transfers_every_problem || campaign.transfers_timed.insert(key).second);
     c->series = phases_of(*c, data, device, transfers);
   }
-  time_all(live, o, session.rng, device == Device::gpu ? o.gpu_warmup : 0.0);
+  time_all(live, o, campaign.rng, device == Device::gpu ? o.gpu_warmup : 0.0);
 }
 
 Row base_row(const Problem& p, const fftmux_desc& d, const EngineInfo& e) {
@@ -329,7 +329,7 @@ std::string summary(const Contender& c) {
 } // namespace
 
 std::string measure(const Problem& p, Device device, int64_t elements,
-                    const std::vector<Engine*>& engines, const Settings& o, Session& session,
+                    const std::vector<Engine*>& engines, const Settings& o, Campaign& campaign,
                     Report& report) {
   Instance inst = instantiate(p.spec, elements);
   std::vector<Contender> cs;
@@ -355,10 +355,10 @@ std::string measure(const Problem& p, Device device, int64_t elements,
     return "";
   uint64_t seed = o.seed ^ std::hash<std::string>{}(describe(inst.desc));
   std::unique_ptr<Data> data = make_data(inst.desc, seed, o.check_elements);
-  std::shuffle(cs.begin(), cs.end(), session.rng);
+  std::shuffle(cs.begin(), cs.end(), campaign.rng);
   std::string line;
   for (std::vector<Contender*>& group : groups(cs, *data, device, o)) {
-    time_group(group, *data, device, o, session);
+    time_group(group, *data, device, o, campaign);
     for (Contender* c : group) {
       add_results(p, *c, inst.desc, report);
       line += (line.empty() ? "" : "; ") + summary(*c);

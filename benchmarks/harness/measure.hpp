@@ -39,8 +39,8 @@ struct Settings {
   double cpu_memory_gib = 8;
 };
 
-// What a run carries from problem to problem.
-struct Session {
+// What a campaign of problems carries from one to the next.
+struct Campaign {
   std::mt19937_64 rng;
   std::set<std::tuple<std::string, size_t, size_t>> transfers_timed; // engine, in, out bytes
 };
@@ -48,7 +48,7 @@ struct Session {
 // Measures problem p on the given engines (all of one class, with `elements`
 // per call) and adds their rows to report. Returns a one-line summary.
 std::string measure(const Problem& p, Device device, int64_t elements,
-                    const std::vector<Engine*>& engines, const Settings& s, Session& session,
+                    const std::vector<Engine*>& engines, const Settings& s, Campaign& campaign,
                     Report& report);
 
 } // namespace bench

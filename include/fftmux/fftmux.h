@@ -304,6 +304,10 @@ typedef struct fftmux_tune_record {
   double gbytes_per_second;
   double elapsed_seconds; /* since autotune started */
   double eta_seconds;     /* estimate of what is left, < 0 when unknown */
+  /* ---- added after the first release ---- */
+  char same_as[64]; /* the variant whose kernels this one runs, timed once for both; "" */
+  uint32_t runs;    /* timed runs behind median_seconds (a race times the losers less) */
+  uint32_t reserved;
 } fftmux_tune_record;
 
 typedef void (*fftmux_tune_progress)(void* user, const fftmux_tune_record* record);
@@ -319,14 +323,24 @@ typedef struct fftmux_tune_options {
   uint64_t seed;                 /* of the random interleaving and data; 0: fixed default */
   fftmux_tune_progress progress; /* called after every record; may be NULL */
   void* user;
+  /* ---- added after the first release ---- */
+  uint32_t exhaustive; /* 1: every distinct candidate gets every repeat; 0 (default): a race */
+  uint32_t reserved;
+  double skip_factor; /* race: candidates whose estimate is over skip_factor times the best
+                         time measured are skipped, and recorded so; 0: 4 */
 } fftmux_tune_options;
 
 FFTMUX_API void fftmux_tune_options_init(fftmux_tune_options* options);
 
-/* Measures every problem on every capable backend and variant (plan, upload,
- * execute, download timed apart; round trip checked; warm-up; median of
- * repeats; candidates interleaved in random order) and merges the results
- * into the tuning cache, which routes later "auto" plans. */
+/* Measures every problem on the capable backends and variants and merges
+ * the results into the tuning cache, which routes later "auto" plans.
+ * Variants that run the same kernels are timed once and recorded under
+ * every name. By default a race: each candidate a short timing, the faster
+ * half more runs, and so on, those estimated far slower than the best time
+ * skipped; options->exhaustive times every candidate fully. Every timed
+ * candidate's round trip is checked; plan, upload, execute and download of
+ * each backend's best are timed apart; warm-up, median of repeats,
+ * candidates interleaved in random order. */
 FFTMUX_API fftmux_status fftmux_autotune(fftmux_context context, const fftmux_desc* problems,
                                          size_t count, const fftmux_tune_options* options);
 

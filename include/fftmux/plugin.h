@@ -74,7 +74,29 @@ typedef struct fftmux_answer_v1 {
   uint32_t supported;
   double estimate_seconds; /* < 0: no estimate */
   char reason[512];
+
+  /* ---- added after the first release: write them only when the host's
+   * struct_size covers them (FFTMUX_ANSWER_HAS) ---- */
+
+  /* The work of one execution of the plan the plugin would make, which the
+   * host prices with a model of the device calibrated on this machine
+   * (docs/routing.md); 0 where a term does not apply. */
+  double launches;     /* kernel launches, dispatches or engine calls */
+  double device_bytes; /* bytes read plus written in the engine's memory, every pass counted */
+  double host_bytes;   /* bytes copied between host and engine memory (HOST placement) */
+  double flops;        /* floating-point operations */
+  /* The same text for two variants exactly when they run the same code on
+   * this problem (a hash of the kernels, say); "" when the plugin cannot
+   * tell. The host times such variants once. */
+  char fingerprint[64];
 } fftmux_answer_v1;
+
+/* The size of the first release's answer. */
+#define FFTMUX_ANSWER_V1_MIN_SIZE offsetof(fftmux_answer_v1, launches)
+
+/* Whether the host's answer a has room for field, e.g. FFTMUX_ANSWER_HAS(a, flops). */
+#define FFTMUX_ANSWER_HAS(a, field)                                                                \
+  ((a)->struct_size >= offsetof(fftmux_answer_v1, field) + sizeof((a)->field))
 
 /* Description of an initialized backend. */
 typedef struct fftmux_about_v1 {

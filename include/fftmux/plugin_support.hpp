@@ -5,8 +5,10 @@
 
 #include "plugin.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -46,6 +48,17 @@ inline int64_t points(const fftmux_desc& d) {
   for (uint32_t i = 0; i < d.rank; ++i)
     n *= d.n[i];
   return n;
+}
+
+// Bytes from the first to one past the last element of one side of a
+// resolved descriptor, every batch included.
+inline uint64_t side_bytes(const fftmux_desc& d, bool input) {
+  Shape s = shape(d, input);
+  int64_t last = (d.batch - 1) * s.distance;
+  for (int i = 0; i < FFTMUX_MAX_RANK; ++i)
+    last += (s.extent[i] - 1) * s.stride[i];
+  uint64_t scalar = d.precision == FFTMUX_F64 ? 8 : 4;
+  return uint64_t(last + 1) * scalar * (s.complex ? 2 : 1);
 }
 
 // The factor the transform applies in direction under d.norm.
@@ -118,6 +131,31 @@ template <class Body> fftmux_status guarded(const fftmux_host_v1* host, Body&& b
     report("unknown exception");
     return FFTMUX_ERROR_INTERNAL;
   }
+}
+
+// The customary flop count of a transform: 5 N log2 N for a complex line
+// of N points, half that for a real one, times the batch.
+inline double fft_flops(const fftmux_desc& d) {
+  double n = double(points(d));
+  return (d.kind == FFTMUX_C2C ? 5.0 : 2.5) * n * std::log2(std::max(2.0, n)) * double(d.batch);
+}
+
+// The work of one execution, for the host's device model (plugin.h).
+struct Work {
+  double launches = 0, device_bytes = 0, host_bytes = 0, flops = 0;
+  std::string fingerprint; // equal exactly for variants that run the same code
+};
+
+// Writes into the answer what the host's struct_size has room for.
+inline void report(fftmux_answer_v1* a, const Work& w) {
+  if (FFTMUX_ANSWER_HAS(a, launches)) {
+    a->launches = w.launches;
+    a->device_bytes = w.device_bytes;
+    a->host_bytes = w.host_bytes;
+    a->flops = w.flops;
+  }
+  if (FFTMUX_ANSWER_HAS(a, fingerprint))
+    std::snprintf(a->fingerprint, sizeof a->fingerprint, "%s", w.fingerprint.c_str());
 }
 
 } // namespace fftmux::plugin

@@ -3,6 +3,7 @@
 #include "backend.hpp"
 #include "check.hpp"
 #include "native.hpp"
+#include "work.hpp"
 
 #include <fftmux/gpu_support.hpp>
 #include <fftmux/plugin.h>
@@ -53,7 +54,7 @@ constexpr uint32_t kCufft = 0;
 // invocations unless a variant says otherwise; on the H200 they were as fast
 // as 256 or faster on 39 of 44 benchmark problems (1.05-1.26x at 16, 32, 512,
 // 1024, 1000, 1536, 3125, F64 1024 and R2C 1024; 0.92-0.94x at 65536 and
-// 256^3), benchmarks/results/h200-2026-11-30.
+// 256^3; H200, cuda_bench).
 codegen::Options native_options(uint32_t variant) {
   if (variant == kCufft)
     fail(FFTMUX_ERROR_INVALID_ARGUMENT, "cuda: variant 0 is cuFFT, not a generated one");
@@ -101,20 +102,25 @@ fftmux_status about(void* p, fftmux_about_v1* a) {
 
 fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answer_v1* a) {
   return guarded(host, [&] {
+    const Device& device = backend_of(p)->device;
+    plugin::Work work;
     if (variant != kCufft) {
-      std::string why = native_declines(
-          *d, native_limits(backend_of(p)->device.shared_optin, backend_of(p)->device.major),
-          native_options(variant));
+      codegen::Device limits = native_limits(device.shared_optin, device.major);
+      std::string why = native_declines(*d, limits, native_options(variant));
       if (!why.empty()) {
         std::snprintf(a->reason, sizeof a->reason, "%s", why.c_str());
         a->supported = 0;
         return;
       }
+      work = native_work(*d, limits, native_options(variant));
+    } else {
+      work = cufft_work(*d);
     }
     // Memory-bound: the bytes over a conservative 3 TB/s plus a launch.
     double bytes = double(codegen::side_bytes(*d, true) + codegen::side_bytes(*d, false));
     a->supported = 1;
     a->estimate_seconds = 5e-6 + bytes / 3e12;
+    plugin::report(a, work);
   });
 }
 

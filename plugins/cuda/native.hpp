@@ -8,6 +8,7 @@
 #include "backend.hpp"
 
 #include <fftmux/codegen.hpp>
+#include <fftmux/gpu_support.hpp>
 
 namespace fftmux::cuda {
 
@@ -26,6 +27,12 @@ codegen::Device native_limits(size_t shared_optin, int major);
 // one pass (one_pass) asks the least capacity that holds what it needs
 // where the next would hold no more groups.
 int carveout_percent(int groups, size_t group_bytes, size_t shared_per_sm, bool one_pass);
+
+// Both directions of a problem as the generator plans them for the device
+// (remembered: codegen::generate). Throws codegen::Unsupported.
+std::shared_ptr<const codegen::Generated> native_generated(const fftmux_desc& d,
+                                                           const codegen::Device& limits,
+                                                           const codegen::Options& options);
 
 // Every kernel source of a problem, both directions where it runs both.
 // Throws codegen::Unsupported with the reason.

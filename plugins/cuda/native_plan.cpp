@@ -18,12 +18,16 @@ using plugin::fail;
 
 constexpr uint64_t kMaxIndex = uint64_t(1) << 32; // generated kernels index with uint
 
-// Both directions as the generator plans them for this device.
-std::shared_ptr<const codegen::Generated>
-generated(const fftmux_desc& d, const codegen::Device& limits, const codegen::Options& options) {
+} // namespace
+
+std::shared_ptr<const codegen::Generated> native_generated(const fftmux_desc& d,
+                                                           const codegen::Device& limits,
+                                                           const codegen::Options& options) {
   return codegen::generate(d, limits, options, kMaxIndex * codegen::complex_bytes(d),
                            codegen::Dialect::cuda);
 }
+
+namespace {
 
 // Within a process, loaded modules are kept, a bounded number: a plan made
 // again compiles and loads nothing.
@@ -65,7 +69,7 @@ public:
   NativePlan(Backend& b, const fftmux_desc& d, const codegen::Options& options) : Plan(b, d) {
     std::shared_ptr<const codegen::Generated> g;
     try {
-      g = generated(d, native_limits(b.device.shared_optin, b.device.major), options);
+      g = native_generated(d, native_limits(b.device.shared_optin, b.device.major), options);
     } catch (const codegen::Unsupported& e) {
       fail(FFTMUX_ERROR_UNSUPPORTED, std::string("cuda/native: ") + e.what());
     }
@@ -199,8 +203,8 @@ std::string size_limit(const fftmux_desc& d) {
 // 72 % of the H200's 228 KiB is its 164 KiB carveout. H200, 4096 points F32
 // (44 registers, 5 groups of 35 KiB an SM): a 200 KiB carveout ran 578 us at
 // 78 % of DRAM bandwidth, stalled on L1TEX; at 164 KiB (4 groups) 535 us,
-// and the same or faster at every other size measured (ncu, and one process
-// per setting: benchmarks/results/h200-2026-12-01d).
+// and the same or faster at every other size measured (Nsight Compute, and
+// fftmux run in one process per setting).
 constexpr size_t kMaxCarveoutPercent = 72;
 
 // The capacities in KiB a multiprocessor's shared memory takes (Hopper all
@@ -208,8 +212,8 @@ constexpr size_t kMaxCarveoutPercent = 72;
 // carveout up to one, which may be the next above what the groups need.
 // Where that holds no more of the groups than the least capacity holding
 // them, a group alone on its multiprocessor or a plan of one pass asks that
-// least one, for the L1 it leaves. H200 (results h200-2026-12-02g calls
-// 2-8): a streamed 16384-point group of 195 KiB asked 86 %, 196.1 KiB, which
+// least one, for the L1 it leaves. H200 (fftmux run, one process per
+// setting): a streamed 16384-point group of 195 KiB asked 86 %, 196.1 KiB, which
 // became 228 and left 28 KiB of L1: 690-700 us through fftmux run, 647-652
 // at 196 KiB (F64 8192 666 -> 651); 2401 points, eight groups of 20 KiB
 // (registers allow no ninth): 616-619 us at 196 KiB, 590-598 at 164; 6000
@@ -256,7 +260,7 @@ codegen::Device native_limits(size_t shared_optin, int major) {
 
 std::vector<std::string> native_sources(const fftmux_desc& d, const codegen::Device& limits,
                                         const codegen::Options& options) {
-  return generated(d, limits, options)->sources();
+  return native_generated(d, limits, options)->sources();
 }
 
 std::string native_declines(const fftmux_desc& d, const codegen::Device& limits,
@@ -265,7 +269,7 @@ std::string native_declines(const fftmux_desc& d, const codegen::Device& limits,
   if (!why.empty())
     return why;
   try {
-    generated(d, limits, options);
+    native_generated(d, limits, options);
   } catch (const codegen::Unsupported& e) {
     return std::string("native: ") + e.what();
   }

@@ -39,7 +39,7 @@ struct Backend {
   fftmux_host_v1 host{};
   int threads = 1;
   int64_t thread_threshold = 1 << 16; // smaller problems run on one thread
-  unsigned rigor = FFTW_MEASURE;
+  unsigned rigor = FFTW_ESTIMATE;     // the default variant's planner
   std::string wisdom_dir;
   bool wisdom_changed = false; // under planner
 };
@@ -169,7 +169,8 @@ template <class T> class Plan final : public PlanBase {
   using Complex = typename A::complex;
 
 public:
-  Plan(Backend& backend, const fftmux_desc& d) : PlanBase(backend), d_(d) {
+  Plan(Backend& backend, const fftmux_desc& d, unsigned rigor)
+      : PlanBase(backend), d_(d), rigor_(rigor) {
     user_in_ = plugin::shape(d, true);
     user_out_ = plugin::shape(d, false);
     stage_in_ = (d.flags & FFTMUX_SHIFT_INPUT) || (d.kind == FFTMUX_C2R && !in_place());
@@ -253,7 +254,7 @@ private:
         tmp_out.reset(out = alloc(out_count));
     }
     Dims g = guru_dims(d_, engine_in_, engine_out_);
-    unsigned flags = b_.rigor | extra;
+    unsigned flags = rigor_ | extra;
     std::lock_guard<std::mutex> lock(planner);
     // Waking threads costs more than small transforms take.
     int64_t work = plugin::points(d_) * d_.batch;
@@ -268,7 +269,7 @@ private:
       p = A::c2r(g.rank, g.dims, 1, &g.batch, reinterpret_cast<Complex*>(in), out, flags);
     if (!p)
       fail(FFTMUX_ERROR_UNSUPPORTED, "FFTW could not plan this layout");
-    b_.wisdom_changed = b_.wisdom_changed || b_.rigor != FFTW_ESTIMATE;
+    b_.wisdom_changed = b_.wisdom_changed || rigor_ != FFTW_ESTIMATE;
     return p;
   }
 
@@ -324,6 +325,7 @@ private:
   }
 
   fftmux_desc d_;
+  unsigned rigor_;
   Shape user_in_, user_out_, engine_in_, engine_out_;
   bool stage_in_ = false, stage_out_ = false;
   bool unaligned_only_ = false; // planned FFTW_UNALIGNED (quirks.hpp): any pointer runs
@@ -342,7 +344,7 @@ fftmux_status init(const fftmux_host_v1* h, void** out) {
     int64_t cores = std::max(1u, std::thread::hardware_concurrency());
     b->threads = int(whole(h, "threads", cores, 1, 1024));
     b->thread_threshold = whole(h, "thread_threshold", 65536, 0, INT64_MAX);
-    b->rigor = parse_rigor(config(h, "planner", "measure"));
+    b->rigor = parse_rigor(config(h, "planner", "estimate"));
     b->wisdom_dir =
         config(h, "wisdom_dir", std::string(h->cache_dir ? h->cache_dir : "") + "/fftw");
     setup_fftw();
@@ -373,24 +375,50 @@ fftmux_status about(void* p, fftmux_about_v1* a) {
   });
 }
 
-fftmux_status query(void* p, const fftmux_desc* d, uint32_t, fftmux_answer_v1* a) {
+// default: the configured planner (estimate unless [backends.fftw] planner
+// says otherwise), so that a new shape plans in microseconds; measure:
+// FFTW_MEASURE, for autotune to time (its wisdom then serves default too).
+const char* const variants[] = {"default", "measure"};
+
+unsigned rigor_of(const Backend& b, uint32_t variant) {
+  if (variant >= sizeof variants / sizeof *variants)
+    fail(FFTMUX_ERROR_INVALID_ARGUMENT,
+         "fftw: variant " + std::to_string(variant) + " does not exist (0: default, 1: measure)");
+  return variant == 0 ? b.rigor : FFTW_MEASURE;
+}
+
+// The work: one call over the sides, its flops counted for the whole
+// machine's threads even where the plan runs on one (thread_threshold), so
+// that the model's rate, fitted on threaded probes, prices it right.
+fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answer_v1* a) {
   auto* b = static_cast<Backend*>(p);
   return guarded(&b->host, [&] {
-    double n = double(plugin::points(*d)) * double(d->batch);
-    double flops = 5.0 * n * std::log2(std::max(2.0, double(plugin::points(*d))));
+    unsigned rigor = rigor_of(*b, variant);
+    double flops = plugin::fft_flops(*d);
+    bool one_thread = plugin::points(*d) * d->batch < b->thread_threshold;
     a->supported = 1;
     a->estimate_seconds = flops / (2e9 * b->threads); // a rough guess: 2 GFLOP/s per thread
+    plugin::Work w;
+    w.launches = 1;
+    w.device_bytes = double(plugin::side_bytes(*d, true) + plugin::side_bytes(*d, false));
+    w.flops = one_thread ? flops * b->threads : flops;
+    w.fingerprint = rigor == FFTW_ESTIMATE  ? "estimate"
+                    : rigor == FFTW_MEASURE ? "measure"
+                    : rigor == FFTW_PATIENT ? "patient"
+                                            : "exhaustive";
+    plugin::report(a, w);
   });
 }
 
-fftmux_status plan_create(void* p, const fftmux_desc* d, uint32_t, void** out) {
+fftmux_status plan_create(void* p, const fftmux_desc* d, uint32_t variant, void** out) {
   auto& b = *static_cast<Backend*>(p);
   return guarded(&b.host, [&] {
     std::unique_ptr<PlanBase> plan;
+    unsigned rigor = rigor_of(b, variant);
     if (d->precision == FFTMUX_F64)
-      plan = std::make_unique<Plan<double>>(b, *d);
+      plan = std::make_unique<Plan<double>>(b, *d, rigor);
     else
-      plan = std::make_unique<Plan<float>>(b, *d);
+      plan = std::make_unique<Plan<float>>(b, *d, rigor);
     *out = plan.release();
   });
 }
@@ -454,8 +482,6 @@ uint64_t buffer_native(void* p) {
   return reinterpret_cast<uint64_t>(static_cast<Buffer*>(p)->data);
 }
 
-const char* const variants[] = {"default"};
-
 const fftmux_backend_v1 table = {
     sizeof(fftmux_backend_v1),
     FFTMUX_PLUGIN_ABI_VERSION,
@@ -465,7 +491,7 @@ const fftmux_backend_v1 table = {
         FFTMUX_CAP_IN_PLACE | FFTMUX_CAP_SHIFT,
     FFTMUX_MAX_RANK,
     FFTMUX_DOMAIN_HOST,
-    1,
+    sizeof variants / sizeof *variants,
     variants,
     init,
     shutdown,

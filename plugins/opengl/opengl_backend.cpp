@@ -86,6 +86,7 @@ fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answ
     size_t passes = chunks[0].generated->planned.passes;
     a->supported = 1;
     std::snprintf(a->reason, sizeof a->reason, "%s", codegen::summary(chunks).c_str());
+    plugin::report(a, codegen::work(chunks, *d));
     // llvmpipe (measured): about 1 GB/s and 0.1 ms per dispatch; GPUs about
     // a TB/s, with GL's dispatch and fence costs per pass.
     a->estimate_seconds = dev.software() ? codegen::estimate_seconds(*d, passes, 1e9, 1e-4, 1e10)

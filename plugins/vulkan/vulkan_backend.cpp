@@ -119,6 +119,7 @@ fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answ
     size_t passes = chunks[0].generated->planned.passes;
     a->supported = 1;
     std::snprintf(a->reason, sizeof a->reason, "%s", codegen::summary(chunks).c_str());
+    plugin::report(a, codegen::work(chunks, *d));
     // Memory-bound: every pass reads and writes the data once. lavapipe
     // (measured): about 1 GB/s and 0.1 ms per dispatch, like llvmpipe.
     VkPhysicalDeviceType type = dev.props.deviceType;

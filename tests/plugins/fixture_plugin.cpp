@@ -1,10 +1,15 @@
 // A fake backend compiled into several libraries with different exports and
 // behaviours (after the Khronos loader's test drivers). It runs C2C rank-1
-// transforms by a naive DFT; its config table ([backends.<name>]) can make
-// it fail at one step (fail_at = "init", "query", "plan", "execute" or
-// "alloc") with any status (status = 1234 is garbage, 6 out of memory;
-// the default is FFTMUX_ERROR_BACKEND, out of memory for "alloc"), give
-// wrong results (wrong = true) or take a fixed extra time (delay_us).
+// transforms of up to max_n points (default 1024) by a naive DFT; its config
+// table ([backends.<name>]) can make it fail at one step (fail_at = "init",
+// "query", "plan", "execute" or "alloc") with any status (status = 1234 is
+// garbage, 6 out of memory; the default is FFTMUX_ERROR_BACKEND, out of
+// memory for "alloc"), give wrong results (wrong = true), take a fixed
+// extra time (delay_us), claim another in its estimate (claim_us; default
+// delay_us) and report the work of a GPU that moves the data once (work =
+// "gpu": one launch, the sides in its memory and, HOST plans, over the bus)
+// or none (the default, as plugins before the work fields). delay_us and
+// claim_us take one number or, as text, one per variant ("100, 100, 300").
 #include <fftmux/plugin.h>
 #include <fftmux/plugin_support.hpp>
 
@@ -38,13 +43,45 @@ struct Backend {
   std::string fail_at;               // "init", "query", "plan", "execute", "alloc"
   int status = FFTMUX_ERROR_BACKEND; // what the failing step returns
   bool wrong = false;                // results off by a factor of two
-  long delay_us = 0;                 // added to every execution
+  std::vector<long> delay_us{0};     // added to every execution, by variant
+  std::vector<long> claim_us;        // the estimate, by variant; empty: delay_us
+  bool gpu_work = false;             // reports a GPU's work
+  long max_n = 1024;                 // longer lines are declined
 };
 
 struct Plan {
   Backend* backend;
   fftmux_desc desc;
+  long delay_us;
 };
+
+#if defined(FIXTURE_MANY_VARIANTS) // names past what fftmux_backend_info's 256 bytes hold
+const char* const variants[] = {"naive",
+                                "variant-with-a-long-name-01",
+                                "variant-with-a-long-name-02",
+                                "variant-with-a-long-name-03",
+                                "variant-with-a-long-name-04",
+                                "variant-with-a-long-name-05",
+                                "variant-with-a-long-name-06",
+                                "variant-with-a-long-name-07",
+                                "variant-with-a-long-name-08",
+                                "variant-with-a-long-name-09",
+                                "variant-with-a-long-name-10"};
+#elif defined(FIXTURE_TWINS) // two names for one code, and another code
+const char* const variants[] = {"naive", "naive-again", "other"};
+#else
+const char* const variants[] = {"naive"};
+#endif
+
+// The code a variant runs: naive-again runs naive's.
+const char* fingerprint(uint32_t variant) {
+  return std::strcmp(variants[variant], "naive-again") == 0 ? "naive" : variants[variant];
+}
+
+// The value of a per-variant list: its own, else the last.
+long of_variant(const std::vector<long>& v, uint32_t variant) {
+  return v.empty() ? 0 : v[std::min<size_t>(variant, v.size() - 1)];
+}
 
 std::string config(const fftmux_host_v1* host, const char* key) {
   const char* v = host->config(host->host_data, key);
@@ -62,13 +99,26 @@ bool fails(const Backend& b, const char* step) {
   return true;
 }
 
-long number(const fftmux_host_v1* host, const char* key, long fallback) {
+// One number, or several separated by commas; fallback when absent.
+std::vector<long> numbers(const fftmux_host_v1* host, const char* key, std::vector<long> fallback) {
   std::string v = config(host, key);
-  char* end = nullptr;
-  long n = v.empty() ? fallback : std::strtol(v.c_str(), &end, 10);
-  if (!v.empty() && *end)
-    fail(FFTMUX_ERROR_INVALID_ARGUMENT, std::string(key) + " = \"" + v + "\" is not a number");
-  return n;
+  if (v.empty())
+    return fallback;
+  std::vector<long> out;
+  for (const char* at = v.c_str(); *at;) {
+    char* end = nullptr;
+    out.push_back(std::strtol(at, &end, 10));
+    while (*end == ' ' || *end == ',')
+      ++end;
+    if (end == at)
+      fail(FFTMUX_ERROR_INVALID_ARGUMENT, std::string(key) + " = \"" + v + "\" is not a number");
+    at = end;
+  }
+  return out;
+}
+
+long number(const fftmux_host_v1* host, const char* key, long fallback) {
+  return numbers(host, key, {fallback}).front();
 }
 
 template <class T> void dft(const Plan& p, int dir, const void* in, void* out) {
@@ -99,7 +149,10 @@ fftmux_status init(const fftmux_host_v1* h, void** out) {
     b->status = int(number(
         h, "status", b->fail_at == "alloc" ? FFTMUX_ERROR_OUT_OF_MEMORY : FFTMUX_ERROR_BACKEND));
     b->wrong = config(h, "wrong") == "true";
-    b->delay_us = number(h, "delay_us", 0);
+    b->delay_us = numbers(h, "delay_us", {0});
+    b->claim_us = numbers(h, "claim_us", {});
+    b->gpu_work = config(h, "work") == "gpu";
+    b->max_n = number(h, "max_n", 1024);
   });
   if (s != FFTMUX_OK)
     return s;
@@ -119,22 +172,34 @@ fftmux_status about(void*, fftmux_about_v1* a) {
   return FFTMUX_OK;
 }
 
-fftmux_status query(void* p, const fftmux_desc* d, uint32_t, fftmux_answer_v1* a) {
+fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answer_v1* a) {
   auto* b = static_cast<Backend*>(p);
   if (fails(*b, "query"))
     return fixture_status(b->status);
-  a->supported = d->kind == FFTMUX_C2C && d->rank == 1 && d->flags == 0;
+  a->supported = d->kind == FFTMUX_C2C && d->rank == 1 && d->flags == 0 && d->n[0] <= b->max_n;
   if (!a->supported)
-    std::snprintf(a->reason, sizeof a->reason, "runs only out-of-place rank-1 C2C without shifts");
-  a->estimate_seconds = 1e-6 * double(b->delay_us);
+    std::snprintf(a->reason, sizeof a->reason,
+                  "runs only out-of-place rank-1 C2C without shifts, up to %ld points", b->max_n);
+  const std::vector<long>& claim = b->claim_us.empty() ? b->delay_us : b->claim_us;
+  a->estimate_seconds = 1e-6 * double(of_variant(claim, variant));
+  fftmux::plugin::Work w;
+  w.fingerprint = fingerprint(variant);
+  if (b->gpu_work) {
+    double sides =
+        double(fftmux::plugin::side_bytes(*d, true) + fftmux::plugin::side_bytes(*d, false));
+    w.launches = 1;
+    w.device_bytes = sides;
+    w.host_bytes = d->placement == FFTMUX_HOST ? sides : 0;
+  }
+  fftmux::plugin::report(a, w);
   return FFTMUX_OK;
 }
 
-fftmux_status plan_create(void* p, const fftmux_desc* d, uint32_t, void** out) {
+fftmux_status plan_create(void* p, const fftmux_desc* d, uint32_t variant, void** out) {
   auto* b = static_cast<Backend*>(p);
   if (fails(*b, "plan"))
     return fixture_status(b->status);
-  *out = new Plan{b, *d};
+  *out = new Plan{b, *d, of_variant(b->delay_us, variant)};
   return FFTMUX_OK;
 }
 
@@ -146,7 +211,7 @@ fftmux_status execute(void* p, int dir, const void* in, void* out) {
   auto* plan = static_cast<Plan*>(p);
   if (fails(*plan->backend, "execute"))
     return fixture_status(plan->backend->status);
-  std::this_thread::sleep_for(std::chrono::microseconds(plan->backend->delay_us));
+  std::this_thread::sleep_for(std::chrono::microseconds(plan->delay_us));
   return guarded(&plan->backend->host, [&] {
     if (plan->desc.precision == FFTMUX_F64)
       dft<double>(*plan, dir, in, out);
@@ -188,22 +253,6 @@ fftmux_status buffer_read(void* b, uint64_t off, void* dst, uint64_t n) {
 uint64_t buffer_native(void* b) {
   return reinterpret_cast<uint64_t>(static_cast<Buffer*>(b)->bytes.data());
 }
-
-#ifdef FIXTURE_MANY_VARIANTS // names past what fftmux_backend_info's 256 bytes hold
-const char* const variants[] = {"naive",
-                                "variant-with-a-long-name-01",
-                                "variant-with-a-long-name-02",
-                                "variant-with-a-long-name-03",
-                                "variant-with-a-long-name-04",
-                                "variant-with-a-long-name-05",
-                                "variant-with-a-long-name-06",
-                                "variant-with-a-long-name-07",
-                                "variant-with-a-long-name-08",
-                                "variant-with-a-long-name-09",
-                                "variant-with-a-long-name-10"};
-#else
-const char* const variants[] = {"naive"};
-#endif
 
 const fftmux_backend_v1 table = {
     sizeof(fftmux_backend_v1),

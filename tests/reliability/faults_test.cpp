@@ -1,4 +1,4 @@
-// Faults (issue 9): a plugin failing at each step or returning garbage, a
+// Faults: a plugin failing at each step or returning garbage, a
 // backend out of memory, a tuning cache that cannot be written, is
 // read-only, is deleted under the context or is written by several
 // writers at once, malformed settings. Each ends in a clear status and

@@ -1,4 +1,4 @@
-// Thread safety and memory (issue 9): eight threads creating, running and
+// Thread safety and memory: eight threads creating, running and
 // destroying plans on one context, with backends failing for some of them;
 // contexts created, used and destroyed side by side and in any order;
 // 10,000 plan cycles and 200 context cycles without growth of the heap.

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <sstream>
 #include <string>
@@ -47,14 +48,17 @@ private:
   std::string old_;
 };
 
-// A short autotune (5 repeats, 1 warm-up); records, when given, receive
-// what the progress callback reports.
+// A short autotune (5 repeats, 1 warm-up) with what set changes; records,
+// when given, receive what the progress callback reports.
 inline fftmux_status tune(fftmux::context& ctx, std::vector<fftmux_desc> problems,
-                          std::vector<fftmux_tune_record>* records = nullptr) {
+                          std::vector<fftmux_tune_record>* records = nullptr,
+                          const std::function<void(fftmux_tune_options&)>& set = {}) {
   fftmux_tune_options o;
   fftmux_tune_options_init(&o);
   o.repeats = 5;
   o.warmup = 1;
+  if (set)
+    set(o);
   o.user = records;
   o.progress = [](void* user, const fftmux_tune_record* r) {
     if (user)
@@ -65,6 +69,9 @@ inline fftmux_status tune(fftmux::context& ctx, std::vector<fftmux_desc> problem
 
 // The routing fixtures: two working backends, "fast" and "slow".
 inline const std::string routing = std::string(FIXTURES) + "/routing";
+// One backend, "twins", with variants naive and naive-again (the same code)
+// and other.
+inline const std::string twins = std::string(FIXTURES) + "/twins";
 
 struct FixtureTest : ::testing::Test {
   std::string dir, cache;
@@ -76,8 +83,13 @@ struct FixtureTest : ::testing::Test {
     std::filesystem::create_directories(dir);
     cache = dir + "/tuning.toml";
     setenv("FFTMUX_TUNING_CACHE", cache.c_str(), 1);
+    // Fixtures' speeds are settings: each test calibrates its own.
+    setenv("FFTMUX_CALIBRATION", (dir + "/calibration.toml").c_str(), 1);
   }
-  void TearDown() override { unsetenv("FFTMUX_TUNING_CACHE"); }
+  void TearDown() override {
+    unsetenv("FFTMUX_TUNING_CACHE");
+    unsetenv("FFTMUX_CALIBRATION");
+  }
 
   // A config file holding extra, then one [backends.<name>] table of
   // settings per backend.

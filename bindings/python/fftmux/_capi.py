@@ -128,6 +128,9 @@ class TuneRecord(ctypes.Structure):
         ("gbytes_per_second", c_double),
         ("elapsed_seconds", c_double),
         ("eta_seconds", c_double),
+        ("same_as", c_char * 64),
+        ("runs", c_uint32),
+        ("reserved", c_uint32),
     ]
 
 
@@ -146,6 +149,9 @@ class TuneOptions(ctypes.Structure):
         ("seed", c_uint64),
         ("progress", TuneProgress),
         ("user", c_void_p),
+        ("exhaustive", c_uint32),
+        ("reserved", c_uint32),
+        ("skip_factor", c_double),
     ]
 
 

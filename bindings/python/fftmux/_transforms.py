@@ -173,7 +173,8 @@ def _make_desc(n, kind, precision, batch, norm, flags, in_strides, in_distance, 
 class PlanCache:
     """The plans the numpy-style functions reuse, least recently used dropped first.
 
-    FFTW measures its plans, so repeating a transform must not plan it again.
+    A plan costs more than a small transform (routing, FFTW's planner, a GPU's
+    kernels), so repeating a transform must not plan it again.
     """
 
     def __init__(self, maxsize=32):

@@ -1,4 +1,4 @@
-"""autotune: measure every backend and variant on this machine, then route by it."""
+"""autotune: measure the backends and variants on this machine, then route by it."""
 
 import ctypes
 from dataclasses import dataclass
@@ -30,6 +30,8 @@ class TuneRecord:
     problem_count: int
     elapsed_seconds: float
     eta_seconds: float  # None when unknown
+    same_as: str  # the variant whose kernels this one runs, timed once for both; "" if none
+    runs: int  # timed runs behind median_seconds (a race times the losers less)
 
 
 def _seconds(value):
@@ -45,7 +47,8 @@ def _record(raw):
         median_seconds=raw.median_seconds, spread_seconds=raw.spread_seconds,
         round_trip_error=raw.round_trip_error, gbytes_per_second=raw.gbytes_per_second,
         problem_index=raw.problem_index, problem_count=raw.problem_count,
-        elapsed_seconds=raw.elapsed_seconds, eta_seconds=_seconds(raw.eta_seconds))
+        elapsed_seconds=raw.elapsed_seconds, eta_seconds=_seconds(raw.eta_seconds),
+        same_as=C.decode(raw.same_as), runs=raw.runs)
 
 
 def problem_set(name):
@@ -76,12 +79,15 @@ def _problems(problems):
 
 
 def autotune(context, problems="quick", *, backends=None, budget=0.0, repeats=15, warmup=3,
-             cache=None, seed=0, write_cache=True, progress=None):
+             cache=None, seed=0, write_cache=True, progress=None, exhaustive=False,
+             skip_factor=0.0):
     """Runs fftmux_autotune and returns its TuneRecords.
 
     problems: "default", "quick", or an iterable of dicts of Plan arguments, e.g.
     [{"shape": (4096,), "batch": 256, "precision": "f64"}]. progress(record) is called
     after every measurement; an exception it raises stops nothing but is re-raised at the end.
+    By default the candidates race (skip_factor: those estimated that many times slower than
+    the best time are skipped; 0 is 4); exhaustive=True times every one fully.
     """
     descs = _problems(problems)
     array = (C.Desc * len(descs))(*descs)
@@ -100,6 +106,7 @@ def autotune(context, problems="quick", *, backends=None, budget=0.0, repeats=15
     o = C.new(C.TuneOptions, "fftmux_tune_options_init")
     o.repeats, o.warmup, o.budget_seconds = int(repeats), int(warmup), float(budget)
     o.write_cache, o.seed = int(bool(write_cache)), int(seed)
+    o.exhaustive, o.skip_factor = int(bool(exhaustive)), float(skip_factor)
     strings = (",".join(backends).encode() if backends else None,
                str(cache).encode() if cache else None)
     o.backends, o.cache_path = strings

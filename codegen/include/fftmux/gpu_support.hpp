@@ -6,6 +6,7 @@
 #pragma once
 
 #include <fftmux/codegen.hpp>
+#include <fftmux/plugin_support.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -108,6 +109,12 @@ uint64_t batch_offset(const fftmux_desc& desc, bool input, int64_t first);
 // Where the chunk from batch `first` binds buffer b: input and output at
 // their batch offsets, the scratch (which the chunks share) at 0.
 uint64_t binding_offset(const fftmux_desc& desc, Binding b, int64_t first);
+
+// The work of one execution in the problem's own direction, as a query
+// reports it (plugin.h): a launch, one load and one store of its lines and
+// their butterflies' flops per pass, the sides over the bus for HOST plans,
+// and a fingerprint of every kernel and launch of both directions.
+plugin::Work work(const std::vector<Chunk>& chunks, const fftmux_desc& desc);
 
 // One dispatch of a kernel: an x * y grid of workgroups whose linear index
 // starts at offset (the kernel's group_offset). Kernels ignore the excess

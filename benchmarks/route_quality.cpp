@@ -1,0 +1,250 @@
+// How good untuned routing is: for a set of problems across kinds,
+// precisions, ranks, sizes (powers of two, smooth, prime, odd), batches and
+// both placements, the time of the plan "auto" makes with no tuning cache
+// against every backend forced (each with its own best variant by its
+// model, and its preferred variant), all timed in the same rounds. Prints a
+// table and, with --json, writes every row. docs/routing.md shows results.
+//
+//   route_quality [--set cpu|gpu] [--repeat N] [--json FILE]
+#include <fftmux/fftmux.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Problem {
+  std::vector<int64_t> n;
+  fftmux_kind kind;
+  fftmux_precision precision;
+  int64_t batch;
+  fftmux_placement placement;
+};
+
+// Elements a call: the batches fill it (the GPU set's is larger so that a
+// GPU runs long enough to be more than its launch).
+std::vector<Problem> problem_set(bool gpu) {
+  int64_t total = gpu ? 1 << 22 : 1 << 16;
+  std::vector<std::vector<int64_t>> shapes = {
+      {16},    {64},    {256},    {1000},     {1024},       {4093},       {4096},      {6000},
+      {10007}, {65536}, {64, 64}, {300, 300}, {1024, 1024}, {32, 32, 32}, {45, 45, 45}};
+  if (gpu)
+    for (std::vector<int64_t> n :
+         {std::vector<int64_t>{4097}, {1 << 20}, {4096, 4096}, {256, 256, 256}})
+      shapes.push_back(n);
+  std::vector<Problem> out;
+  for (fftmux_placement placement : {FFTMUX_HOST, FFTMUX_DEVICE})
+    for (const auto& n : shapes) {
+      int64_t points = 1;
+      for (int64_t v : n)
+        points *= v;
+      int64_t batch = std::max<int64_t>(1, total / points);
+      bool odd = points % 2 != 0 || n.size() > 1; // F64 and R2C on alternate shapes
+      out.push_back({n, FFTMUX_C2C, FFTMUX_F32, batch, placement});
+      out.push_back({n, odd ? FFTMUX_R2C : FFTMUX_C2R, FFTMUX_F32, batch, placement});
+      out.push_back({n, FFTMUX_C2C, FFTMUX_F64, std::max<int64_t>(1, batch / 2), placement});
+    }
+  return out;
+}
+
+std::string describe(const Problem& p) {
+  static const char* kinds[] = {"c2c", "r2c", "c2r"};
+  std::string s = std::string(kinds[p.kind]) + (p.precision == FFTMUX_F64 ? " f64 " : " f32 ");
+  for (size_t i = 0; i < p.n.size(); ++i)
+    s += (i ? "x" : "") + std::to_string(p.n[i]);
+  return s + " x" + std::to_string(p.batch) + (p.placement == FFTMUX_DEVICE ? " device" : " host");
+}
+
+// A plan with its data in the problem's placement, and its runs.
+struct Contender {
+  std::string name; // "auto" or backend[/variant]
+  fftmux::plan plan;
+  std::vector<unsigned char> in, out;
+  fftmux::buffer bin, bout;
+  std::vector<double> runs;
+
+  void run(const fftmux_desc& d) {
+    int dir = d.kind == FFTMUX_C2R ? FFTMUX_INVERSE : FFTMUX_FORWARD;
+    if (d.placement == FFTMUX_DEVICE) {
+      plan.execute(dir, bin, bout);
+      plan.synchronize();
+    } else {
+      plan.execute(dir, in.data(), out.data());
+    }
+  }
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? -1 : v[v.size() / 2];
+}
+
+void prepare(Contender& c, const fftmux_desc& d) {
+  fftmux_layout l = fftmux::layout(d);
+  c.in.assign(l.in_bytes, 0);
+  c.out.assign(l.out_bytes, 0);
+  std::mt19937 rng(1);
+  std::uniform_real_distribution<float> u(-1, 1);
+  if (d.precision == FFTMUX_F32)
+    for (size_t i = 0; i + 4 <= c.in.size(); i += 4) {
+      float v = u(rng);
+      std::memcpy(&c.in[i], &v, 4);
+    }
+  if (d.placement == FFTMUX_DEVICE) {
+    c.bin = c.plan.make_buffer(l.in_bytes);
+    c.bout = c.plan.make_buffer(l.out_bytes);
+    c.bin.write(c.in.data(), l.in_bytes);
+  }
+}
+
+struct Options {
+  bool gpu = false;
+  int repeat = 9;
+  std::string json;
+};
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&] {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "route_quality: %s needs a value\n", a.c_str());
+        std::exit(2);
+      }
+      return std::string(argv[++i]);
+    };
+    if (a == "--set")
+      o.gpu = value() == "gpu";
+    else if (a == "--repeat")
+      o.repeat = std::max(1, std::atoi(value().c_str()));
+    else if (a == "--json")
+      o.json = value();
+    else {
+      std::fprintf(stderr, "usage: route_quality [--set cpu|gpu] [--repeat N] [--json FILE]\n");
+      std::exit(2);
+    }
+  }
+  return o;
+}
+
+// The contenders of one problem: auto, then every backend forced and its
+// preferred variant, each once.
+std::vector<Contender> contenders(fftmux::context& ctx, const fftmux_desc& d, std::string& chosen) {
+  std::vector<Contender> out;
+  auto add = [&](const std::string& name, const char* backend, const char* variant) {
+    for (const Contender& c : out)
+      if (c.name != "auto" && c.plan.backend() + "/" + c.plan.variant() == name)
+        return;
+    try {
+      Contender c{name, ctx.make_plan(d, backend, variant), {}, {}, {}, {}, {}};
+      prepare(c, d);
+      out.push_back(std::move(c));
+    } catch (const fftmux::error&) {
+    } // declined: not a contender
+  };
+  add("auto", nullptr, nullptr);
+  if (out.empty())
+    return out;
+  chosen = out[0].plan.backend() + "/" + out[0].plan.variant();
+  std::vector<fftmux_backend_info> backends = ctx.backends();
+  for (uint32_t i = 0; i < backends.size(); ++i) {
+    const char* name = backends[i].name;
+    if (backends[i].state != FFTMUX_BACKEND_READY)
+      continue;
+    try {
+      fftmux::plan p = ctx.make_plan(d, name);
+      add(p.backend() + "/" + p.variant(), name, p.variant().c_str());
+    } catch (const fftmux::error&) {
+      continue; // declined
+    }
+    std::string first = ctx.variants(i);
+    first = first.substr(0, first.find(','));
+    add(std::string(name) + "/" + first, name, first.c_str());
+  }
+  return out;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  Options o = parse(argc, argv);
+  namespace fs = std::filesystem;
+  std::string empty = (fs::temp_directory_path() / "route_quality_no_cache.toml").string();
+  fs::remove(empty);
+  setenv("FFTMUX_TUNING_CACHE", empty.c_str(), 1); // untuned: no measurement applies
+  auto t0 = std::chrono::steady_clock::now();
+  fftmux::context ctx;
+  nlohmann::json rows = nlohmann::json::array();
+  double worst = 0;
+  int over = 0;
+  std::printf("%-34s %-28s %10s %-28s %10s %6s\n", "PROBLEM", "AUTO", "US", "BEST", "US", "RATIO");
+  std::mt19937 rng(7);
+  for (const Problem& p : problem_set(o.gpu)) {
+    fftmux_desc d = fftmux::make_desc(p.n, p.kind, p.precision, p.batch);
+    d.placement = p.placement;
+    std::string chosen;
+    std::vector<Contender> cs = contenders(ctx, d, chosen);
+    if (cs.empty())
+      continue;
+    for (Contender& c : cs)
+      c.run(d); // warm-up
+    std::vector<Contender*> order;
+    for (Contender& c : cs)
+      order.push_back(&c);
+    for (int r = 0; r < o.repeat; ++r) {
+      std::shuffle(order.begin(), order.end(), rng);
+      for (Contender* c : order) {
+        auto t = std::chrono::steady_clock::now();
+        c->run(d);
+        c->runs.push_back(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count());
+      }
+    }
+    const Contender* best = &cs[1 % cs.size()];
+    for (size_t i = 1; i < cs.size(); ++i)
+      if (median(cs[i].runs) < median(best->runs))
+        best = &cs[i];
+    double t_auto = median(cs[0].runs), t_best = std::min(t_auto, median(best->runs));
+    std::string best_name = t_auto <= median(best->runs) ? chosen : best->name;
+    double ratio = t_auto / t_best;
+    worst = std::max(worst, ratio);
+    over += ratio > 1.5;
+    std::printf("%-34s %-28s %10.1f %-28s %10.1f %6.2f\n", describe(p).c_str(), chosen.c_str(),
+                t_auto * 1e6, best_name.c_str(), t_best * 1e6, ratio);
+    std::fflush(stdout);
+    nlohmann::json forced = nlohmann::json::object();
+    for (size_t i = 1; i < cs.size(); ++i)
+      forced[cs[i].name] = median(cs[i].runs);
+    rows.push_back({{"problem", describe(p)},
+                    {"auto", chosen},
+                    {"auto_seconds", t_auto},
+                    {"best", best_name},
+                    {"best_seconds", t_best},
+                    {"ratio", ratio},
+                    {"forced_seconds", forced}});
+  }
+  double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("\n%zu problems; worst auto/best %.2f; %d over 1.5; %.0f s\n", rows.size(), worst,
+              over, wall);
+  if (!o.json.empty())
+    std::ofstream(o.json) << nlohmann::json{{"set", o.gpu ? "gpu" : "cpu"},
+                                            {"repeat", o.repeat},
+                                            {"worst_ratio", worst},
+                                            {"over_1_5", over},
+                                            {"rows", rows}}
+                                 .dump(1)
+                          << "\n";
+  return 0;
+}

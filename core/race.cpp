@@ -1,0 +1,246 @@
+#include "race.hpp"
+
+#include "error.hpp"
+#include "registry.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <thread>
+
+namespace fftmux {
+
+void fail_record(fftmux_tune_record& r, const std::string& why) {
+  r.ok = 0;
+  std::snprintf(r.reason, sizeof r.reason, "%s", why.c_str());
+}
+
+namespace {
+
+constexpr size_t first_runs = 3; // every candidate's short timing
+
+double estimate_of(const Entry* e) {
+  return e->t.c.estimate >= 0 ? e->t.c.estimate : std::numeric_limits<double>::infinity();
+}
+
+double median(const Entry* e) {
+  return quantile(e->runs, 0.5);
+}
+
+bool device_backend(const Entry* e) {
+  return e->t.b().table().domain != FFTMUX_DOMAIN_HOST;
+}
+
+// The phases apart, on the backend's own memory: upload, execute, download.
+void phases(Entry& e, uint32_t repeats) {
+  Trial& t = e.t;
+  fftmux_tune_record& r = e.record;
+  if (!t.buffers())
+    return;
+  const fftmux_backend_v1& tab = t.b().table();
+  std::vector<double> up, ex, down;
+  for (uint32_t i = 0; i < repeats; ++i) {
+    up.push_back(timed([&] {
+      t.b().call("buffer_write", [&] {
+        return tab.buffer_write(t.bin.handle, 0, t.in.data(), t.problem.in.span_bytes);
+      });
+    }));
+    ex.push_back(timed([&] { t.run_device(); }));
+    down.push_back(timed([&] {
+      void* from = t.problem.in_place() ? t.bin.handle : t.bout.handle;
+      t.b().call("buffer_read",
+                 [&] { return tab.buffer_read(from, 0, t.out.data(), t.problem.out.span_bytes); });
+    }));
+  }
+  r.upload_seconds = quantile(up, 0.5);
+  r.execute_seconds = quantile(ex, 0.5);
+  r.download_seconds = quantile(down, 0.5);
+}
+
+void copy_result(const Entry& from, Entry& to) {
+  fftmux_tune_record& r = to.record;
+  const fftmux_tune_record& f = from.record;
+  r.ok = f.ok;
+  std::memcpy(r.reason, f.reason, sizeof r.reason);
+  r.plan_seconds = f.plan_seconds;
+  r.median_seconds = f.median_seconds;
+  r.spread_seconds = f.spread_seconds;
+  r.execute_seconds = f.execute_seconds;
+  r.round_trip_error = f.round_trip_error;
+  r.gbytes_per_second = f.gbytes_per_second;
+  r.runs = f.runs;
+  std::snprintf(r.same_as, sizeof r.same_as, "%s", from.t.c.variant_name.c_str());
+}
+
+} // namespace
+
+Race::Race(const fftmux_tune_options& o)
+    : o_(o), skip_factor_(o.skip_factor > 0 ? o.skip_factor : 4.0), rng_(o.seed ? o.seed : 0x5eed) {
+}
+
+void Race::run(std::vector<Entry>& entries) {
+  std::vector<Entry*> distinct;
+  for (Entry& e : entries)
+    if (e.same_as < 0)
+      distinct.push_back(&e);
+  std::stable_sort(distinct.begin(), distinct.end(),
+                   [](const Entry* a, const Entry* b) { return estimate_of(a) < estimate_of(b); });
+  if (o_.exhaustive) {
+    std::vector<Entry*> live = prepare(distinct);
+    time(live, o_.repeats);
+  } else {
+    rounds(leaders(distinct));
+  }
+  finish(entries);
+}
+
+// Plans and verifies the entries: device backends' on several threads
+// (their planning compiles; nothing is timed meanwhile), the host
+// backends' one at a time (a planner that measures must have the CPU).
+// Returns those that are ready.
+std::vector<Entry*> Race::prepare(std::vector<Entry*> list) {
+  std::map<Entry*, uint64_t> seeds;
+  for (Entry* e : list)
+    seeds[e] = rng_();
+  auto one = [&](Entry* e) {
+    try {
+      e->t.prepare(seeds[e], true);
+      e->record.plan_seconds = e->t.plan_seconds;
+      e->record.round_trip_error = e->t.round_trip_error;
+    } catch (const Error& err) {
+      fail_record(e->record, err.what());
+    }
+  };
+  std::vector<Entry*> device, host;
+  for (Entry* e : list)
+    (device_backend(e) ? device : host).push_back(e);
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i; (i = next++) < device.size();)
+      one(device[i]);
+  };
+  size_t threads =
+      std::min<size_t>({device.size(), 8, std::max(1u, std::thread::hardware_concurrency())});
+  std::vector<std::thread> pool;
+  for (size_t i = 1; i < threads; ++i)
+    pool.emplace_back(worker);
+  worker();
+  for (std::thread& t : pool)
+    t.join();
+  for (Entry* e : host)
+    one(e);
+  std::vector<Entry*> ready;
+  for (Entry* e : list)
+    if (e->record.ok)
+      ready.push_back(e);
+  return ready;
+}
+
+// The first candidate that runs, in the order of the estimates, timed
+// briefly; then the others, but for those whose calibrated estimate is over
+// skip_factor times its time, planned and timed as briefly. Returns every
+// candidate timed. (A backend's own estimate is not calibrated: it orders,
+// never skips.)
+std::vector<Entry*> Race::leaders(std::vector<Entry*>& distinct) {
+  std::vector<Entry*> live;
+  size_t i = 0;
+  while (i < distinct.size() && live.empty()) {
+    live = prepare({distinct[i++]});
+    time(live, first_runs);
+  }
+  if (live.empty())
+    return live;
+  double best = median(live.front());
+  std::vector<Entry*> rest;
+  for (; i < distinct.size(); ++i) {
+    Entry* e = distinct[i];
+    if (e->t.c.estimate_basis == "calibrated" && estimate_of(e) > skip_factor_ * best) {
+      char why[256];
+      std::snprintf(why, sizeof why,
+                    "skipped: its estimate, %.4g us, is over %g times the best time measured, "
+                    "%.4g us",
+                    estimate_of(e) * 1e6, skip_factor_, best * 1e6);
+      fail_record(e->record, why);
+      continue;
+    }
+    rest.push_back(e);
+  }
+  std::vector<Entry*> more = prepare(rest);
+  time(more, first_runs);
+  live.insert(live.end(), more.begin(), more.end());
+  return live;
+}
+
+// Successive halving: the faster half of the field goes on with twice the
+// runs, until the repeats; a field of one gets the repeats at once.
+void Race::rounds(std::vector<Entry*> live) {
+  size_t runs = first_runs;
+  while (runs < o_.repeats && !live.empty()) {
+    live.erase(std::remove_if(live.begin(), live.end(), [](Entry* e) { return !e->record.ok; }),
+               live.end());
+    std::sort(live.begin(), live.end(),
+              [](const Entry* a, const Entry* b) { return median(a) < median(b); });
+    live.resize((live.size() + 1) / 2);
+    runs = live.size() == 1 ? o_.repeats : std::min<size_t>(2 * runs, o_.repeats);
+    time(live, runs);
+  }
+}
+
+// Brings every live entry to `runs` timed runs (after its warm-up), one
+// run each in turn, in a new random order every turn, so that drift and
+// caches favour none.
+void Race::time(std::vector<Entry*>& live, size_t runs) {
+  for (Entry* e : live)
+    if (e->runs.empty())
+      for (uint32_t w = 0; w < o_.warmup && e->record.ok; ++w)
+        try {
+          e->t.run();
+        } catch (const Error& err) {
+          fail_record(e->record, std::string("execution failed: ") + err.what());
+        }
+  for (size_t turn = 0; turn < runs; ++turn) {
+    std::shuffle(live.begin(), live.end(), rng_);
+    for (Entry* e : live)
+      if (e->record.ok && e->runs.size() < runs)
+        try {
+          e->runs.push_back(timed([&] { e->t.run(); }));
+        } catch (const Error& err) {
+          fail_record(e->record, std::string("execution failed: ") + err.what());
+        }
+  }
+}
+
+// Medians and spreads of the timed entries, the phases of each backend's
+// fastest, and the entries of the same code as the one timed.
+void Race::finish(std::vector<Entry>& entries) {
+  std::map<Backend*, Entry*> best;
+  for (Entry& e : entries) {
+    fftmux_tune_record& r = e.record;
+    if (e.same_as >= 0 || !r.ok || e.runs.empty())
+      continue;
+    r.runs = uint32_t(e.runs.size());
+    r.median_seconds = median(&e);
+    r.spread_seconds = quantile(e.runs, 0.75) - quantile(e.runs, 0.25);
+    r.execute_seconds = r.median_seconds;
+    r.gbytes_per_second =
+        double(e.t.problem.in.span_bytes + e.t.problem.out.span_bytes) / r.median_seconds * 1e-9;
+    Entry*& b = best[&e.t.b()];
+    if (!b || r.median_seconds < b->record.median_seconds)
+      b = &e;
+  }
+  for (auto& [backend, e] : best)
+    try {
+      phases(*e, std::max(3u, o_.repeats / 3));
+    } catch (const Error& err) {
+      fail_record(e->record, std::string("buffer phases failed: ") + err.what());
+    }
+  for (Entry& e : entries)
+    if (e.same_as >= 0)
+      copy_result(entries[size_t(e.same_as)], e);
+}
+
+} // namespace fftmux

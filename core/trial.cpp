@@ -1,0 +1,183 @@
+#include "trial.hpp"
+
+#include "error.hpp"
+
+#include <fftmux/plugin_support.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+namespace fftmux {
+
+double quantile(std::vector<double> v, double q) {
+  if (v.empty())
+    return -1;
+  std::sort(v.begin(), v.end());
+  return v[size_t(q * double(v.size() - 1) + 0.5)];
+}
+
+size_t span(const Problem& p) {
+  return std::max(p.in.span_bytes, p.out.span_bytes);
+}
+
+namespace {
+
+// ---- data in a side's layout ----
+
+using plugin::Shape;
+
+// Calls f(element offset, logical index) for every logical element.
+template <class F> void each_element(const fftmux_desc& d, const Shape& s, F&& f) {
+  int64_t logical = 0;
+  for (int64_t b = 0; b < d.batch; ++b)
+    for (int64_t i = 0; i < s.extent[0]; ++i)
+      for (int64_t j = 0; j < s.extent[1]; ++j)
+        for (int64_t k = 0; k < s.extent[2]; ++k)
+          f(b * s.distance + i * s.stride[0] + j * s.stride[1] + k * s.stride[2], logical++);
+}
+
+int width(const Shape& s) {
+  return s.complex ? 2 : 1;
+}
+
+// Reads or writes the logical elements of one side as doubles.
+template <class T>
+void transfer(const fftmux_desc& d, const Shape& s, void* data, std::vector<double>& v,
+              bool store) {
+  T* p = static_cast<T*>(data);
+  int w = width(s);
+  each_element(d, s, [&](int64_t at, int64_t i) {
+    for (int c = 0; c < w; ++c)
+      if (store)
+        p[at * w + c] = T(v[size_t(i * w + c)]);
+      else
+        v[size_t(i * w + c)] = double(p[at * w + c]);
+  });
+}
+
+size_t count(const fftmux_desc& d, const Shape& s) {
+  return size_t(s.extent[0] * s.extent[1] * s.extent[2] * d.batch * width(s));
+}
+
+void store(const fftmux_desc& d, bool input, std::vector<double>& v, void* data) {
+  Shape s = plugin::shape(d, input);
+  d.precision == FFTMUX_F64 ? transfer<double>(d, s, data, v, true)
+                            : transfer<float>(d, s, data, v, true);
+}
+
+std::vector<double> load(const fftmux_desc& d, bool input, const void* data) {
+  Shape s = plugin::shape(d, input);
+  std::vector<double> v(count(d, s));
+  void* p = const_cast<void*>(data);
+  d.precision == FFTMUX_F64 ? transfer<double>(d, s, p, v, false)
+                            : transfer<float>(d, s, p, v, false);
+  return v;
+}
+
+// The plan that undoes d: kinds, layouts and shift flags swapped.
+fftmux_desc inverse_of(const fftmux_desc& d) {
+  fftmux_desc r = d;
+  r.kind = d.kind == FFTMUX_R2C ? FFTMUX_C2R : d.kind == FFTMUX_C2R ? FFTMUX_R2C : FFTMUX_C2C;
+  std::swap(r.in_strides, r.out_strides);
+  std::swap(r.in_distance, r.out_distance);
+  r.flags = (d.flags & FFTMUX_IN_PLACE) | ((d.flags & FFTMUX_SHIFT_INPUT) << 1) |
+            ((d.flags & FFTMUX_SHIFT_OUTPUT) >> 1);
+  return r;
+}
+
+int own_direction(const fftmux_desc& d) {
+  return d.kind == FFTMUX_C2R ? FFTMUX_INVERSE : FFTMUX_FORWARD;
+}
+
+// inverse(forward(x)) against x, scaled by what the norms leave over.
+double round_trip(Trial& t, uint64_t seed) {
+  const Problem& p = t.problem;
+  fftmux_desc undo = inverse_of(p.desc);
+  Problem q = validate(&undo);
+  PluginPlan other;
+  t.create(q, other);
+  bool c2r = p.desc.kind == FFTMUX_C2R;
+  const Problem& first = c2r ? q : p;
+  const PluginPlan& a = c2r ? other : t.plan;
+  const PluginPlan& b = c2r ? t.plan : other;
+  std::vector<double> x(count(first.desc, plugin::shape(first.desc, true)));
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (double& v : x)
+    v = u(rng);
+  std::vector<unsigned char> buf(span(p)), mid(p.in_place() ? 0 : span(p));
+  store(first.desc, true, x, buf.data());
+  void* y = p.in_place() ? buf.data() : mid.data();
+  t.run_host(a, FFTMUX_FORWARD, buf.data(), y);
+  t.run_host(b, FFTMUX_INVERSE, y, buf.data());
+  std::vector<double> z = load(first.desc, true, buf.data());
+  double c = scale_factor(p, FFTMUX_FORWARD) * scale_factor(p, FFTMUX_INVERSE) * double(p.points);
+  long double diff = 0, norm = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    diff += (z[i] - c * x[i]) * (z[i] - c * x[i]);
+    norm += (c * x[i]) * (c * x[i]);
+  }
+  return std::isfinite(double(diff)) ? double(std::sqrt(diff / norm)) : INFINITY;
+}
+
+double bound(const Problem& p) {
+  double eps = p.desc.precision == FFTMUX_F64 ? 0x1p-52 : 0x1p-23;
+  return 2 * eps * (5 * std::max(1.0, std::log2(double(p.points))) + 4);
+}
+
+} // namespace
+
+void Trial::create(const Problem& p, PluginPlan& into) {
+  into.backend = c.backend;
+  b().call("plan_create",
+           [&] { return b().table().plan_create(b().handle(), &p.desc, c.variant, &into.handle); });
+}
+
+void Trial::run_host(const PluginPlan& p, int dir, const void* x, void* y) {
+  b().call("execute", [&] { return b().table().execute(p.handle, dir, x, y); });
+}
+
+void Trial::run_device() {
+  const fftmux_backend_v1& t = b().table();
+  void* y = problem.in_place() ? bin.handle : bout.handle;
+  b().call("execute_buffers", [&] {
+    return t.execute_buffers(plan.handle, own_direction(problem.desc), bin.handle, y);
+  });
+  if (t.synchronize)
+    b().call("synchronize", [&] { return t.synchronize(plan.handle); });
+}
+
+void Trial::run() {
+  if (on_device())
+    return run_device();
+  void* y = problem.in_place() ? in.data() : out.data();
+  run_host(plan, own_direction(problem.desc), in.data(), y);
+}
+
+void Trial::prepare(uint64_t seed, bool verify) {
+  auto start = Clock::now();
+  create(problem, plan);
+  plan_seconds = since(start);
+  if (verify) {
+    round_trip_error = round_trip(*this, seed);
+    if (!(round_trip_error <= bound(problem)))
+      fail(FFTMUX_ERROR_BACKEND, "wrong results: the round trip error " +
+                                     std::to_string(round_trip_error) + " exceeds " +
+                                     std::to_string(bound(problem)));
+  }
+  in.assign(span(problem), 0);
+  out.assign(span(problem), 0);
+  if (!buffers())
+    return;
+  const fftmux_backend_v1& tab = b().table();
+  for (PluginBuffer* buf : {&bin, &bout}) {
+    buf->backend = &b();
+    b().call("buffer_alloc",
+             [&] { return tab.buffer_alloc(b().handle(), span(problem), &buf->handle); });
+  }
+  b().call("buffer_write",
+           [&] { return tab.buffer_write(bin.handle, 0, in.data(), problem.in.span_bytes); });
+}
+
+} // namespace fftmux

@@ -1,0 +1,82 @@
+// One candidate (a backend's variant) of one problem under measurement: its
+// plan, its data and buffers, a timed execution in the problem's placement,
+// and the round trip that proves its results. Autotune and the calibration
+// of device models measure through it.
+#pragma once
+
+#include "decision.hpp"
+#include "problem.hpp"
+#include "registry.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace fftmux {
+
+using Clock = std::chrono::steady_clock;
+
+inline double since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+template <class F> double timed(F&& f) {
+  auto t = Clock::now();
+  f();
+  return since(t);
+}
+
+// The q-quantile of v (nearest rank); -1 for none.
+double quantile(std::vector<double> v, double q);
+
+// A plugin object released by Release; moves pass ownership on.
+template <class Release> struct Owned {
+  Backend* backend = nullptr;
+  void* handle = nullptr;
+  Owned() = default;
+  Owned(Owned&& o) noexcept : backend(o.backend), handle(std::exchange(o.handle, nullptr)) {}
+  Owned& operator=(Owned&&) = delete;
+  ~Owned() {
+    if (handle)
+      Release()(backend->table(), handle);
+  }
+};
+
+struct DestroyPlan {
+  void operator()(const fftmux_backend_v1& t, void* h) const { t.plan_destroy(h); }
+};
+struct FreeBuffer {
+  void operator()(const fftmux_backend_v1& t, void* h) const { t.buffer_free(h); }
+};
+using PluginPlan = Owned<DestroyPlan>;
+using PluginBuffer = Owned<FreeBuffer>;
+
+struct Trial {
+  Candidate c;
+  Problem problem;
+  PluginPlan plan;
+  std::vector<unsigned char> in, out;
+  PluginBuffer bin, bout;
+  double plan_seconds = -1, round_trip_error = -1;
+
+  Backend& b() const { return *c.backend; }
+  bool buffers() const { return b().table().buffer_alloc != nullptr; }
+  bool on_device() const { return problem.desc.placement == FFTMUX_DEVICE && buffers(); }
+
+  // Creates the plan, checks inverse(forward(x)) against x when verify is
+  // set (Error(BACKEND) over the bound) and allocates the data and, for the
+  // DEVICE placement, the backend's buffers.
+  void prepare(uint64_t seed, bool verify);
+  // One execution of the problem's own direction: host memory end to end
+  // for HOST plans, the backend's buffers (synchronized) for DEVICE ones.
+  void run();
+  void run_device();
+  void create(const Problem& p, PluginPlan& into);
+  void run_host(const PluginPlan& p, int direction, const void* x, void* y);
+};
+
+// Bytes of the larger side.
+size_t span(const Problem& p);
+
+} // namespace fftmux

@@ -1,0 +1,138 @@
+// Routing before any tuning, and how autotune searches: fixture backends
+// whose real speeds differ from what they claim (one a "software device"
+// that reports a GPU's work but runs slowly) are ranked by device models
+// measured on them; variants of the same code are timed once; the race
+// keeps the fastest and skips what its estimate puts far behind.
+#include <fixture_test.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+namespace {
+
+namespace fs = std::filesystem;
+using fftmux::test::has;
+using fftmux::test::routing;
+using fftmux::test::slurp;
+using fftmux::test::tune;
+using fftmux::test::twins;
+
+fftmux_desc problem(int64_t n) {
+  return fftmux::make_desc({n}, FFTMUX_C2C, FFTMUX_F64, 4);
+}
+
+struct Routing : fftmux::test::FixtureTest {
+  std::string models() const { return dir + "/calibration.toml"; }
+
+  // "fast" runs in 1 ms but claims 50; "slow" claims 0.1 ms and a GPU's
+  // work, and takes 20: the software rasterizer among GPUs.
+  fftmux::context liars(const std::string& extra = "") {
+    return open(routing,
+                {{"fast", "delay_us = 1000\nclaim_us = 50000"},
+                 {"slow", "delay_us = 20000\nclaim_us = 100\nwork = \"gpu\""}},
+                extra);
+  }
+};
+
+const fftmux_tune_record* record_of(const std::vector<fftmux_tune_record>& all,
+                                    const std::string& variant) {
+  auto it = std::find_if(all.begin(), all.end(),
+                         [&](const fftmux_tune_record& r) { return r.variant == variant; });
+  return it == all.end() ? nullptr : &*it;
+}
+
+TEST_F(Routing, DeviceModelsRankBackendsByTheirMeasuredSpeedNotTheirClaims) {
+  {
+    fftmux::context ctx = liars();
+    fftmux::plan p = ctx.make_plan(problem(64));
+    EXPECT_EQ(p.backend(), "fast") << p.explain();
+    EXPECT_TRUE(has(p.explain(), "ordered by the device models")) << p.explain();
+    EXPECT_TRUE(has(p.explain(), "calibrated")) << p.explain();
+    EXPECT_TRUE(has(p.explain(), "device models:\n  fast: ")) << p.explain();
+  }
+  std::string saved = slurp(models());
+  ASSERT_TRUE(has(saved, "backend = \"fast\"") && has(saved, "backend = \"slow\"")) << saved;
+  {
+    fftmux::context ctx = liars();
+    EXPECT_EQ(ctx.make_plan(problem(32)).backend(), "fast");
+    EXPECT_EQ(slurp(models()), saved) << "the models are measured once per hardware key";
+  }
+  fftmux::context trusting = liars("calibrate = false");
+  fftmux::plan p = trusting.make_plan(problem(64));
+  EXPECT_EQ(p.backend(), "slow") << "uncalibrated, the claims decide\n" << p.explain();
+  EXPECT_TRUE(has(p.explain(), "its own estimate (calibrate = false")) << p.explain();
+}
+
+TEST_F(Routing, ADamagedModelFileIsSetAsideAndMeasuredAgain) {
+  const std::string junk = "[[model]]\nbackend = 3\n\x01\x02 not toml";
+  std::ofstream(models(), std::ios::binary) << junk;
+  fftmux::context ctx = liars();
+  EXPECT_EQ(ctx.make_plan(problem(64)).backend(), "fast");
+  EXPECT_EQ(slurp(models() + ".corrupt"), junk);
+  EXPECT_TRUE(has(slurp(models()), "backend = \"slow\""));
+}
+
+TEST_F(Routing, VariantsOfTheSameCodeAreTimedOnceAndListedAsOne) {
+  fftmux::context ctx = open(twins, {{"twins", "delay_us = \"500, 500, 3000\""}});
+  std::vector<fftmux_tune_record> records;
+  ASSERT_EQ(tune(ctx, {problem(16)}, &records), FFTMUX_OK) << fftmux_last_error();
+  const fftmux_tune_record *naive = record_of(records, "naive"),
+                           *again = record_of(records, "naive-again");
+  ASSERT_TRUE(naive && again);
+  EXPECT_EQ(naive->ok, 1u) << naive->reason;
+  EXPECT_STREQ(again->same_as, "naive");
+  EXPECT_EQ(again->median_seconds, naive->median_seconds);
+  EXPECT_TRUE(has(slurp(cache), "\"naive-again\" = ")) << "recorded under every name";
+  EXPECT_TRUE(has(slurp(cache), "runner_up = \"other\"")) << "the runner-up is other code";
+  fftmux::plan p = ctx.make_plan(problem(16));
+  EXPECT_EQ(p.variant(), "naive") << p.explain();
+  fftmux::plan fresh = ctx.make_plan(problem(8)); // untuned: the candidates as the backend answers
+  EXPECT_TRUE(has(fresh.explain(), "(the same kernels as naive-again)")) << fresh.explain();
+  EXPECT_FALSE(has(fresh.explain(), "twins/naive-again")) << fresh.explain();
+  EXPECT_TRUE(has(fresh.explain(), "twins/other")) << "other code is its own candidate";
+}
+
+TEST_F(Routing, TheRaceKeepsTheFastestWhateverTheEstimatesSay) {
+  // other is the fastest by far but claims to be the slowest.
+  const std::string settings = "delay_us = \"4000, 4000, 500\"\nclaim_us = \"100, 100, 90000\"";
+  for (uint32_t exhaustive : {0u, 1u}) {
+    fftmux::context ctx = open(twins, {{"twins", settings}});
+    std::vector<fftmux_tune_record> records;
+    ASSERT_EQ(tune(ctx, {problem(16)}, &records,
+                   [&](fftmux_tune_options& o) { o.exhaustive = exhaustive; }),
+              FFTMUX_OK);
+    const fftmux_tune_record* other = record_of(records, "other");
+    ASSERT_TRUE(other);
+    EXPECT_EQ(other->ok, 1u) << other->reason;
+    EXPECT_EQ(ctx.make_plan(problem(16)).variant(), "other") << "exhaustive = " << exhaustive;
+  }
+}
+
+TEST_F(Routing, TheRaceSkipsWhatItsCalibratedEstimatePutsFarBehind) {
+  fftmux::context ctx = open(routing, {{"fast", "delay_us = 200"}, {"slow", "delay_us = 20000"}});
+  std::vector<fftmux_tune_record> records;
+  ASSERT_EQ(tune(ctx, {problem(16)}, &records), FFTMUX_OK);
+  const fftmux_tune_record* slow = nullptr;
+  for (const auto& r : records)
+    if (std::string(r.backend) == "slow")
+      slow = &r;
+  ASSERT_TRUE(slow);
+  EXPECT_EQ(slow->ok, 0u);
+  EXPECT_TRUE(has(slow->reason, "skipped: its estimate")) << slow->reason;
+  EXPECT_TRUE(has(slurp(cache), "skipped: its estimate")) << "recorded, so routing knows";
+  fftmux::plan p = ctx.make_plan(problem(16));
+  EXPECT_EQ(p.backend(), "fast") << p.explain();
+}
+
+TEST_F(Routing, BadRaceSettingsAreRefusedByName) {
+  fftmux::context ctx = liars();
+  EXPECT_EQ(tune(ctx, {problem(16)}, nullptr, [](fftmux_tune_options& o) { o.skip_factor = 0.5; }),
+            FFTMUX_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(has(fftmux_last_error(), "options->skip_factor")) << fftmux_last_error();
+  EXPECT_EQ(tune(ctx, {problem(16)}, nullptr, [](fftmux_tune_options& o) { o.exhaustive = 2; }),
+            FFTMUX_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(has(fftmux_last_error(), "options->exhaustive = 2")) << fftmux_last_error();
+}
+
+} // namespace
