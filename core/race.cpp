@@ -141,10 +141,12 @@ std::vector<Entry*> Race::prepare(std::vector<Entry*> list) {
 }
 
 // The first candidate that runs, in the order of the estimates, timed
-// briefly; then the others, but for those whose calibrated estimate is over
-// skip_factor times its time, planned and timed as briefly. Returns every
-// candidate timed. (A backend's own estimate is not calibrated: it orders,
-// never skips.)
+// briefly; then the others, planned and timed as briefly, but for those of
+// other backends whose calibrated estimate is over skip_factor times its
+// time. Returns every candidate timed. Variants of the leader's backend are
+// never skipped: a model prices them alike where their kernels differ, and
+// may be off by a factor on small problems. A backend's own estimate is not
+// calibrated: it orders, never skips.
 std::vector<Entry*> Race::leaders(std::vector<Entry*>& distinct) {
   std::vector<Entry*> live;
   size_t i = 0;
@@ -158,7 +160,8 @@ std::vector<Entry*> Race::leaders(std::vector<Entry*>& distinct) {
   std::vector<Entry*> rest;
   for (; i < distinct.size(); ++i) {
     Entry* e = distinct[i];
-    if (e->t.c.estimate_basis == "calibrated" && estimate_of(e) > skip_factor_ * best) {
+    bool other = &e->t.b() != &live.front()->t.b();
+    if (other && e->t.c.estimate_basis == "calibrated" && estimate_of(e) > skip_factor_ * best) {
       char why[256];
       std::snprintf(why, sizeof why,
                     "skipped: its estimate, %.4g us, is over %g times the best time measured, "

@@ -13,7 +13,7 @@ def test_records_and_cache_route_plans(tmp_path):
                                cache=cache, repeats=3, warmup=1, progress=seen.append)
     assert records == seen and len(records) >= 2
     fftw = [r for r in records if r.backend == "fftw"]
-    assert len(fftw) == 4 and all(r.ok for r in fftw)  # variants default and measure
+    assert len(fftw) == 4 and all(r.ok for r in fftw), [r.reason for r in fftw]  # default, measure
     for r in fftw:
         assert r.median_seconds > 0 and r.plan_seconds > 0 and r.round_trip_error < 1e-5
         assert r.runs > 0 and r.gbytes_per_second > 0
