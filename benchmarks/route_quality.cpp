@@ -68,7 +68,7 @@ std::string describe(const Problem& p) {
 
 // A plan with its data in the problem's placement, and its runs.
 struct Contender {
-  std::string name; // "auto" or backend[/variant]
+  std::string name; // backend/variant; the first is the plan "auto" made
   fftmux::plan plan;
   std::vector<unsigned char> in, out;
   fftmux::buffer bin, bout;
@@ -139,39 +139,33 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-// The contenders of one problem: auto, then every backend forced and its
-// preferred variant, each once.
-std::vector<Contender> contenders(fftmux::context& ctx, const fftmux_desc& d, std::string& chosen) {
+// The contenders of one problem: the plan "auto" makes, then every backend
+// forced (its variant as its model ranks them) and its preferred variant,
+// each plan once: a forced plan that is auto's is auto's contender.
+std::vector<Contender> contenders(fftmux::context& ctx, const fftmux_desc& d) {
   std::vector<Contender> out;
-  auto add = [&](const std::string& name, const char* backend, const char* variant) {
-    for (const Contender& c : out)
-      if (c.name != "auto" && c.plan.backend() + "/" + c.plan.variant() == name)
-        return;
+  auto add = [&](const char* backend, const char* variant) {
     try {
-      Contender c{name, ctx.make_plan(d, backend, variant), {}, {}, {}, {}, {}};
-      prepare(c, d);
-      out.push_back(std::move(c));
+      fftmux::plan p = ctx.make_plan(d, backend, variant);
+      std::string name = p.backend() + "/" + p.variant();
+      for (const Contender& c : out)
+        if (c.name == name)
+          return;
+      out.push_back({name, std::move(p), {}, {}, {}, {}, {}});
+      prepare(out.back(), d);
     } catch (const fftmux::error&) {
     } // declined: not a contender
   };
-  add("auto", nullptr, nullptr);
+  add(nullptr, nullptr);
   if (out.empty())
     return out;
-  chosen = out[0].plan.backend() + "/" + out[0].plan.variant();
   std::vector<fftmux_backend_info> backends = ctx.backends();
   for (uint32_t i = 0; i < backends.size(); ++i) {
-    const char* name = backends[i].name;
     if (backends[i].state != FFTMUX_BACKEND_READY)
       continue;
-    try {
-      fftmux::plan p = ctx.make_plan(d, name);
-      add(p.backend() + "/" + p.variant(), name, p.variant().c_str());
-    } catch (const fftmux::error&) {
-      continue; // declined
-    }
+    add(backends[i].name, nullptr);
     std::string first = ctx.variants(i);
-    first = first.substr(0, first.find(','));
-    add(std::string(name) + "/" + first, name, first.c_str());
+    add(backends[i].name, first.substr(0, first.find(',')).c_str());
   }
   return out;
 }
@@ -194,8 +188,7 @@ int main(int argc, char** argv) {
   for (const Problem& p : problem_set(o.gpu)) {
     fftmux_desc d = fftmux::make_desc(p.n, p.kind, p.precision, p.batch);
     d.placement = p.placement;
-    std::string chosen;
-    std::vector<Contender> cs = contenders(ctx, d, chosen);
+    std::vector<Contender> cs = contenders(ctx, d);
     if (cs.empty())
       continue;
     for (Contender& c : cs)
@@ -212,28 +205,29 @@ int main(int argc, char** argv) {
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count());
       }
     }
-    const Contender* best = &cs[1 % cs.size()];
-    for (size_t i = 1; i < cs.size(); ++i)
-      if (median(cs[i].runs) < median(best->runs))
-        best = &cs[i];
-    double t_auto = median(cs[0].runs), t_best = std::min(t_auto, median(best->runs));
-    std::string best_name = t_auto <= median(best->runs) ? chosen : best->name;
+    const Contender* best = &cs[0];
+    for (const Contender& c : cs)
+      if (median(c.runs) < median(best->runs))
+        best = &c;
+    const std::string& chosen = cs[0].name;
+    const std::string& best_name = best->name;
+    double t_auto = median(cs[0].runs), t_best = median(best->runs);
     double ratio = t_auto / t_best;
     worst = std::max(worst, ratio);
     over += ratio > 1.5;
     std::printf("%-34s %-28s %10.1f %-28s %10.1f %6.2f\n", describe(p).c_str(), chosen.c_str(),
                 t_auto * 1e6, best_name.c_str(), t_best * 1e6, ratio);
     std::fflush(stdout);
-    nlohmann::json forced = nlohmann::json::object();
-    for (size_t i = 1; i < cs.size(); ++i)
-      forced[cs[i].name] = median(cs[i].runs);
+    nlohmann::json times = nlohmann::json::object();
+    for (const Contender& c : cs)
+      times[c.name] = median(c.runs);
     rows.push_back({{"problem", describe(p)},
                     {"auto", chosen},
                     {"auto_seconds", t_auto},
                     {"best", best_name},
                     {"best_seconds", t_best},
                     {"ratio", ratio},
-                    {"forced_seconds", forced}});
+                    {"seconds", times}});
   }
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("\n%zu problems; worst auto/best %.2f; %d over 1.5; %.0f s\n", rows.size(), worst,

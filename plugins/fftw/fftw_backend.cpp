@@ -39,6 +39,7 @@ struct Backend {
   fftmux_host_v1 host{};
   int threads = 1;
   int64_t thread_threshold = 1 << 16; // smaller problems run on one thread
+  double plan_seconds = 2;             // the most a measuring planner spends on a plan
   unsigned rigor = FFTW_ESTIMATE;     // the default variant's planner
   std::string wisdom_dir;
   bool wisdom_changed = false; // under planner
@@ -259,6 +260,7 @@ private:
     // Waking threads costs more than small transforms take.
     int64_t work = plugin::points(d_) * d_.batch;
     A::plan_with_nthreads(work < b_.thread_threshold ? 1 : b_.threads);
+    A::set_timelimit(b_.plan_seconds); // bounds the measuring planners (FFTW_NO_TIMELIMIT: -1)
     typename A::plan p = nullptr;
     if (d_.kind == FFTMUX_C2C)
       p = A::dft(g.rank, g.dims, 1, &g.batch, reinterpret_cast<Complex*>(in),
@@ -345,6 +347,7 @@ fftmux_status init(const fftmux_host_v1* h, void** out) {
     b->threads = int(whole(h, "threads", cores, 1, 1024));
     b->thread_threshold = whole(h, "thread_threshold", 65536, 0, INT64_MAX);
     b->rigor = parse_rigor(config(h, "planner", "estimate"));
+    b->plan_seconds = double(whole(h, "plan_seconds", 2, 1, 86400));
     b->wisdom_dir =
         config(h, "wisdom_dir", std::string(h->cache_dir ? h->cache_dir : "") + "/fftw");
     setup_fftw();
