@@ -18,6 +18,7 @@ template <class T> struct Api;
     static constexpr auto run_r2c = P##execute_dft_r2c;                                            \
     static constexpr auto run_c2r = P##execute_dft_c2r;                                            \
     static constexpr auto destroy = P##destroy_plan;                                               \
+    static constexpr auto execute = P##execute;                                                    \
     static constexpr auto malloc = P##malloc;                                                      \
     static constexpr auto free = P##free;                                                          \
     static constexpr auto alignment_of = P##alignment_of;                                          \

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -238,11 +239,13 @@ private:
   }
 
   // Plans one direction. FFTW_MEASURE overwrites its arrays, so the user
-  // sides are planned on scratch memory of the same span.
+  // sides are planned on scratch memory of the same span; a plan made while
+  // executing (extra: FFTW_UNALIGNED) on memory of its own, since the
+  // scratch then holds data.
   typename A::plan make(int dir, unsigned extra) {
     Memory tmp_in, tmp_out;
-    T* in = scratch_in_.get();
-    T* out = scratch_out_.get();
+    T* in = extra ? nullptr : scratch_in_.get();
+    T* out = extra ? nullptr : scratch_out_.get();
     int64_t in_count = span(engine_in_, d_.batch) * width(engine_in_);
     int64_t out_count = span(engine_out_, d_.batch) * width(engine_out_);
     if (engine_in_place()) {
@@ -254,13 +257,35 @@ private:
       if (!out)
         tmp_out.reset(out = alloc(out_count));
     }
-    Dims g = guru_dims(d_, engine_in_, engine_out_);
-    unsigned flags = rigor_ | extra;
-    std::lock_guard<std::mutex> lock(planner);
     // Waking threads costs more than small transforms take.
     int64_t work = plugin::points(d_) * d_.batch;
-    A::plan_with_nthreads(work < b_.thread_threshold ? 1 : b_.threads);
+    int& threads = threads_[slot(dir)];
+    if (!extra)
+      threads = work < b_.thread_threshold ? 1 : decided_threads_ ? decided_threads_ : b_.threads;
+    std::lock_guard<std::mutex> lock(planner);
     A::set_timelimit(b_.plan_seconds); // bounds the measuring planners (FFTW_NO_TIMELIMIT: -1)
+    typename A::plan p = plan_on(threads, dir, rigor_ | extra, in, out);
+    bool check = !extra && rigor_ == FFTW_ESTIMATE && threads > 1 && !decided_threads_ &&
+                 work <= thread_check_points;
+    if (check) {
+      typename A::plan one = plan_on(1, dir, rigor_, in, out);
+      std::fill(in, in + (engine_in_place() ? std::max(in_count, out_count) : in_count), T(0));
+      if (faster(one, p)) {
+        A::destroy(p);
+        p = one;
+        threads = 1;
+      } else {
+        A::destroy(one);
+      }
+      decided_threads_ = threads; // the other direction follows
+    }
+    b_.wisdom_changed = b_.wisdom_changed || rigor_ != FFTW_ESTIMATE;
+    return p;
+  }
+
+  typename A::plan plan_on(int threads, int dir, unsigned flags, T* in, T* out) {
+    Dims g = guru_dims(d_, engine_in_, engine_out_);
+    A::plan_with_nthreads(threads);
     typename A::plan p = nullptr;
     if (d_.kind == FFTMUX_C2C)
       p = A::dft(g.rank, g.dims, 1, &g.batch, reinterpret_cast<Complex*>(in),
@@ -271,8 +296,24 @@ private:
       p = A::c2r(g.rank, g.dims, 1, &g.batch, reinterpret_cast<Complex*>(in), out, flags);
     if (!p)
       fail(FFTMUX_ERROR_UNSUPPORTED, "FFTW could not plan this layout");
-    b_.wisdom_changed = b_.wisdom_changed || rigor_ != FFTW_ESTIMATE;
     return p;
+  }
+
+  // Whether a runs faster than b, by one timed execution each after a
+  // warm-up: FFTW_ESTIMATE's threaded plans can be far slower than its
+  // one-thread plans (R2C 45x45x45 on 2 threads 105 ms, on one 0.5 ms:
+  // docs/fftw.md), and the estimate planner does not time them. Done for
+  // problems of up to thread_check_points, where three executions cost
+  // little next to the plan; larger ones keep the threads.
+  static bool faster(typename A::plan a, typename A::plan b) {
+    auto seconds = [](typename A::plan p) {
+      auto start = std::chrono::steady_clock::now();
+      A::execute(p);
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
+    A::execute(a);
+    double tb = seconds(b);
+    return seconds(a) < tb;
   }
 
   // FFTW's new-array execute needs the planning arrays' alignment; callers'
@@ -331,6 +372,9 @@ private:
   Shape user_in_, user_out_, engine_in_, engine_out_;
   bool stage_in_ = false, stage_out_ = false;
   bool unaligned_only_ = false; // planned FFTW_UNALIGNED (quirks.hpp): any pointer runs
+  int threads_[2] = {1, 1};     // each direction's plan's threads
+  int decided_threads_ = 0;     // the estimate planner's threads as timed, 0: not timed
+  static constexpr int64_t thread_check_points = int64_t(1) << 20;
   Memory scratch_in_, scratch_out_;
   std::array<typename A::plan, 2> planned_{}, unaligned_{}; // per direction
   double scale_[2] = {1, 1};                                // per direction, computed once
