@@ -200,9 +200,42 @@ def count(folder, ds):
                    r["added"], r["ratio"]] for r in rows], right=range(1, 6))
 
 
+def read_json(folder, name):
+    with open(os.path.join(folder, name)) as f:
+        return json.load(f)
+
+
+def routing(folder, ds):
+    """route_quality: the untuned route against the fastest backend forced."""
+    data = read_json(folder, ds["file"])
+    rows = [[r["problem"], r["auto"], f"{r['auto_seconds'] * 1e6:.1f}", r["best"],
+             f"{r['best_seconds'] * 1e6:.1f}", f"{r['ratio']:.2f}"] for r in data["rows"]]
+    return ([f"{len(rows)} problems; the route's time over the fastest contender's: worst "
+             f"{data['worst_ratio']:.2f}, {data['over_1_5']} over 1.5.", ""] +
+            table(["problem", "auto", "us", "fastest", "us", "ratio"], rows, right=(2, 4, 5)))
+
+
+def autotune(folder, ds):
+    """autotune_check: the race's time and routes against the exhaustive sweep's."""
+    data = read_json(folder, ds["file"])
+    s = data["summary"]
+    out = [f"The race: {s['race_seconds']:.0f} s, {s['race_measurements']} measurements; the "
+           f"sweep: {s['sweep_seconds']:.0f} s, {s['sweep_measurements']}. The race's route "
+           f"over the sweep's, worst {s['worst_race_over_sweep']:.2f}; interpolated routes over "
+           f"the best, worst {s['worst_interpolated_over_best']:.2f}.", ""]
+    out += table(["problem", "race", "sweep", "ratio (sweep's times)", "ratio (timed again)"],
+                 [[r["problem"], r["race"], r["sweep"], f"{r['sweep_ratio']:.2f}",
+                   f"{r['ratio']:.2f}"] for r in data["routes"]], right=(3, 4))
+    out += ["", "Sizes between the tuned ones, routed by interpolation:", ""]
+    out += table(["problem", "route", "fastest", "ratio"],
+                 [[r["problem"], r["route"], r["best"], f"{r['ratio']:.2f}"]
+                  for r in data["between"]], right=(3,))
+    return out
+
+
 RENDER = {"standing": standing, "convolutions": convolutions, "verify": verify,
           "gpu-check": gpu_check, "occupancy": occupancy, "quick": quick, "overhead": overhead,
-          "count": count}
+          "count": count, "routing": routing, "autotune": autotune}
 
 
 def results_md(folder):

@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -175,15 +174,6 @@ bool run_probe(Backend& b, const Probe& probe, std::array<double, term_count>& x
     line += (line.empty() ? "" : ", ") + std::string(text);
     return true;
   }
-}
-
-std::string utc_now() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
 }
 
 std::string key_of(const std::string& backend, const std::string& hardware) {

@@ -6,9 +6,19 @@
 
 #include <algorithm>
 #include <cmath>
+#include <ctime>
 #include <random>
 
 namespace fftmux {
+
+std::string utc_now() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
 
 double quantile(std::vector<double> v, double q) {
   if (v.empty())

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -26,6 +27,9 @@ template <class F> double timed(F&& f) {
   f();
   return since(t);
 }
+
+// Now as RFC 3339 UTC: "2026-12-06T01:05:22Z".
+std::string utc_now();
 
 // The q-quantile of v (nearest rank); -1 for none.
 double quantile(std::vector<double> v, double q);

@@ -1,7 +1,6 @@
 #include "tuner.hpp"
 
 #include "error.hpp"
-#include "log.hpp"
 #include "paths.hpp"
 #include "race.hpp"
 #include "router.hpp"
@@ -10,22 +9,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
-#include <ctime>
 #include <map>
 
 namespace fftmux {
 
 namespace {
-
-std::string utc_now() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 void fill_record(fftmux_tune_record& r, const Problem& p, const Candidate& c) {
   std::memset(&r, 0, sizeof r);
