@@ -3,6 +3,7 @@
 #include "fftw_api.hpp"
 #include "layout.hpp"
 #include "quirks.hpp"
+#include "work.hpp"
 
 #include <fftmux/plugin.h>
 #include <fftmux/plugin_support.hpp>
@@ -40,7 +41,7 @@ struct Backend {
   fftmux_host_v1 host{};
   int threads = 1;
   int64_t thread_threshold = 1 << 16; // smaller problems run on one thread
-  double plan_seconds = 2;             // the most a measuring planner spends on a plan
+  double plan_seconds = 2;            // the most a measuring planner spends on a plan
   unsigned rigor = FFTW_ESTIMATE;     // the default variant's planner
   std::string wisdom_dir;
   bool wisdom_changed = false; // under planner
@@ -156,6 +157,13 @@ int64_t span(const Shape& s, int64_t batch) {
   return last + 1;
 }
 
+// Whether a side is laid out contiguously, as packed() lays it: its
+// elements are one run of memory, copied or scaled in one loop.
+bool is_packed(const Shape& s) {
+  Shape p = packed(s);
+  return std::equal(s.stride, s.stride + FFTMUX_MAX_RANK, p.stride) && s.distance == p.distance;
+}
+
 struct PlanBase {
   explicit PlanBase(Backend& backend) : b_(backend) {}
   virtual ~PlanBase() = default;
@@ -265,26 +273,35 @@ private:
     std::lock_guard<std::mutex> lock(planner);
     A::set_timelimit(b_.plan_seconds); // bounds the measuring planners (FFTW_NO_TIMELIMIT: -1)
     typename A::plan p = plan_on(threads, dir, rigor_ | extra, in, out);
-    bool check = !extra && rigor_ == FFTW_ESTIMATE && threads > 1 && !decided_threads_ &&
-                 work <= thread_check_points;
-    if (check) {
-      typename A::plan one = plan_on(1, dir, rigor_, in, out);
+    int64_t points = plugin::points(d_);
+    if (!extra && rigor_ == FFTW_ESTIMATE && threads > 1 && !decided_threads_ &&
+        points <= thread_check_points) {
+      // Timed on at most thread_check_points points: the batch cut to fit.
+      int64_t batch = std::min(d_.batch, std::max<int64_t>(1, thread_check_points / points));
       std::fill(in, in + (engine_in_place() ? std::max(in_count, out_count) : in_count), T(0));
-      if (faster(one, p)) {
+      typename A::plan one = plan_on(1, dir, rigor_, in, out, batch);
+      typename A::plan many = batch == d_.batch ? p : plan_on(threads, dir, rigor_, in, out, batch);
+      bool single = faster(one, many);
+      if (many != p)
+        A::destroy(many);
+      if (single) {
         A::destroy(p);
-        p = one;
+        p = batch == d_.batch ? one : plan_on(1, dir, rigor_, in, out);
         threads = 1;
-      } else {
-        A::destroy(one);
       }
+      if (p != one)
+        A::destroy(one);
       decided_threads_ = threads; // the other direction follows
     }
     b_.wisdom_changed = b_.wisdom_changed || rigor_ != FFTW_ESTIMATE;
     return p;
   }
 
-  typename A::plan plan_on(int threads, int dir, unsigned flags, T* in, T* out) {
+  // A plan of the problem, or of its first `batch` transforms.
+  typename A::plan plan_on(int threads, int dir, unsigned flags, T* in, T* out, int64_t batch = 0) {
     Dims g = guru_dims(d_, engine_in_, engine_out_);
+    if (batch)
+      g.batch.n = batch;
     A::plan_with_nthreads(threads);
     typename A::plan p = nullptr;
     if (d_.kind == FFTMUX_C2C)
@@ -301,10 +318,12 @@ private:
 
   // Whether a runs faster than b, by one timed execution each after a
   // warm-up: FFTW_ESTIMATE's threaded plans can be far slower than its
-  // one-thread plans (R2C 45x45x45 on 2 threads 105 ms, on one 0.5 ms:
-  // docs/fftw.md), and the estimate planner does not time them. Done for
-  // problems of up to thread_check_points, where three executions cost
-  // little next to the plan; larger ones keep the threads.
+  // one-thread plans (R2C 45x45x45 on 2 threads 105 ms, on one 0.5 ms;
+  // x46 on an H200 machine's 16 threads 3.2 s: docs/fftw.md), and the
+  // estimate planner does not time them. Done on at most
+  // thread_check_points points (the batch cut to fit), so that three
+  // executions cost little next to the plan; transforms of more points
+  // than that keep the threads.
   static bool faster(typename A::plan a, typename A::plan b) {
     auto seconds = [](typename A::plan p) {
       auto start = std::chrono::steady_clock::now();
@@ -347,6 +366,8 @@ private:
   void gather(const T* user, T* packed) const {
     bool shift = d_.flags & FFTMUX_SHIFT_INPUT;
     int64_t w = width(user_in_);
+    if (!shift && is_packed(user_in_)) // C2R 4096 x1024: 20 -> 6.6 ms
+      return void(std::copy_n(user, span(user_in_, d_.batch) * w, packed));
     walk_side(user_in_, shift, engine_in_,
               [&](int64_t u, int64_t p) { std::copy_n(user + u * w, w, packed + p * w); });
   }
@@ -361,6 +382,8 @@ private:
 
   void rescale(T* user, T s) const {
     int64_t w = width(user_out_);
+    if (is_packed(user_out_))
+      return void(std::for_each(user, user + span(user_out_, d_.batch) * w, [s](T& v) { v *= s; }));
     walk_side(user_out_, false, user_out_, [&](int64_t u, int64_t) {
       for (int64_t c = 0; c < w; ++c)
         user[u * w + c] *= s;
@@ -436,7 +459,8 @@ unsigned rigor_of(const Backend& b, uint32_t variant) {
 
 // The work: one call over the sides, its flops counted for the whole
 // machine's threads even where the plan runs on one (thread_threshold), so
-// that the model's rate, fitted on threaded probes, prices it right.
+// that the model's rate, fitted on threaded probes, prices it right, and
+// weighed by the effort of primes and strided passes (work.hpp).
 fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answer_v1* a) {
   auto* b = static_cast<Backend*>(p);
   return guarded(&b->host, [&] {
@@ -448,7 +472,7 @@ fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answ
     plugin::Work w;
     w.launches = 1;
     w.device_bytes = double(plugin::side_bytes(*d, true) + plugin::side_bytes(*d, false));
-    w.flops = one_thread ? flops * b->threads : flops;
+    w.flops = (one_thread ? flops * b->threads : flops) * fftw::effort(*d);
     w.fingerprint = rigor == FFTW_ESTIMATE  ? "estimate"
                     : rigor == FFTW_MEASURE ? "measure"
                     : rigor == FFTW_PATIENT ? "patient"
