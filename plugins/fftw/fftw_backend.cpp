@@ -70,6 +70,20 @@ int64_t whole(const fftmux_host_v1* host, const char* key, int64_t fallback, int
   return n;
 }
 
+// Seconds of [backends.fftw] key, at least low; fallback when unset.
+double seconds(const fftmux_host_v1* host, const char* key, double fallback, double low) {
+  std::string v = config(host, key, "");
+  if (v.empty())
+    return fallback;
+  char* end = nullptr;
+  double x = std::strtod(v.c_str(), &end);
+  if (*end || !(x >= low) || !std::isfinite(x))
+    fail(FFTMUX_ERROR_INVALID_ARGUMENT, std::string("[backends.fftw] ") + key + " = \"" + v +
+                                            "\": use a number of seconds, " + std::to_string(low) +
+                                            " or more");
+  return x;
+}
+
 // fftw_init_threads and the planner's own lock, once per process.
 void setup_fftw() {
   static const bool ready = [] {
@@ -414,7 +428,7 @@ fftmux_status init(const fftmux_host_v1* h, void** out) {
     b->threads = int(whole(h, "threads", cores, 1, 1024));
     b->thread_threshold = whole(h, "thread_threshold", 65536, 0, INT64_MAX);
     b->rigor = parse_rigor(config(h, "planner", "estimate"));
-    b->plan_seconds = double(whole(h, "plan_seconds", 2, 1, 86400));
+    b->plan_seconds = seconds(h, "plan_seconds", 2, 0.001);
     b->wisdom_dir =
         config(h, "wisdom_dir", std::string(h->cache_dir ? h->cache_dir : "") + "/fftw");
     setup_fftw();

@@ -266,7 +266,8 @@ TEST_F(Faults, MalformedBackendSettingsMakeThatBackendUnavailable) {
       {"threads = \"many\"", "[backends.fftw] threads = \"many\": not a whole number"},
       {"threads = 0", "[backends.fftw] threads must be between 1 and 1024"},
       {"planner = \"fast\"", "[backends.fftw] planner = \"fast\": use estimate, measure"},
-      {"thread_threshold = 1.5", "[backends.fftw] thread_threshold = \"1.5\": not a whole number"}};
+      {"thread_threshold = 1.5", "[backends.fftw] thread_threshold = \"1.5\": not a whole number"},
+      {"plan_seconds = 0", "[backends.fftw] plan_seconds = \"0\": use a number of seconds"}};
   for (auto [settings, reason] : cases) {
     fftmux::context ctx = open(std::string(FFTW_PLUGIN_DIR) + ":" + routing,
                                {{"fftw", settings}, {"slow", "delay_us = \"soon\""}});
