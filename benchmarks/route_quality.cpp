@@ -170,6 +170,18 @@ std::vector<Contender> contenders(fftmux::context& ctx, const fftmux_desc& d) {
   return out;
 }
 
+// Writes the rows so far to --json, if given.
+void save(const Options& o, const nlohmann::json& rows, double worst, int over) {
+  if (!o.json.empty())
+    std::ofstream(o.json) << nlohmann::json{{"set", o.gpu ? "gpu" : "cpu"},
+                                            {"repeat", o.repeat},
+                                            {"worst_ratio", worst},
+                                            {"over_1_5", over},
+                                            {"rows", rows}}
+                                 .dump(1)
+                          << "\n";
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -228,17 +240,11 @@ int main(int argc, char** argv) {
                     {"best_seconds", t_best},
                     {"ratio", ratio},
                     {"seconds", times}});
+    save(o, rows, worst, over); // what is done survives a run cut short
   }
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("\n%zu problems; worst auto/best %.2f; %d over 1.5; %.0f s\n", rows.size(), worst,
               over, wall);
-  if (!o.json.empty())
-    std::ofstream(o.json) << nlohmann::json{{"set", o.gpu ? "gpu" : "cpu"},
-                                            {"repeat", o.repeat},
-                                            {"worst_ratio", worst},
-                                            {"over_1_5", over},
-                                            {"rows", rows}}
-                                 .dump(1)
-                          << "\n";
+  save(o, rows, worst, over);
   return 0;
 }
