@@ -329,9 +329,25 @@ const std::vector<unsigned char>& Generated::table(size_t i) const {
   return tables_.at(i);
 }
 
+const std::string& Generated::fingerprint() const {
+  std::call_once(fingerprint_once_, [this] {
+    std::string code;
+    for (const std::string& source : sources())
+      code += source;
+    for (const Plan& p : planned.plans) {
+      for (const Pass& pass : p.passes)
+        code += ' ' + std::to_string(pass.kernel.groups()) + ' ' +
+                std::to_string(pass.kernel.workgroup()) + ' ' + std::to_string(int(pass.src)) +
+                std::to_string(int(pass.dst));
+      code += ' ' + std::to_string(p.table_size) + ' ' + std::to_string(p.scratch_elements);
+    }
+    fingerprint_ = hash_hex(code);
+  });
+  return fingerprint_;
+}
+
 plugin::Work work(const std::vector<Chunk>& chunks, const fftmux_desc& desc) {
   plugin::Work w;
-  std::string code;
   for (const Chunk& c : chunks) {
     const Generated& g = *c.generated;
     for (const Pass& pass : g.planned.plans.front().passes) { // the problem's own direction
@@ -342,19 +358,12 @@ plugin::Work work(const std::vector<Chunk>& chunks, const fftmux_desc& desc) {
       w.flops +=
           (k.convolution ? 10 : 5) * values * std::log2(std::max<double>(2, double(k.length)));
     }
-    for (const std::string& source : g.sources())
-      code += source;
-    for (const Plan& p : g.planned.plans) {
-      for (const Pass& pass : p.passes)
-        code += ' ' + std::to_string(pass.kernel.groups()) + ' ' +
-                std::to_string(pass.kernel.workgroup()) + ' ' + std::to_string(int(pass.src)) +
-                std::to_string(int(pass.dst));
-      code += ' ' + std::to_string(p.table_size) + ' ' + std::to_string(p.scratch_elements);
-    }
+    w.fingerprint += g.fingerprint();
   }
+  if (chunks.size() > 1)
+    w.fingerprint = hash_hex(w.fingerprint);
   if (desc.placement == FFTMUX_HOST)
     w.host_bytes = double(side_bytes(desc, true) + side_bytes(desc, false));
-  w.fingerprint = hash_hex(code);
   return w;
 }
 

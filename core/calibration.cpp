@@ -108,13 +108,14 @@ struct Probe {
 };
 
 // Latency, throughput at two lengths, F64, and the bus. But for the first,
-// batches grow from 1 until a run takes a millisecond, so that a fast GPU is
-// timed on enough data and a slow device on little.
+// batches grow from 2^14 points until a run takes a millisecond, so that a
+// fast GPU is timed on enough data and a slow device on little.
 const Probe probes[] = {{64, 1, FFTMUX_F32, FFTMUX_DEVICE},
                         {256, 0, FFTMUX_F32, FFTMUX_DEVICE},
                         {16384, 0, FFTMUX_F32, FFTMUX_DEVICE},
                         {256, 0, FFTMUX_F64, FFTMUX_DEVICE},
                         {256, 0, FFTMUX_F32, FFTMUX_HOST}};
+constexpr int64_t probe_start = 1 << 14; // points a grown probe starts with
 constexpr double probe_floor = 1e-3;     // seconds a run should take at least
 constexpr int64_t probe_limit = 1 << 24; // elements a side at most
 
@@ -144,7 +145,7 @@ double time_runs(Trial& t) {
 // the backend declines it.
 bool run_probe(Backend& b, const Probe& probe, std::array<double, term_count>& x, double& seconds,
                std::string& line) {
-  int64_t batch = std::max<int64_t>(1, probe.batch);
+  int64_t batch = probe.batch ? probe.batch : std::max<int64_t>(1, probe_start / probe.n);
   bool buffers = b.table().buffer_alloc != nullptr;
   if (probe.placement == FFTMUX_HOST && !buffers)
     return false; // the same as its DEVICE probe

@@ -50,10 +50,15 @@ timed() {
   report+=("$name $((SECONDS - start)) s")
 }
 
+# fftw.quirks gives layouts to the installed FFTW alone, in 3000 child
+# processes: no code of ours runs there for a sanitizer to check.
+fftw_alone='^fftw\.quirks$'
+
 asan() {
   configure_and_build build-asan address,undefined -DFFTMUX_FUZZ=ON \
     -DFFTMUX_FUZZ_SECONDS="$fuzz_seconds" -DFFTMUX_FUZZ_SEED="$fuzz_seed"
-  unit_tests build-asan -LE fuzz
+  echo "sanitize.sh: asan leaves out $fftw_alone, FFTW's own"
+  unit_tests build-asan -LE fuzz -E "$fftw_alone"
 }
 
 fuzz() {
@@ -64,7 +69,7 @@ fuzz() {
 
 # Suites that start no thread of their own: ThreadSanitizer has nothing to
 # look at there that the asan step does not run.
-single_threaded='^(correctness\.|vulkan\.backend$|opengl$|codegen$|example\.)'
+single_threaded='^(correctness\.|vulkan\.backend$|opengl$|codegen$|example\.|fftw\.quirks$)'
 
 tsan() {
   configure_and_build build-tsan thread

@@ -14,7 +14,7 @@ namespace fftmux::fftw {
 constexpr int64_t largest_codelet = 16;
 // One transform that overflows this stays out of the cache in its strided
 // passes.
-constexpr double cache_bytes = 256 * 1024;
+constexpr double cache_bytes = 512 * 1024;
 
 inline int64_t largest_prime_factor(int64_t n) {
   int64_t largest = 1;

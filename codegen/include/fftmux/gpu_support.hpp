@@ -71,11 +71,15 @@ public:
   Dialect dialect = Dialect::vulkan;
   const std::vector<std::string>& sources() const;         // the passes of planned.plans, in order
   const std::vector<unsigned char>& table(size_t i) const; // plan i's, the kernels' precision
+  // A hash of every kernel and launch of both directions: equal exactly for
+  // the same code.
+  const std::string& fingerprint() const;
 
 private:
-  mutable std::once_flag sources_once_, tables_once_;
+  mutable std::once_flag sources_once_, tables_once_, fingerprint_once_;
   mutable std::vector<std::string> sources_;
   mutable std::vector<std::vector<unsigned char>> tables_;
+  mutable std::string fingerprint_;
 };
 // plan_all, remembered: the process keeps the most recent 256, so a
 // router's queries (one per variant) and the plan made after them, or a plan
