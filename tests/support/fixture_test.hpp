@@ -75,6 +75,10 @@ inline const std::string twins = std::string(FIXTURES) + "/twins";
 
 struct FixtureTest : ::testing::Test {
   std::string dir, cache;
+  // Whether contexts measure device models: the routing tests' concern;
+  // elsewhere routing by the backends' own estimates spares each test the
+  // probes (seconds on Mesa's devices, minutes under the sanitizers).
+  bool calibrate = false;
 
   void SetUp() override {
     const ::testing::TestInfo* t = ::testing::UnitTest::GetInstance()->current_test_info();
@@ -97,6 +101,8 @@ struct FixtureTest : ::testing::Test {
                      const std::string& extra = "") {
     std::string path = dir + "/fftmux" + std::to_string(configs_++) + ".toml";
     std::ofstream f(path);
+    if (extra.find("calibrate") == std::string::npos)
+      f << "calibrate = " << (calibrate ? "true" : "false") << "\n";
     f << extra << "\n";
     for (const auto& [name, settings] : backends)
       f << "[backends." << name << "]\n" << settings << "\n";

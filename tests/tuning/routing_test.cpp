@@ -23,6 +23,7 @@ fftmux_desc problem(int64_t n) {
 }
 
 struct Routing : fftmux::test::FixtureTest {
+  Routing() { calibrate = true; }
   std::string models() const { return dir + "/calibration.toml"; }
 
   // "fast" runs in 1 ms but claims 50; "slow" claims 0.1 ms and a GPU's

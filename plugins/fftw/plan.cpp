@@ -1,0 +1,40 @@
+#include "plan.hpp"
+
+namespace fftmux::fftw {
+
+std::mutex planner;
+std::map<std::string, int> estimate_threads;
+
+Dims guru_dims(const fftmux_desc& d, const Shape& in, const Shape& out) {
+  Dims g{};
+  g.rank = int(d.rank);
+  int offset = FFTMUX_MAX_RANK - g.rank;
+  for (int i = 0; i < g.rank; ++i)
+    g.dims[i] = {d.n[i], in.stride[offset + i], out.stride[offset + i]};
+  g.batch = {d.batch, in.distance, out.distance};
+  return g;
+}
+
+Shape packed(Shape s) {
+  int64_t step = 1;
+  for (int i = FFTMUX_MAX_RANK - 1; i >= 0; --i) {
+    s.stride[i] = step;
+    step *= s.extent[i];
+  }
+  s.distance = step;
+  return s;
+}
+
+int64_t span(const Shape& s, int64_t batch) {
+  int64_t last = (batch - 1) * s.distance;
+  for (int i = 0; i < FFTMUX_MAX_RANK; ++i)
+    last += (s.extent[i] - 1) * s.stride[i];
+  return last + 1;
+}
+
+bool is_packed(const Shape& s) {
+  Shape p = packed(s);
+  return std::equal(s.stride, s.stride + FFTMUX_MAX_RANK, p.stride) && s.distance == p.distance;
+}
+
+} // namespace fftmux::fftw

@@ -1,0 +1,339 @@
+// An FFTW plan of one problem: both directions planned through the guru64
+// interface on the caller's layout, plus the staging FFTW lacks (numpy
+// shifts, normalization, a preserved C2R input). fftw_backend.cpp is the
+// plugin around it.
+#pragma once
+
+#include "fftw_api.hpp"
+#include "layout.hpp"
+#include "quirks.hpp"
+
+#include <fftmux/plugin_support.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+namespace fftmux::fftw {
+
+using plugin::fail;
+using plugin::Shape;
+
+// FFTW's planner, thread setup and wisdom are the process's, shared by the
+// backends of every context: one lock for all of them, not one each.
+extern std::mutex planner;
+
+// One per context, with a copy of that context's host table: the table is
+// only valid during init (plugin.h), and one copy for the library would be
+// rewritten by another context's init on another thread.
+struct Backend {
+  fftmux_host_v1 host{};
+  int threads = 1;
+  int64_t thread_threshold = 1 << 16; // smaller problems run on one thread
+  double plan_seconds = 2;            // the most a measuring planner spends on a plan
+  unsigned rigor = FFTW_ESTIMATE;     // the default variant's planner
+  std::string wisdom_dir;
+  bool wisdom_changed = false; // under planner
+};
+
+// The estimate planner's threads for a problem, as timed: the process's,
+// as FFTW's planner is (under planner).
+extern std::map<std::string, int> estimate_threads;
+
+// FFTW's view of one side: guru dimensions and the batch loop.
+struct Dims {
+  fftw_iodim64 dims[FFTMUX_MAX_RANK];
+  fftw_iodim64 batch;
+  int rank;
+};
+
+Dims guru_dims(const fftmux_desc& d, const Shape& in, const Shape& out);
+
+// A side laid out contiguously: the staging buffers' layout.
+Shape packed(Shape s);
+
+// Elements from a side's first to one past its last, every batch included.
+int64_t span(const Shape& s, int64_t batch);
+
+// Whether a side is laid out contiguously, as packed() lays it: its
+// elements are one run of memory, copied or scaled in one loop.
+bool is_packed(const Shape& s);
+
+struct PlanBase {
+  explicit PlanBase(Backend& backend) : b_(backend) {}
+  virtual ~PlanBase() = default;
+  virtual void execute(int direction, const void* in, void* out) = 0;
+  const fftmux_host_v1* host() const { return &b_.host; }
+
+protected:
+  Backend& b_;
+};
+
+template <class T> class Plan final : public PlanBase {
+  using A = Api<T>;
+  using Complex = typename A::complex;
+
+public:
+  Plan(Backend& backend, const fftmux_desc& d, unsigned rigor)
+      : PlanBase(backend), d_(d), rigor_(rigor) {
+    user_in_ = plugin::shape(d, true);
+    user_out_ = plugin::shape(d, false);
+    stage_in_ = (d.flags & FFTMUX_SHIFT_INPUT) || (d.kind == FFTMUX_C2R && !in_place());
+    stage_out_ = d.flags & FFTMUX_SHIFT_OUTPUT;
+    engine_in_ = stage_in_ ? packed(user_in_) : user_in_;
+    engine_out_ = stage_out_ ? packed(user_out_) : user_out_;
+    if (stage_in_)
+      scratch_in_.reset(alloc(span(engine_in_, d.batch) * width(engine_in_)));
+    if (stage_out_)
+      scratch_out_.reset(alloc(span(engine_out_, d.batch) * width(engine_out_)));
+    Dims g = guru_dims(d, engine_in_, engine_out_);
+    unaligned_only_ = std::is_same_v<T, float> && d.kind == FFTMUX_C2C &&
+                      f32_c2c_crashes(g.rank, g.dims, g.batch);
+    for (int dir : {FFTMUX_FORWARD, FFTMUX_INVERSE})
+      if (runs(dir))
+        planned_[slot(dir)] = make(dir, unaligned_only_ ? FFTW_UNALIGNED : 0);
+    for (int dir : {FFTMUX_FORWARD, FFTMUX_INVERSE})
+      scale_[slot(dir)] = plugin::scale(d, dir);
+  }
+
+  ~Plan() override {
+    std::lock_guard<std::mutex> lock(planner);
+    for (auto* set : {&planned_, &unaligned_})
+      for (auto p : *set)
+        if (p)
+          A::destroy(p);
+  }
+
+  void execute(int dir, const void* in, void* out) override {
+    const T* src = static_cast<const T*>(in);
+    if (stage_in_) {
+      gather(src, scratch_in_.get());
+      src = scratch_in_.get();
+    }
+    T* dst = stage_out_ ? scratch_out_.get() : static_cast<T*>(out);
+    run(dir, const_cast<T*>(src), dst);
+    double s = scale_[slot(dir)];
+    if (stage_out_)
+      scatter(dst, static_cast<T*>(out), T(s));
+    else if (s != 1.0)
+      rescale(static_cast<T*>(out), T(s));
+  }
+
+private:
+  struct Free {
+    void operator()(T* p) const { A::free(p); }
+  };
+  using Memory = std::unique_ptr<T, Free>;
+
+  bool in_place() const { return d_.flags & FFTMUX_IN_PLACE; }
+  bool engine_in_place() const { return in_place() && !stage_in_ && !stage_out_; }
+  bool runs(int dir) const {
+    return d_.kind == FFTMUX_C2C || (d_.kind == FFTMUX_R2C) == (dir == FFTMUX_FORWARD);
+  }
+  static int slot(int dir) { return dir == FFTMUX_FORWARD ? 0 : 1; }
+  static int64_t width(const Shape& s) { return s.complex ? 2 : 1; }
+
+  static T* alloc(int64_t count) {
+    T* p = static_cast<T*>(A::malloc(size_t(count) * sizeof(T)));
+    if (!p)
+      fail(FFTMUX_ERROR_OUT_OF_MEMORY,
+           "fftw_malloc of " + std::to_string(count * int64_t(sizeof(T))) + " bytes failed");
+    return p;
+  }
+
+  // Plans one direction. FFTW_MEASURE overwrites its arrays, so the user
+  // sides are planned on scratch memory of the same span; a plan made while
+  // executing (extra: FFTW_UNALIGNED) on memory of its own, since the
+  // scratch then holds data.
+  typename A::plan make(int dir, unsigned extra) {
+    Memory tmp_in, tmp_out;
+    T* in = extra ? nullptr : scratch_in_.get();
+    T* out = extra ? nullptr : scratch_out_.get();
+    int64_t in_count = span(engine_in_, d_.batch) * width(engine_in_);
+    int64_t out_count = span(engine_out_, d_.batch) * width(engine_out_);
+    if (engine_in_place()) {
+      tmp_in.reset(alloc(std::max(in_count, out_count)));
+      in = out = tmp_in.get();
+    } else {
+      if (!in)
+        tmp_in.reset(in = alloc(in_count));
+      if (!out)
+        tmp_out.reset(out = alloc(out_count));
+    }
+    // Waking threads costs more than small transforms take.
+    int64_t work = plugin::points(d_) * d_.batch;
+    std::lock_guard<std::mutex> lock(planner);
+    std::string key = thread_key();
+    auto timed_threads = estimate_threads.find(key);
+    bool decided = timed_threads != estimate_threads.end();
+    int& threads = threads_[slot(dir)];
+    if (!extra)
+      threads = work < b_.thread_threshold ? 1 : decided ? timed_threads->second : b_.threads;
+    A::set_timelimit(b_.plan_seconds); // bounds the measuring planners (FFTW_NO_TIMELIMIT: -1)
+    typename A::plan p = plan_on(threads, dir, rigor_ | extra, in, out);
+    int64_t points = plugin::points(d_);
+    if (!extra && rigor_ == FFTW_ESTIMATE && threads > 1 && !decided &&
+        points <= thread_check_points) {
+      // Timed on at most thread_check_points points: the batch cut to fit.
+      int64_t batch = std::min(d_.batch, std::max<int64_t>(1, thread_check_points / points));
+      std::fill(in, in + (engine_in_place() ? std::max(in_count, out_count) : in_count), T(0));
+      typename A::plan one = plan_on(1, dir, rigor_, in, out, batch);
+      typename A::plan many = batch == d_.batch ? p : plan_on(threads, dir, rigor_, in, out, batch);
+      bool single = faster(one, many);
+      if (many != p)
+        A::destroy(many);
+      if (single) {
+        A::destroy(p);
+        p = batch == d_.batch ? one : plan_on(1, dir, rigor_, in, out);
+        threads = 1;
+      }
+      if (p != one)
+        A::destroy(one);
+      estimate_threads[key] = threads; // the other direction, and later plans, follow
+    }
+    b_.wisdom_changed = b_.wisdom_changed || rigor_ != FFTW_ESTIMATE;
+    return p;
+  }
+
+  // The problem as FFTW sees it, for the thread check's memory.
+  std::string thread_key() const {
+    Dims g = guru_dims(d_, engine_in_, engine_out_);
+    std::string k = std::to_string(d_.kind) + ' ' + std::to_string(sizeof(T)) + ' ' +
+                    std::to_string(b_.threads);
+    for (const fftw_iodim64& i : g.dims)
+      k += ' ' + std::to_string(i.n) + ' ' + std::to_string(i.is) + ' ' + std::to_string(i.os);
+    return k + ' ' + std::to_string(g.batch.n) + ' ' + std::to_string(g.batch.is) + ' ' +
+           std::to_string(g.batch.os) + (engine_in_place() ? " in" : " out");
+  }
+
+  // A plan of the problem, or of its first `batch` transforms.
+  typename A::plan plan_on(int threads, int dir, unsigned flags, T* in, T* out, int64_t batch = 0) {
+    Dims g = guru_dims(d_, engine_in_, engine_out_);
+    if (batch)
+      g.batch.n = batch;
+    A::plan_with_nthreads(threads);
+    typename A::plan p = nullptr;
+    if (d_.kind == FFTMUX_C2C)
+      p = A::dft(g.rank, g.dims, 1, &g.batch, reinterpret_cast<Complex*>(in),
+                 reinterpret_cast<Complex*>(out), dir, flags);
+    else if (d_.kind == FFTMUX_R2C)
+      p = A::r2c(g.rank, g.dims, 1, &g.batch, in, reinterpret_cast<Complex*>(out), flags);
+    else
+      p = A::c2r(g.rank, g.dims, 1, &g.batch, reinterpret_cast<Complex*>(in), out, flags);
+    if (!p)
+      fail(FFTMUX_ERROR_UNSUPPORTED, "FFTW could not plan this layout");
+    return p;
+  }
+
+  // Whether a runs faster than b, by one timed execution each after a
+  // warm-up: FFTW_ESTIMATE's threaded plans can be far slower than its
+  // one-thread plans (R2C 45x45x45 on 2 threads 105 ms, on one 0.5 ms;
+  // x46 on an H200 machine's 16 threads 3.2 s: docs/fftw.md), and the
+  // estimate planner does not time them. Done on at most
+  // thread_check_points points (the batch cut to fit), so that three
+  // executions cost little next to the plan; transforms of more points
+  // than that keep the threads.
+  static bool faster(typename A::plan a, typename A::plan b) {
+    auto seconds = [](typename A::plan p) {
+      auto start = std::chrono::steady_clock::now();
+      A::execute(p);
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
+    A::execute(a);
+    double tb = seconds(b);
+    return seconds(a) < tb;
+  }
+
+  // FFTW's new-array execute needs the planning arrays' alignment; callers'
+  // arrays that lack it get a plan made with FFTW_UNALIGNED, once.
+  typename A::plan pick(int dir, T* in, T* out) {
+    if (unaligned_only_ || (A::alignment_of(in) == 0 && A::alignment_of(out) == 0))
+      return planned_[slot(dir)];
+    std::call_once(unaligned_once_[slot(dir)],
+                   [&] { unaligned_[slot(dir)] = make(dir, FFTW_UNALIGNED); });
+    return unaligned_[slot(dir)];
+  }
+
+  void run(int dir, T* in, T* out) {
+    typename A::plan p = pick(dir, in, out);
+    if (d_.kind == FFTMUX_C2C)
+      A::run_dft(p, reinterpret_cast<Complex*>(in), reinterpret_cast<Complex*>(out));
+    else if (d_.kind == FFTMUX_R2C)
+      A::run_r2c(p, in, reinterpret_cast<Complex*>(out));
+    else
+      A::run_c2r(p, reinterpret_cast<Complex*>(in), out);
+  }
+
+  static Map map(const Shape& s, bool shifted) {
+    return strided_map(s.extent, s.stride, s.distance, shifted ? s.shift_axes : 0);
+  }
+
+  template <class F> void walk_side(const Shape& a, bool shift, const Shape& b, F&& f) const {
+    walk(a.extent, d_.batch, map(a, shift), map(b, false), f);
+  }
+
+  // f(begin, end) over [0, n), split among the plan's threads where n is
+  // large enough to pay for starting them: the staging copy and the scaling
+  // run as wide as the transform (C2R 4096 x1024 on an H100 machine's 16
+  // threads: FFTW 2 ms of 12).
+  template <class F> void in_parallel(int64_t n, F&& f) const {
+    int threads = n >= 4 * b_.thread_threshold ? b_.threads : 1;
+    int64_t step = (n + threads - 1) / threads;
+    std::vector<std::thread> pool;
+    for (int i = 1; i < threads; ++i)
+      pool.emplace_back([&, i] { f(std::min(n, i * step), std::min(n, (i + 1) * step)); });
+    f(0, std::min(n, step));
+    for (std::thread& t : pool)
+      t.join();
+  }
+
+  void gather(const T* user, T* packed) const {
+    bool shift = d_.flags & FFTMUX_SHIFT_INPUT;
+    int64_t w = width(user_in_);
+    if (!shift && is_packed(user_in_)) // C2R 4096 x1024: 20 -> 6.6 ms
+      return in_parallel(span(user_in_, d_.batch) * w,
+                         [&](int64_t a, int64_t b) { std::copy(user + a, user + b, packed + a); });
+    walk_side(user_in_, shift, engine_in_,
+              [&](int64_t u, int64_t p) { std::copy_n(user + u * w, w, packed + p * w); });
+  }
+
+  void scatter(const T* packed, T* user, T s) const {
+    int64_t w = width(user_out_);
+    walk_side(user_out_, true, engine_out_, [&](int64_t u, int64_t p) {
+      for (int64_t c = 0; c < w; ++c)
+        user[u * w + c] = packed[p * w + c] * s;
+    });
+  }
+
+  void rescale(T* user, T s) const {
+    int64_t w = width(user_out_);
+    if (is_packed(user_out_))
+      return in_parallel(span(user_out_, d_.batch) * w, [&](int64_t a, int64_t b) {
+        std::for_each(user + a, user + b, [s](T& v) { v *= s; });
+      });
+    walk_side(user_out_, false, user_out_, [&](int64_t u, int64_t) {
+      for (int64_t c = 0; c < w; ++c)
+        user[u * w + c] *= s;
+    });
+  }
+
+  fftmux_desc d_;
+  unsigned rigor_;
+  Shape user_in_, user_out_, engine_in_, engine_out_;
+  bool stage_in_ = false, stage_out_ = false;
+  bool unaligned_only_ = false; // planned FFTW_UNALIGNED (quirks.hpp): any pointer runs
+  int threads_[2] = {1, 1};     // each direction's plan's threads
+  static constexpr int64_t thread_check_points = int64_t(1) << 20;
+  Memory scratch_in_, scratch_out_;
+  std::array<typename A::plan, 2> planned_{}, unaligned_{}; // per direction
+  double scale_[2] = {1, 1};                                // per direction, computed once
+  std::once_flag unaligned_once_[2];
+};
+
+} // namespace fftmux::fftw
