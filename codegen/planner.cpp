@@ -1332,17 +1332,6 @@ struct Planner {
     return g;
   }
 
-  // A contiguous copy of a shape: C2R's staging in scratch.
-  static plugin::Shape packed_shape(plugin::Shape s) {
-    int64_t step = 1;
-    for (int i = FFTMUX_MAX_RANK - 1; i >= 0; --i) {
-      s.stride[i] = step;
-      step *= s.extent[i];
-    }
-    s.distance = step;
-    return s;
-  }
-
   struct Where {
     Binding b;
     plugin::Shape s;
@@ -1361,7 +1350,7 @@ struct Planner {
     // C2R with more axes out of place keeps its input intact: the complex
     // axes run from the input into a packed copy in scratch.
     bool staged = d.kind == FFTMUX_C2R && d.rank > 1 && !in_place;
-    Where stage{Binding::scratch, packed_shape(in)};
+    Where stage{Binding::scratch, plugin::packed(in)};
     if (staged)
       take(stage.s.distance * d.batch);
     const int64_t staging = reserved; // held by the staged copy through every axis

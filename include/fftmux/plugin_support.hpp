@@ -43,6 +43,17 @@ inline Shape shape(const fftmux_desc& d, bool input) {
   return s;
 }
 
+// A side laid out contiguously, axes and batch in order: a staging copy's.
+inline Shape packed(Shape s) {
+  int64_t step = 1;
+  for (int i = FFTMUX_MAX_RANK - 1; i >= 0; --i) {
+    s.stride[i] = step;
+    step *= s.extent[i];
+  }
+  s.distance = step;
+  return s;
+}
+
 inline int64_t points(const fftmux_desc& d) {
   int64_t n = 1;
   for (uint32_t i = 0; i < d.rank; ++i)

@@ -15,16 +15,6 @@ Dims guru_dims(const fftmux_desc& d, const Shape& in, const Shape& out) {
   return g;
 }
 
-Shape packed(Shape s) {
-  int64_t step = 1;
-  for (int i = FFTMUX_MAX_RANK - 1; i >= 0; --i) {
-    s.stride[i] = step;
-    step *= s.extent[i];
-  }
-  s.distance = step;
-  return s;
-}
-
 int64_t span(const Shape& s, int64_t batch) {
   int64_t last = (batch - 1) * s.distance;
   for (int i = 0; i < FFTMUX_MAX_RANK; ++i)

@@ -23,6 +23,7 @@
 namespace fftmux::fftw {
 
 using plugin::fail;
+using plugin::packed;
 using plugin::Shape;
 
 // FFTW's planner, thread setup and wisdom are the process's, shared by the
@@ -54,9 +55,6 @@ struct Dims {
 };
 
 Dims guru_dims(const fftmux_desc& d, const Shape& in, const Shape& out);
-
-// A side laid out contiguously: the staging buffers' layout.
-Shape packed(Shape s);
 
 // Elements from a side's first to one past its last, every batch included.
 int64_t span(const Shape& s, int64_t batch);
