@@ -24,7 +24,10 @@ int64_t span(const Shape& s, int64_t batch) {
 
 bool is_packed(const Shape& s) {
   Shape p = packed(s);
-  return std::equal(s.stride, s.stride + FFTMUX_MAX_RANK, p.stride) && s.distance == p.distance;
+  for (int i = 0; i < FFTMUX_MAX_RANK; ++i)
+    if (s.extent[i] > 1 && s.stride[i] != p.stride[i]) // an axis of one element has any stride
+      return false;
+  return s.distance == p.distance;
 }
 
 } // namespace fftmux::fftw
