@@ -20,7 +20,8 @@ void fail_record(fftmux_tune_record& r, const std::string& why) {
 
 namespace {
 
-constexpr size_t first_runs = 3; // every candidate's short timing
+constexpr size_t first_runs = 3;      // every candidate's short timing
+constexpr double variant_gain = 0.05; // a share of the time below which variants are not raced
 
 double estimate_of(const Entry* e) {
   return e->t.c.estimate >= 0 ? e->t.c.estimate : std::numeric_limits<double>::infinity();
@@ -123,7 +124,7 @@ std::vector<Entry*> Race::prepare(std::vector<Entry*> list) {
       one(device[i]);
   };
   size_t threads =
-      std::min<size_t>({device.size(), 8, std::max(1u, std::thread::hardware_concurrency())});
+      std::min<size_t>(device.size(), std::max(1u, std::thread::hardware_concurrency()));
   std::vector<std::thread> pool;
   for (size_t i = 1; i < threads; ++i)
     pool.emplace_back(worker);
@@ -140,12 +141,13 @@ std::vector<Entry*> Race::prepare(std::vector<Entry*> list) {
 }
 
 // The first candidate that runs, in the order of the estimates, timed
-// briefly; then the others, planned and timed as briefly, but for those of
-// other backends whose calibrated estimate is over skip_factor times its
-// time. Returns every candidate timed. Variants of the leader's backend are
-// never skipped: a model prices them alike where their kernels differ, and
-// may be off by a factor on small problems. A backend's own estimate is not
-// calibrated: it orders, never skips.
+// briefly; then each other backend's first candidate, planned and timed as
+// briefly, but for those of other backends whose calibrated estimate is over
+// skip_factor times the best time; then the backends' other variants, but
+// for those bounded(). Returns every candidate timed. Variants are never
+// skipped by estimate: a model prices them alike where their kernels
+// differ, and may be off by a factor on small problems. A backend's own
+// estimate is not calibrated: it orders, never skips.
 std::vector<Entry*> Race::leaders(std::vector<Entry*>& distinct) {
   std::vector<Entry*> live;
   size_t i = 0;
@@ -156,10 +158,11 @@ std::vector<Entry*> Race::leaders(std::vector<Entry*>& distinct) {
   if (live.empty())
     return live;
   double best = median(live.front());
-  std::vector<Entry*> rest;
+  std::map<const Backend*, Entry*> lead{{&live.front()->t.b(), live.front()}};
+  std::vector<Entry*> firsts, variants;
   for (; i < distinct.size(); ++i) {
     Entry* e = distinct[i];
-    bool other = &e->t.b() != &live.front()->t.b();
+    bool other = lead.count(&e->t.b()) == 0;
     if (other && e->t.c.estimate_basis == "calibrated" && estimate_of(e) > skip_factor_ * best) {
       char why[256];
       std::snprintf(why, sizeof why,
@@ -169,12 +172,47 @@ std::vector<Entry*> Race::leaders(std::vector<Entry*>& distinct) {
       fail_record(e->record, why);
       continue;
     }
-    rest.push_back(e);
+    (other ? firsts : variants).push_back(e);
+    if (other)
+      lead[&e->t.b()] = e;
   }
-  std::vector<Entry*> more = prepare(rest);
+  std::vector<Entry*> more = prepare(firsts);
+  time(more, first_runs);
+  live.insert(live.end(), more.begin(), more.end());
+  for (Entry* e : live)
+    best = std::min(best, median(e));
+  std::vector<Entry*> open;
+  for (Entry* e : variants)
+    if (!bounded(*lead[&e->t.b()], *e, best))
+      open.push_back(e);
+  more = prepare(open);
   time(more, first_runs);
   live.insert(live.end(), more.begin(), more.end());
   return live;
+}
+
+// Variants of a backend differ in its kernels only: on host data the bus
+// takes the rest of the round trip, so a variant gains at most the kernels'
+// share of its backend's first candidate. Records why a variant is left
+// out when that share cannot make it the fastest, or is under
+// variant_gain.
+bool Race::bounded(Entry& first, Entry& variant, double best) {
+  if (!first.record.ok || first.t.problem.desc.placement != FFTMUX_HOST || !first.t.buffers())
+    return false;
+  if (first.record.execute_seconds == 0)
+    phases(first, first_runs);
+  double total = median(&first), kernels = first.record.execute_seconds;
+  double floor = total - kernels; // the variant's time, were its kernels free
+  if (kernels <= 0 || (floor <= best && kernels >= variant_gain * total))
+    return false;
+  char why[256];
+  std::snprintf(why, sizeof why,
+                "skipped: the kernels take %.4g us of %s's %.4g us on host data (the bus the "
+                "rest); a variant changes only them, and %s",
+                kernels * 1e6, first.t.b().name().c_str(), total * 1e6,
+                floor > best ? "the rest is over the best time" : "they are under 5%");
+  fail_record(variant.record, why);
+  return true;
 }
 
 // Successive halving: the faster half of the field goes on with twice the

@@ -1,9 +1,9 @@
 // How autotune times the candidates of one problem: variants of the same
 // code once; those whose calibrated estimate is far above the best time
-// measured skipped; the others raced (successive halving: every candidate a
-// few runs, the faster half twice as many, and so on up to the repeats),
-// or each fully with exhaustive. Plans of device backends are made on
-// several threads while none is timed.
+// measured skipped, and on host data a backend's variants where its
+// kernels' share of the round trip cannot matter; the others raced (successive halving: every
+// candidate a few runs, the faster half twice as many, and so on up to the repeats), or each fully
+// with exhaustive. Plans of device backends are made on several threads while none is timed.
 #pragma once
 
 #include "trial.hpp"
@@ -35,6 +35,7 @@ public:
 private:
   std::vector<Entry*> prepare(std::vector<Entry*> distinct);
   std::vector<Entry*> leaders(std::vector<Entry*>& distinct);
+  bool bounded(Entry& first, Entry& variant, double best);
   void rounds(std::vector<Entry*> live);
   void time(std::vector<Entry*>& live, size_t runs);
   void finish(std::vector<Entry>& entries);

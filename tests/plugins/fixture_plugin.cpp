@@ -8,8 +8,10 @@
 // extra time (delay_us), claim another in its estimate (claim_us; default
 // delay_us) and report the work of a GPU that moves the data once (work =
 // "gpu": one launch, the sides in its memory and, HOST plans, over the bus)
-// or none (the default, as plugins before the work fields). delay_us and
-// claim_us take one number or, as text, one per variant ("100, 100, 300").
+// or none (the default, as plugins before the work fields), and take bus_us
+// for each copy between host memory and its buffers, as a GPU's bus would
+// (twice in a HOST execution, around its kernels). delay_us and claim_us
+// take one number or, as text, one per variant ("100, 100, 300").
 #include <fftmux/plugin.h>
 #include <fftmux/plugin_support.hpp>
 
@@ -46,6 +48,7 @@ struct Backend {
   std::vector<long> delay_us{0};     // added to every execution, by variant
   std::vector<long> claim_us;        // the estimate, by variant; empty: delay_us
   bool gpu_work = false;             // reports a GPU's work
+  long bus_us = 0;                   // each copy between host memory and buffers
   long max_n = 1024;                 // longer lines are declined
 };
 
@@ -152,6 +155,7 @@ fftmux_status init(const fftmux_host_v1* h, void** out) {
     b->delay_us = numbers(h, "delay_us", {0});
     b->claim_us = numbers(h, "claim_us", {});
     b->gpu_work = config(h, "work") == "gpu";
+    b->bus_us = number(h, "bus_us", 0);
     b->max_n = number(h, "max_n", 1024);
   });
   if (s != FFTMUX_OK)
@@ -207,25 +211,41 @@ void plan_destroy(void* p) {
   delete static_cast<Plan*>(p);
 }
 
+void wait_us(long us) {
+  std::this_thread::sleep_for(std::chrono::microseconds(us));
+}
+
+// The plan's "kernels": its delay and the DFT.
+fftmux_status kernels(Plan& plan, int dir, const void* in, void* out) {
+  wait_us(plan.delay_us);
+  return guarded(&plan.backend->host, [&] {
+    if (plan.desc.precision == FFTMUX_F64)
+      dft<double>(plan, dir, in, out);
+    else
+      dft<float>(plan, dir, in, out);
+  });
+}
+
 fftmux_status execute(void* p, int dir, const void* in, void* out) {
   auto* plan = static_cast<Plan*>(p);
   if (fails(*plan->backend, "execute"))
     return fixture_status(plan->backend->status);
-  std::this_thread::sleep_for(std::chrono::microseconds(plan->delay_us));
-  return guarded(&plan->backend->host, [&] {
-    if (plan->desc.precision == FFTMUX_F64)
-      dft<double>(*plan, dir, in, out);
-    else
-      dft<float>(*plan, dir, in, out);
-  });
+  wait_us(plan->backend->bus_us); // up
+  fftmux_status s = kernels(*plan, dir, in, out);
+  wait_us(plan->backend->bus_us); // and down
+  return s;
 }
 
 struct Buffer {
   std::vector<unsigned char> bytes;
+  long bus_us;
 };
 
 fftmux_status execute_buffers(void* p, int dir, void* in, void* out) {
-  return execute(p, dir, static_cast<Buffer*>(in)->bytes.data(),
+  auto* plan = static_cast<Plan*>(p);
+  if (fails(*plan->backend, "execute"))
+    return fixture_status(plan->backend->status);
+  return kernels(*plan, dir, static_cast<Buffer*>(in)->bytes.data(),
                  static_cast<Buffer*>(out)->bytes.data());
 }
 
@@ -233,7 +253,9 @@ fftmux_status buffer_alloc(void* p, uint64_t bytes, void** out) {
   auto* b = static_cast<Backend*>(p);
   if (fails(*b, "alloc"))
     return fixture_status(b->status);
-  return guarded(&b->host, [&] { *out = new Buffer{std::vector<unsigned char>(bytes)}; });
+  return guarded(&b->host, [&] {
+    *out = new Buffer{std::vector<unsigned char>(bytes), b->bus_us};
+  });
 }
 
 void buffer_free(void* b) {
@@ -241,11 +263,13 @@ void buffer_free(void* b) {
 }
 
 fftmux_status buffer_write(void* b, uint64_t off, const void* src, uint64_t n) {
+  wait_us(static_cast<Buffer*>(b)->bus_us);
   std::memcpy(static_cast<Buffer*>(b)->bytes.data() + off, src, n);
   return FFTMUX_OK;
 }
 
 fftmux_status buffer_read(void* b, uint64_t off, void* dst, uint64_t n) {
+  wait_us(static_cast<Buffer*>(b)->bus_us);
   std::memcpy(dst, static_cast<Buffer*>(b)->bytes.data() + off, n);
   return FFTMUX_OK;
 }
