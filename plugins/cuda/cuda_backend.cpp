@@ -8,6 +8,7 @@
 #include <fftmux/gpu_support.hpp>
 #include <fftmux/plugin.h>
 #include <fftmux/plugin_support.hpp>
+#include <fftmux/plugin_table.hpp>
 
 #include <atomic>
 #include <cmath>
@@ -256,45 +257,14 @@ const char* const* variant_names() {
   return names.data();
 }
 
-const fftmux_backend_v1& table() {
-  static const fftmux_backend_v1 t = {
-      sizeof(fftmux_backend_v1),
-      FFTMUX_PLUGIN_ABI_VERSION,
-      "cuda",
-      FFTMUX_VERSION_STRING,
-      FFTMUX_CAP_F32 | FFTMUX_CAP_F64 | FFTMUX_CAP_C2C | FFTMUX_CAP_R2C | FFTMUX_CAP_STRIDES |
-          FFTMUX_CAP_IN_PLACE | FFTMUX_CAP_SHIFT,
-      FFTMUX_MAX_RANK,
-      FFTMUX_DOMAIN_CUDA,
-      uint32_t(1 + codegen::variants().size()),
-      variant_names(),
-      init,
-      shutdown,
-      about,
-      query,
-      plan_create,
-      plan_destroy,
-      execute,
-      execute_buffers,
-      synchronize,
-      buffer_alloc,
-      buffer_wrap,
-      buffer_free,
-      buffer_write,
-      buffer_read,
-      buffer_native,
-      plan_set_stream,
-  };
-  return t;
+// What the host lists (plugin_table.hpp makes the table).
+plugin::Identity identity() {
+  return {"cuda",          FFTMUX_VERSION_STRING, plugin::whole_api,
+          FFTMUX_MAX_RANK, FFTMUX_DOMAIN_CUDA,    uint32_t(1 + codegen::variants().size()),
+          variant_names()};
 }
 
 } // namespace
 } // namespace fftmux::cuda
 
-extern "C" FFTMUX_PLUGIN_EXPORT const fftmux_backend_v1* fftmux_plugin_entry(uint32_t host_abi) {
-  try {
-    return host_abi >= 1 ? &fftmux::cuda::table() : nullptr;
-  } catch (...) {
-    return nullptr; // only running out of memory can get here
-  }
-}
+FFTMUX_PLUGIN_TABLE(fftmux::cuda, identity(), plan_set_stream)

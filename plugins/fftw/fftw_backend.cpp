@@ -5,6 +5,7 @@
 
 #include <fftmux/plugin.h>
 #include <fftmux/plugin_support.hpp>
+#include <fftmux/plugin_table.hpp>
 
 #include <algorithm>
 #include <array>
@@ -265,38 +266,15 @@ uint64_t buffer_native(void* p) {
   return reinterpret_cast<uint64_t>(static_cast<Buffer*>(p)->data);
 }
 
-const fftmux_backend_v1 table = {
-    sizeof(fftmux_backend_v1),
-    FFTMUX_PLUGIN_ABI_VERSION,
-    "fftw",
-    FFTMUX_VERSION_STRING,
-    FFTMUX_CAP_F32 | FFTMUX_CAP_F64 | FFTMUX_CAP_C2C | FFTMUX_CAP_R2C | FFTMUX_CAP_STRIDES |
-        FFTMUX_CAP_IN_PLACE | FFTMUX_CAP_SHIFT,
-    FFTMUX_MAX_RANK,
-    FFTMUX_DOMAIN_HOST,
-    sizeof variants / sizeof *variants,
-    variants,
-    init,
-    shutdown,
-    about,
-    query,
-    plan_create,
-    plan_destroy,
-    execute,
-    execute_buffers,
-    synchronize,
-    buffer_alloc,
-    buffer_wrap,
-    buffer_free,
-    buffer_write,
-    buffer_read,
-    buffer_native,
-    nullptr, // plan_set_stream: FFTW has no queues
-};
+// What the host lists (plugin_table.hpp makes the table).
+plugin::Identity identity() {
+  return {"fftw",          FFTMUX_VERSION_STRING, plugin::whole_api,
+          FFTMUX_MAX_RANK, FFTMUX_DOMAIN_HOST,    uint32_t(sizeof variants / sizeof *variants),
+          variants};
+}
 
 } // namespace
 } // namespace fftmux::fftw
 
-extern "C" FFTMUX_PLUGIN_EXPORT const fftmux_backend_v1* fftmux_plugin_entry(uint32_t host_abi) {
-  return host_abi >= 1 ? &fftmux::fftw::table : nullptr;
-}
+// No plan_set_stream: FFTW has no queues.
+FFTMUX_PLUGIN_TABLE(fftmux::fftw, identity(), nullptr)

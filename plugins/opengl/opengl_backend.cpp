@@ -7,6 +7,7 @@
 
 #include <fftmux/plugin.h>
 #include <fftmux/plugin_support.hpp>
+#include <fftmux/plugin_table.hpp>
 
 #include <cstdio>
 #include <memory>
@@ -173,38 +174,19 @@ uint64_t buffer_native(void* buffer) {
   return static_cast<BufferHandle*>(buffer)->buffer->name();
 }
 
-const fftmux_backend_v1 table = {
-    sizeof(fftmux_backend_v1),
-    FFTMUX_PLUGIN_ABI_VERSION,
-    "opengl",
-    FFTMUX_VERSION_STRING,
-    FFTMUX_CAP_F32 | FFTMUX_CAP_F64 | FFTMUX_CAP_C2C | FFTMUX_CAP_R2C | FFTMUX_CAP_STRIDES |
-        FFTMUX_CAP_IN_PLACE | FFTMUX_CAP_SHIFT,
-    FFTMUX_MAX_RANK,
-    FFTMUX_DOMAIN_OPENGL,
-    uint32_t(codegen::variants().size()),
-    codegen::variant_names(),
-    init,
-    shutdown,
-    about,
-    query,
-    plan_create,
-    plan_destroy,
-    execute,
-    execute_buffers,
-    synchronize,
-    buffer_alloc,
-    buffer_wrap,
-    buffer_free,
-    buffer_write,
-    buffer_read,
-    buffer_native,
-    nullptr, // plan_set_stream: GL has one queue per context
-};
+// What the host lists (plugin_table.hpp makes the table).
+plugin::Identity identity() {
+  return {"opengl",
+          FFTMUX_VERSION_STRING,
+          plugin::whole_api,
+          FFTMUX_MAX_RANK,
+          FFTMUX_DOMAIN_OPENGL,
+          uint32_t(codegen::variants().size()),
+          codegen::variant_names()};
+}
 
 } // namespace
 } // namespace fftmux::opengl
 
-extern "C" FFTMUX_PLUGIN_EXPORT const fftmux_backend_v1* fftmux_plugin_entry(uint32_t host_abi) {
-  return host_abi >= 1 ? &fftmux::opengl::table : nullptr;
-}
+// No plan_set_stream: GL has one queue per context.
+FFTMUX_PLUGIN_TABLE(fftmux::opengl, identity(), nullptr)

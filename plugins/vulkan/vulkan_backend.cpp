@@ -5,6 +5,7 @@
 
 #include <fftmux/plugin.h>
 #include <fftmux/plugin_support.hpp>
+#include <fftmux/plugin_table.hpp>
 
 #include <atomic>
 #include <cmath>
@@ -199,38 +200,19 @@ uint64_t buffer_native(void* b) {
   return reinterpret_cast<uint64_t>(static_cast<BufferHandle*>(b)->buffer->handle());
 }
 
-const fftmux_backend_v1 table = {
-    sizeof(fftmux_backend_v1),
-    FFTMUX_PLUGIN_ABI_VERSION,
-    "vulkan",
-    FFTMUX_VERSION_STRING,
-    FFTMUX_CAP_F32 | FFTMUX_CAP_F64 | FFTMUX_CAP_C2C | FFTMUX_CAP_R2C | FFTMUX_CAP_STRIDES |
-        FFTMUX_CAP_IN_PLACE | FFTMUX_CAP_SHIFT,
-    FFTMUX_MAX_RANK,
-    FFTMUX_DOMAIN_VULKAN,
-    uint32_t(codegen::variants().size()),
-    codegen::variant_names(),
-    init,
-    shutdown,
-    about,
-    query,
-    plan_create,
-    plan_destroy,
-    execute,
-    execute_buffers,
-    synchronize,
-    buffer_alloc,
-    buffer_wrap,
-    buffer_free,
-    buffer_write,
-    buffer_read,
-    buffer_native,
-    nullptr, // plan_set_stream: the backend owns its queue
-};
+// What the host lists (plugin_table.hpp makes the table).
+plugin::Identity identity() {
+  return {"vulkan",
+          FFTMUX_VERSION_STRING,
+          plugin::whole_api,
+          FFTMUX_MAX_RANK,
+          FFTMUX_DOMAIN_VULKAN,
+          uint32_t(codegen::variants().size()),
+          codegen::variant_names()};
+}
 
 } // namespace
 } // namespace fftmux::vulkan
 
-extern "C" FFTMUX_PLUGIN_EXPORT const fftmux_backend_v1* fftmux_plugin_entry(uint32_t host_abi) {
-  return host_abi >= 1 ? &fftmux::vulkan::table : nullptr;
-}
+// No plan_set_stream: the backend owns its queue.
+FFTMUX_PLUGIN_TABLE(fftmux::vulkan, identity(), nullptr)

@@ -1,0 +1,77 @@
+// A backend's function table and entry point, written once for every
+// plugin. The plugin defines, in its namespace, the functions named as
+// fftmux_backend_v1's fields (init, shutdown, about, query, plan_create,
+// plan_destroy, execute, execute_buffers, synchronize, buffer_alloc,
+// buffer_wrap, buffer_free, buffer_write, buffer_read, buffer_native) and
+// a function that returns its identity, then at global scope:
+//
+//   FFTMUX_PLUGIN_TABLE(my::backend, identity(), nullptr)   // or its plan_set_stream
+//
+// which defines the table and exports fftmux_plugin_entry (plugin.h).
+// A plugin that leaves optional fields null writes its table by hand.
+#pragma once
+
+#include "plugin.h"
+
+namespace fftmux::plugin {
+
+// The capabilities of the whole descriptor of ABI 1: a backend that runs
+// every precision, kind, layout, placement in place and shift.
+constexpr uint32_t whole_api = FFTMUX_CAP_F32 | FFTMUX_CAP_F64 | FFTMUX_CAP_C2C | FFTMUX_CAP_R2C |
+                               FFTMUX_CAP_STRIDES | FFTMUX_CAP_IN_PLACE | FFTMUX_CAP_SHIFT;
+
+// What a backend is, beside its functions.
+struct Identity {
+  const char* name;
+  const char* version;
+  uint32_t caps;
+  uint32_t max_rank;
+  uint32_t domain; // fftmux_domain of its buffers
+  uint32_t variant_count;
+  const char* const* variants; // the preferred first
+};
+
+} // namespace fftmux::plugin
+
+// The table is made on the first call of the entry point (an identity may
+// allocate its variant names); failing to, the plugin declines to load.
+#define FFTMUX_PLUGIN_TABLE(NS, IDENTITY, PLAN_SET_STREAM)                                         \
+  namespace NS {                                                                                   \
+  const fftmux_backend_v1& plugin_table() {                                                        \
+    static const ::fftmux::plugin::Identity id = IDENTITY;                                         \
+    static const fftmux_backend_v1 table = {sizeof(fftmux_backend_v1),                             \
+                                            FFTMUX_PLUGIN_ABI_VERSION,                             \
+                                            id.name,                                               \
+                                            id.version,                                            \
+                                            id.caps,                                               \
+                                            id.max_rank,                                           \
+                                            id.domain,                                             \
+                                            id.variant_count,                                      \
+                                            id.variants,                                           \
+                                            init,                                                  \
+                                            shutdown,                                              \
+                                            about,                                                 \
+                                            query,                                                 \
+                                            plan_create,                                           \
+                                            plan_destroy,                                          \
+                                            execute,                                               \
+                                            execute_buffers,                                       \
+                                            synchronize,                                           \
+                                            buffer_alloc,                                          \
+                                            buffer_wrap,                                           \
+                                            buffer_free,                                           \
+                                            buffer_write,                                          \
+                                            buffer_read,                                           \
+                                            buffer_native,                                         \
+                                            PLAN_SET_STREAM};                                      \
+    return table;                                                                                  \
+  }                                                                                                \
+  }                                                                                                \
+  extern "C" FFTMUX_PLUGIN_EXPORT const fftmux_backend_v1* fftmux_plugin_entry(                    \
+      uint32_t host_abi) {                                                                         \
+    try {                                                                                          \
+      return host_abi >= 1 ? &NS::plugin_table() : nullptr;                                        \
+    } catch (...) {                                                                                \
+      return nullptr;                                                                              \
+    }                                                                                              \
+  }
