@@ -1,0 +1,195 @@
+// Loads and stores: a line from global memory into registers and back, through
+// streamed bulk copies, flat runs, mirror pairs and the real accesses.
+#include "emit/emitter.hpp"
+
+#include <limits>
+
+namespace fftmux::codegen::emission {
+
+// Streamed lines (Kernel::stream, CUDA): the shared barrier, the copy's place,
+// the first line's copy and the loop over lines. A source not 16-byte aligned
+// (a caller's pointer) is read directly instead: the copy needs that alignment.
+std::string Emitter::stream_open() const {
+  std::string groups = u(int64_t(k_.groups()));
+  return "  __shared__ __align__(8) unsigned long long bar;\n"
+         "  uint bar_at = (uint)__cvta_generic_to_shared(&bar), phase = 0u;\n"
+         "  uint pre_at = (uint)__cvta_generic_to_shared(sh + " +
+         u(k_.stream_offset()) +
+         ");\n"
+         "  const cplx_t* pre = (const cplx_t*)(sh + " +
+         u(k_.stream_offset()) +
+         ");\n"
+         "  bool bulk = ((size_t)src & 15u) == 0u;\n"
+         "  if (lid == 0u) {\n"
+         "    asm volatile(\"mbarrier.init.shared::cta.b64 [%0], 1;\" :: \"r\"(bar_at) : "
+         "\"memory\");\n"
+         "    asm volatile(\"fence.mbarrier_init.release.cluster;\" ::: \"memory\");\n"
+         "  }\n"
+         "  __syncthreads();\n  " +
+         fetch("blockIdx.x") + "\n  for (uint group = blockIdx.x; group < " + groups +
+         "; group += gridDim.x) {\n";
+}
+
+// Thread 0 has line g (< groups) copied to pre, completing on bar.
+std::string Emitter::fetch(const std::string& g) const {
+  int64_t base = first_element(k_.load);
+  std::string bytes = u(k_.length * (f64_ ? 16 : 8));
+  return "if (bulk && lid == 0u && " + g + " < " + u(int64_t(k_.groups())) +
+         ") { "
+         "asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\"); "
+         "asm volatile(\"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\" :: "
+         "\"r\"(bar_at), \"r\"(" +
+         bytes +
+         ") : \"memory\"); "
+         "asm volatile(\"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
+         "[%0], [%1], %2, [%3];\" :: \"r\"(pre_at), \"l\"(src + (size_t)(" +
+         g + ") * " + u(k_.length) + (base ? " + " + u(base) : "") + "), \"r\"(" + bytes +
+         "), \"r\"(bar_at) : \"memory\"); }";
+}
+
+// The current line from pre, once its copy has landed.
+void Emitter::load_streamed(const Layout& from) {
+  line("if (bulk) {");
+  line("asm volatile(\"{ .reg .pred p; W: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], "
+       "%1; @!p bra W; }\" :: \"r\"(bar_at), \"r\"(phase) : \"memory\");");
+  line("phase ^= 1u;");
+  for (size_t i = 0; i < from.slots.size(); ++i)
+    guarded(from.slots[i].guard, reg(i) + " = pre[" + from.slots[i].pos + "];");
+  line("} else {");
+}
+
+// The value at position pos of a side.
+std::string Emitter::load_value(const Side& side, const std::string& pos, bool alt) {
+  return load_at(side, logical(side, pos, alt), alt);
+}
+
+// The value at logical position l of a side.
+std::string Emitter::load_at(const Side& side, const std::string& l, bool alt) {
+  std::string h = u(side.length);
+  switch (side.access) {
+  case Access::complex: return src(address(side, alt, l));
+  case Access::real: return "CPLX(" + src_real(address(side, alt, l)) + ", K(0.0))";
+  case Access::real_pair:
+    if (paired(side))
+      return src(pair_index(side, alt, l));
+    return "CPLX(" + src_real(address(side, alt, "(2u * " + l + ")")) + ", " +
+           src_real(address(side, alt, "(2u * " + l + " + 1u)")) + ")";
+  case Access::hermitian:
+    // The imaginary part of X[0] is ignored, as numpy and FFTW do.
+    return "(" + l + " == " + u(0) + " ? CPLX(" + src(address(side, alt, l)) +
+           ".x, K(0.0)) : " + l + " <= " + u(side.length / 2) + " ? " + src(address(side, alt, l)) +
+           " : cconj(" + src(address(side, alt, "(" + h + " - " + l + ")")) + "))";
+  case Access::r2c:
+    return "r2c_post(" + src(address(side, alt, "(" + l + " % " + h + ")")) + ", " +
+           src(address(side, alt, "((" + h + " - " + l + ") % " + h + ")")) + ", " +
+           lookup(side.table, l) + ")";
+  case Access::c2r:
+    return "c2r_pre(" + src(address(side, alt, l)) + ", " +
+           src(address(side, alt, "(" + h + " - " + l + ")")) + ", " + lookup(side.table, l) +
+           ", " + l + " == " + u(0) + ")";
+  }
+  return "";
+}
+
+// The line from memory into the first stage's layout.
+Layout Emitter::load() {
+  const Side& side = k_.load;
+  Layout target = first_layout();
+  Layout from = k_.load_flat ? flat(k_.length) : k_.load_alt ? linear(k_.length, true) : target;
+  for (size_t i = 0; i < from.slots.size(); ++i) // what guarded-off slots hold
+    line(reg(i) + " = CPLX(K(0.0), K(0.0));");
+  if (k_.stream)
+    load_streamed(from);
+  auto bases = line_bases(from, side, false);
+  for (size_t i = 0; i < from.slots.size(); ++i) {
+    const Slot& sl = from.slots[i];
+    if (from.flat) {
+      guarded(sl.guard, reg(i) + " = " + src(flat_address(side, i, k_.length)) + ";");
+      continue;
+    }
+    std::string g = join(std::string(from.alt ? "okA" : "okS"), sl.guard);
+    if (side.axes[0].limit != std::numeric_limits<int64_t>::max())
+      g = join(g, logical(side, sl.pos, from.alt) + " < " + u(side.axes[0].limit));
+    std::string p = through(bases, sl, side, false);
+    guarded(g, reg(i) + " = " + (p.empty() ? load_value(side, sl.pos, from.alt) : p) + ";");
+  }
+  if (k_.mirror_pairs)
+    mirror_pairs(from, side, false, "");
+  if (k_.stream) { // every thread has read pre: the next line may land there
+    line("}");
+    barrier();
+    line(fetch("group + gridDim.x"));
+  }
+  return exchange(from, target);
+}
+
+// The layout cur to memory (scaled).
+void Emitter::store(const Layout& cur) {
+  if (k_.cluster > 1)
+    return cluster_rows(cur);
+  const Side& side = k_.store;
+  Layout to = k_.store_flat ? flat(k_.positions) : k_.store_alt ? linear(k_.positions, true) : cur;
+  to = exchange(cur, to);
+  std::string scale;
+  if (k_.scale != 1.0)
+    scale = " * " + literal(k_.scale);
+  auto bases = line_bases(to, side, true);
+  for (size_t i = 0; i < to.slots.size(); ++i) {
+    if (!emits(i))
+      continue;
+    const Slot& sl = to.slots[i];
+    if (to.flat) {
+      guarded(sl.guard, format(x_.dst, flat_address(side, i, k_.positions).c_str()) + " = " +
+                            reg(i) + scale + ";");
+      continue;
+    }
+    std::string g = join(std::string(to.alt ? "okA" : "okS"), sl.guard);
+    std::string l = logical(side, sl.pos, to.alt);
+    if (side.axes[0].limit != std::numeric_limits<int64_t>::max())
+      g = join(g, l + " < " + u(side.axes[0].limit));
+    std::string v = reg(i) + scale, p = through(bases, sl, side, true);
+    guarded(g, p.empty() ? store_value(side, l, to.alt, v) : p + " = " + v + ";");
+  }
+  if (k_.mirror_pairs)
+    mirror_pairs(to, side, true, scale);
+}
+
+// Kernel::mirror_pairs: slot i at logical position l has its partner
+// output at h - l, kept in register J + i (J slots); loaded (store =
+// false) from the same two elements as slot i, or stored.
+void Emitter::mirror_pairs(const Layout& lay, const Side& side, bool store,
+                           const std::string& scale) {
+  size_t J = lay.slots.size();
+  registers_ = std::max(registers_, 2 * J);
+  for (size_t i = 0; i < J; ++i) {
+    const Slot& sl = lay.slots[i];
+    std::string l = logical(side, sl.pos, lay.alt);
+    std::string m = "(" + u(k_.load.length) + " - " + l + ")";
+    std::string g =
+        join(join(std::string(lay.alt ? "okA" : "okS"), sl.guard),
+             l + " < " + u(side.axes[0].limit) + " && " + m + " < " + u(k_.mirror_pairs));
+    if (store) {
+      guarded(g, store_value(side, m, lay.alt, reg(J + i) + scale));
+      continue;
+    }
+    line(reg(J + i) + " = CPLX(K(0.0), K(0.0));");
+    guarded(g, reg(J + i) + " = " + load_at(side, m, lay.alt) + ";");
+  }
+}
+
+// The statement that stores value v at logical position l of a side
+// (complex, real or real pairs).
+std::string Emitter::store_value(const Side& side, const std::string& l, bool alt,
+                                 const std::string& v) {
+  if (side.access == Access::complex)
+    return format(x_.dst, address(side, alt, l).c_str()) + " = " + v + ";";
+  if (side.access == Access::real)
+    return format(x_.dst_real, address(side, alt, l).c_str()) + " = (" + v + ").x;";
+  if (paired(side))
+    return format(x_.dst, pair_index(side, alt, l).c_str()) + " = " + v + ";";
+  return "cplx_t v = " + v + "; " +
+         format(x_.dst_real, address(side, alt, "(2u * " + l + ")").c_str()) + " = v.x; " +
+         format(x_.dst_real, address(side, alt, "(2u * " + l + " + 1u)").c_str()) + " = v.y;";
+}
+
+} // namespace fftmux::codegen::emission
