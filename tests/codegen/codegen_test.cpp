@@ -1155,7 +1155,8 @@ TEST(Plan, StridedLinesShareSectors) {
 }
 
 // A strided pass exchanges one component at a time unless it twiddles long
-// lines (planner.cpp, interleaved_split, says what the H200 measured).
+// lines (codegen/plan/shape.cpp, interleaved_split; docs/codegen-rules.md says what
+// the H200 measured).
 TEST(Plan, StridedPassesExchangeOneComponentAtATime) {
   auto split = [](std::vector<int64_t> n, int64_t batch) {
     std::vector<int> out;
