@@ -30,8 +30,8 @@ std::pair<int64_t, int64_t> Planner::bluestein_shape(int64_t n) const {
     if (m1)
       return {c, m1};
   }
-  fail(FFTMUX_ERROR_UNSUPPORTED,
-       "Bluestein for n = " + std::to_string(n) + " needs more than 3 passes on this device");
+  throw Unsupported("Bluestein for n = " + std::to_string(n) +
+                    " needs more than 3 passes on this device");
 }
 
 // Line l of a length with a prime factor above 13 by Bluestein's convolution: one fused kernel, two
@@ -59,7 +59,7 @@ void Planner::bluestein(const Line& l, double scale, bool r2c_post) {
     return;
   }
   if (r2c_post)
-    fail(FFTMUX_ERROR_INTERNAL, "r2c post on a multi-pass Bluestein line");
+    throw Unsupported("r2c post on a multi-pass Bluestein line");
   // Three passes over m = m1 * m2: columns forward; rows forward, times
   // the kernel's spectrum, inverse; columns inverse.
   int64_t m2 = m / m1;

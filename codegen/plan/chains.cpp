@@ -45,8 +45,7 @@ int64_t Planner::column_length(int64_t n, bool top, bool post) {
     if (best)
       return best;
   }
-  fail(FFTMUX_ERROR_UNSUPPORTED,
-       "length " + std::to_string(n) + " needs more than 3 passes on this device");
+  throw Unsupported("length " + std::to_string(n) + " needs more than 3 passes on this device");
 }
 
 // For n an odd power of two, the longer of its two factors nearest

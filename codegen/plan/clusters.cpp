@@ -60,7 +60,7 @@ void Planner::clustered(const Line& l, int64_t c, int64_t g, double scale,
   k.scale = scale;
   add(std::move(k), l.load.buffer, l.store.buffer, g > 1 ? 2 * opt.values_per_thread : 0);
   if (out.passes.back().kernel.teams != uint32_t(g))
-    fail(FFTMUX_ERROR_INTERNAL, "a cluster's group does not hold its columns");
+    throw Unsupported("a cluster's group does not hold its columns");
 }
 
 } // namespace fftmux::codegen::planning

@@ -45,7 +45,7 @@ void Planner::line(const Line& l, double scale, std::vector<Step> post, int64_t 
     k.steps.insert(k.steps.end(), post.begin(), post.end());
     if (!post.empty() && post.back().kind == Step::r2c_post) {
       if (post.back().table.offset < 0) // r2c_step(h, true) outside a chain's rows
-        fail(FFTMUX_ERROR_INTERNAL, "R2C's post step without its table");
+        throw Unsupported("R2C's post step without its table");
       k.positions = l.n + 1;
       k.mirror_lines = l.mirror;
     }
@@ -55,7 +55,7 @@ void Planner::line(const Line& l, double scale, std::vector<Step> post, int64_t 
     return;
   }
   if (!post.empty() && post.back().kind != Step::r2c_post)
-    fail(FFTMUX_ERROR_INTERNAL, "post steps on a multi-pass line");
+    throw Unsupported("post steps on a multi-pass line");
   int64_t n1 = column_length(l.n, reuse < 0, !post.empty()), n2 = l.n / n1;
   int64_t base = reuse >= 0 ? reuse : take(l.n * product(l.digits));
   int unit = unit_digit(l.load, l.digits);

@@ -23,7 +23,7 @@ Planner::Planner(const fftmux_desc& desc, int direction, const Device& device, c
 // Plans the axes one after another (C2R's real axis last), each pass between the buffers its place
 // in the order gives it, and writes the summary.
 void Planner::run() {
-  plugin::Shape in = plugin::shape(d, true), outs = plugin::shape(d, false);
+  geometry::Shape in = geometry::shape(d, true), outs = geometry::shape(d, false);
   bool shift_in = d.flags & FFTMUX_SHIFT_INPUT, shift_out = d.flags & FFTMUX_SHIFT_OUTPUT;
   bool in_place = d.flags & FFTMUX_IN_PLACE;
   const int last = FFTMUX_MAX_RANK - 1, first = FFTMUX_MAX_RANK - int(d.rank);
@@ -35,7 +35,7 @@ void Planner::run() {
   // C2R with more axes out of place keeps its input intact: the complex
   // axes run from the input into a packed copy in scratch.
   bool staged = d.kind == FFTMUX_C2R && d.rank > 1 && !in_place;
-  Where stage{Binding::scratch, plugin::packed(in)};
+  Where stage{Binding::scratch, geometry::packed(in)};
   if (staged)
     take(stage.s.distance * d.batch);
   const int64_t staging = reserved; // held by the staged copy through every axis
@@ -55,7 +55,7 @@ void Planner::run() {
     }
     reserved = staging;
     int64_t n = d.n[a - first];
-    double s = last_pass ? plugin::scale(d, sign) : 1.0;
+    double s = last_pass ? geometry::scale(d, sign) : 1.0;
     size_t before = out.passes.size();
     if (d.kind != FFTMUX_C2C && a == last) {
       real_line(a, n, src, dst, s, shift_in, shift_out);
@@ -77,7 +77,7 @@ void Planner::run() {
 
 // One side of a pass along axis a (0..2, right-aligned) as a Line side:
 // the other axes and the batch become digits, fastest first.
-Side Planner::user_side(const plugin::Shape& s, Binding b, int a, int64_t length,
+Side Planner::user_side(const geometry::Shape& s, Binding b, int a, int64_t length,
                         bool shifted) const {
   Side side;
   side.buffer = b;
@@ -97,7 +97,7 @@ Side Planner::user_side(const plugin::Shape& s, Binding b, int a, int64_t length
 
 // The digits of a line along axis a: the other axes' extents and the batch, fastest first, as
 // user_side numbers them.
-std::vector<int64_t> Planner::line_digits(const plugin::Shape& s, int a) const {
+std::vector<int64_t> Planner::line_digits(const geometry::Shape& s, int a) const {
   std::vector<int64_t> g;
   for (int x = FFTMUX_MAX_RANK - 1; x >= 0; --x)
     if (x != a && s.extent[x] > 1)
@@ -123,7 +123,7 @@ namespace fftmux::codegen {
 using planning::Planner;
 
 uint64_t side_bytes(const fftmux_desc& desc, bool input) {
-  return plugin::side_bytes(desc, input);
+  return geometry::side_bytes(desc, input);
 }
 
 Plan plan(const fftmux_desc& desc, int direction, const Device& device, const Options& options) {
@@ -134,11 +134,7 @@ Plan plan(const fftmux_desc& desc, int direction, const Device& device, const Op
     throw Unsupported("r2c runs forward only, c2r inverse only");
   Plan p;
   Planner planner(desc, direction, device, options, p);
-  try {
-    planner.run();
-  } catch (const plugin::Failure& f) {
-    throw Unsupported(f.what());
-  }
+  planner.run();
   p.summary = planner.summary.str();
   return p;
 }

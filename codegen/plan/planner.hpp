@@ -7,7 +7,7 @@
 
 #include "tables.hpp"
 
-#include <fftmux/plugin_support.hpp>
+#include <fftmux/desc_geometry.hpp>
 
 #include <cstdint>
 #include <limits>
@@ -16,8 +16,6 @@
 #include <vector>
 
 namespace fftmux::codegen::planning {
-
-using plugin::fail;
 
 // Whether the kernel ends with the r2c post-processing, which reads both
 // components of a position at once (so its exchange cannot be split).
@@ -69,14 +67,14 @@ struct Planner {
 
   struct Where {
     Binding b;
-    plugin::Shape s;
+    geometry::Shape s;
   };
 
   // The problem, one axis after another (planner.cpp).
   Planner(const fftmux_desc& desc, int direction, const Device& device, const Options& o, Plan& p);
   void run();
-  Side user_side(const plugin::Shape& s, Binding b, int a, int64_t length, bool shifted) const;
-  std::vector<int64_t> line_digits(const plugin::Shape& s, int a) const;
+  Side user_side(const geometry::Shape& s, Binding b, int a, int64_t length, bool shifted) const;
+  std::vector<int64_t> line_digits(const geometry::Shape& s, int a) const;
   void any_line(const Line& l, double scale);
 
   // What the device and options allow a kernel (limits.cpp).

@@ -107,8 +107,7 @@ Kernel Planner::shape_at(Kernel k, int64_t E) {
   if (k.shared_scalars() > shared_scalars())
     k.pad_shared = false;
   if (k.shared_scalars() > shared_scalars())
-    fail(FFTMUX_ERROR_UNSUPPORTED,
-         "line of " + std::to_string(k.length) + " does not fit shared memory");
+    throw Unsupported("line of " + std::to_string(k.length) + " does not fit shared memory");
   stream(k);
   // Saying that a group runs alone (CUDA's launch bound of one group) changes how ptxas schedules
   // it, at the same 128 registers. (docs/codegen-rules.md: shape_at: launch bound of one group)

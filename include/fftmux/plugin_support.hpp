@@ -1,8 +1,10 @@
 // Header-only C++ helpers for plugin authors: the shape of each side of a
-// resolved descriptor, the scale of a direction, and the exception guard
-// every plugin entry needs. Depends on nothing but the ABI headers.
+// resolved descriptor, the scale of a direction (both desc_geometry.hpp's),
+// and the exception guard every plugin entry needs. Depends on nothing but
+// the ABI headers.
 #pragma once
 
+#include "desc_geometry.hpp"
 #include "plugin.h"
 
 #include <algorithm>
@@ -15,73 +17,13 @@
 
 namespace fftmux::plugin {
 
-// One side of a transform, axes right-aligned to FFTMUX_MAX_RANK (rank 1
-// uses the last slot) so loops over three axes serve every rank.
-struct Shape {
-  bool complex = true;
-  int64_t extent[FFTMUX_MAX_RANK] = {1, 1, 1};
-  int64_t stride[FFTMUX_MAX_RANK] = {0, 0, 0};
-  int64_t distance = 0;
-  unsigned shift_axes = 0; // axes a SHIFT flag applies to on this side
-};
-
-inline Shape shape(const fftmux_desc& d, bool input) {
-  Shape s;
-  bool real = input ? d.kind == FFTMUX_R2C : d.kind == FFTMUX_C2R;
-  s.complex = !real;
-  int offset = FFTMUX_MAX_RANK - int(d.rank);
-  for (uint32_t i = 0; i < d.rank; ++i) {
-    s.extent[offset + i] = d.n[i];
-    s.stride[offset + i] = input ? d.in_strides[i] : d.out_strides[i];
-    s.shift_axes |= 1u << (offset + i);
-  }
-  s.distance = input ? d.in_distance : d.out_distance;
-  if (d.kind != FFTMUX_C2C && s.complex) { // the halved axis is never shifted
-    s.extent[FFTMUX_MAX_RANK - 1] = d.n[d.rank - 1] / 2 + 1;
-    s.shift_axes &= ~(1u << (FFTMUX_MAX_RANK - 1));
-  }
-  return s;
-}
-
-// A side laid out contiguously, axes and batch in order: a staging copy's.
-inline Shape packed(Shape s) {
-  int64_t step = 1;
-  for (int i = FFTMUX_MAX_RANK - 1; i >= 0; --i) {
-    s.stride[i] = step;
-    step *= s.extent[i];
-  }
-  s.distance = step;
-  return s;
-}
-
-inline int64_t points(const fftmux_desc& d) {
-  int64_t n = 1;
-  for (uint32_t i = 0; i < d.rank; ++i)
-    n *= d.n[i];
-  return n;
-}
-
-// Bytes from the first to one past the last element of one side of a
-// resolved descriptor, every batch included.
-inline uint64_t side_bytes(const fftmux_desc& d, bool input) {
-  Shape s = shape(d, input);
-  int64_t last = (d.batch - 1) * s.distance;
-  for (int i = 0; i < FFTMUX_MAX_RANK; ++i)
-    last += (s.extent[i] - 1) * s.stride[i];
-  uint64_t scalar = d.precision == FFTMUX_F64 ? 8 : 4;
-  return uint64_t(last + 1) * scalar * (s.complex ? 2 : 1);
-}
-
-// The factor the transform applies in direction under d.norm.
-inline double scale(const fftmux_desc& d, int direction) {
-  double n = double(points(d));
-  switch (d.norm) {
-  case FFTMUX_NORM_BACKWARD: return direction == FFTMUX_INVERSE ? 1.0 / n : 1.0;
-  case FFTMUX_NORM_ORTHO: return 1.0 / std::sqrt(n);
-  case FFTMUX_NORM_FORWARD: return direction == FFTMUX_FORWARD ? 1.0 / n : 1.0;
-  default: return 1.0;
-  }
-}
+// The descriptor's geometry (desc_geometry.hpp), under the names plugins use.
+using geometry::packed;
+using geometry::points;
+using geometry::scale;
+using geometry::shape;
+using geometry::Shape;
+using geometry::side_bytes;
 
 // The host's functions (set_error, write_file), which are the host
 // library's own and the same for every context: for a plugin that reports

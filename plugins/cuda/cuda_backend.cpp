@@ -5,7 +5,8 @@
 #include "native.hpp"
 #include "work.hpp"
 
-#include <fftmux/gpu_support.hpp>
+#include <fftmux/gpu/generation.hpp>
+#include <fftmux/gpu/variants.hpp>
 #include <fftmux/plugin.h>
 #include <fftmux/plugin_support.hpp>
 #include <fftmux/plugin_table.hpp>

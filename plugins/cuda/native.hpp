@@ -8,7 +8,7 @@
 #include "backend.hpp"
 
 #include <fftmux/codegen.hpp>
-#include <fftmux/gpu_support.hpp>
+#include <fftmux/gpu/generation.hpp>
 
 namespace fftmux::cuda {
 

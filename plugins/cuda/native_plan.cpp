@@ -3,7 +3,8 @@
 #include "check.hpp"
 #include "route.hpp"
 
-#include <fftmux/gpu_support.hpp>
+#include <fftmux/gpu/generation.hpp>
+#include <fftmux/gpu/variants.hpp>
 
 #include <algorithm>
 #include <future>

@@ -2,7 +2,7 @@
 
 #include "check.hpp"
 
-#include <fftmux/gpu_support.hpp>
+#include <fftmux/gpu/generation.hpp>
 
 #include <nvrtc.h>
 

@@ -3,7 +3,7 @@
 #include "native.hpp"
 #include "route.hpp"
 
-#include <fftmux/gpu_support.hpp>
+#include <fftmux/gpu/generation.hpp>
 
 #include <cmath>
 

@@ -2,6 +2,7 @@
 // programs (compiled in parallel, cached as program binaries) and buffers.
 #include "engine.hpp"
 
+#include <fftmux/gpu/variants.hpp>
 #include <fftmux/plugin_support.hpp>
 
 #include <algorithm>

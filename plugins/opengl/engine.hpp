@@ -8,7 +8,9 @@
 #include "vulkan_memory.hpp"
 #include "worker.hpp"
 
-#include <fftmux/gpu_support.hpp>
+#include <fftmux/gpu/generation.hpp>
+#include <fftmux/gpu/kernel_cache.hpp>
+#include <fftmux/gpu/variants.hpp> // the options its users pick
 #include <fftmux/plugin.h>
 
 #include <functional>

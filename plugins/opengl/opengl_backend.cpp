@@ -5,6 +5,7 @@
 // back to the caller's thread and are reported there.
 #include "engine.hpp"
 
+#include <fftmux/gpu/variants.hpp>
 #include <fftmux/plugin.h>
 #include <fftmux/plugin_support.hpp>
 #include <fftmux/plugin_table.hpp>

@@ -2,6 +2,7 @@
 // dispatched with barriers between passes.
 #include "engine.hpp"
 
+#include <fftmux/gpu/dispatch.hpp>
 #include <fftmux/plugin_support.hpp>
 
 #include <algorithm>

@@ -1,6 +1,8 @@
 // Instance, device and queue selection; buffers; the SPIR-V compiler.
 #include "engine.hpp"
 
+#include <fftmux/gpu/dispatch.hpp>
+#include <fftmux/gpu/variants.hpp>
 #include <fftmux/plugin_support.hpp>
 
 #include <shaderc/shaderc.hpp>

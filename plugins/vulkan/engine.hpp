@@ -5,7 +5,9 @@
 #include "vk.hpp"
 
 #include <fftmux/codegen.hpp>
-#include <fftmux/gpu_support.hpp>
+#include <fftmux/gpu/generation.hpp>
+#include <fftmux/gpu/kernel_cache.hpp>
+#include <fftmux/gpu/variants.hpp> // the options its users pick
 #include <fftmux/plugin.h>
 
 #include <array>

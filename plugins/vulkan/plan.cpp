@@ -2,6 +2,7 @@
 // command buffers recorded once per (direction, buffers) and resubmitted.
 #include "engine.hpp"
 
+#include <fftmux/gpu/dispatch.hpp>
 #include <fftmux/plugin_support.hpp>
 
 #include <algorithm>

@@ -3,6 +3,7 @@
 // configured device). fftmux buffers of this backend are VkBuffers.
 #include "engine.hpp"
 
+#include <fftmux/gpu/variants.hpp>
 #include <fftmux/plugin.h>
 #include <fftmux/plugin_support.hpp>
 #include <fftmux/plugin_table.hpp>

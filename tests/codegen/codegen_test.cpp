@@ -2,7 +2,10 @@
 // (the H200 under Vulkan and lavapipe), tables, and emitted source that
 // compiles with shaderc for Vulkan and OpenGL.
 #include <fftmux/codegen.hpp>
-#include <fftmux/gpu_support.hpp>
+#include <fftmux/gpu/dispatch.hpp>
+#include <fftmux/gpu/generation.hpp>
+#include <fftmux/gpu/kernel_cache.hpp>
+#include <fftmux/gpu/variants.hpp>
 
 #include <gtest/gtest.h>
 #include <reference.hpp>

@@ -8,7 +8,8 @@
 //   codegen_corpus check corpus.txt    # exit 1 and the first differences if any line differs
 //   codegen_corpus write corpus.txt    # the corpus of the code as it is
 #include <fftmux/codegen.hpp>
-#include <fftmux/gpu_support.hpp>
+#include <fftmux/gpu/generation.hpp>
+#include <fftmux/gpu/variants.hpp>
 
 #include <cstdio>
 #include <cstring>

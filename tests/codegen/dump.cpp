@@ -7,7 +7,7 @@
 // its machine instructions: the code the GPU runs, which nvcc's differs
 // from (8192 points F32: NVRTC 128 registers, nvcc 194).
 #include <fftmux/codegen.hpp>
-#include <fftmux/gpu_support.hpp>
+#include <fftmux/gpu/variants.hpp>
 #ifdef FFTMUX_DUMP_NVRTC
 #include <nvrtc.h>
 #endif

@@ -7,7 +7,7 @@
 // reference before they reach one. Bulk copies (Kernel::stream) complete
 // as they are issued.
 #include <fftmux/codegen.hpp>
-#include <fftmux/gpu_support.hpp>
+#include <fftmux/gpu/variants.hpp>
 
 #include "reference.hpp"
 

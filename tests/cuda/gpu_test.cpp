@@ -6,7 +6,7 @@
 #include "cases.hpp"
 
 #include <fftmux/fftmux.hpp>
-#include <fftmux/gpu_support.hpp>
+#include <fftmux/gpu/variants.hpp>
 #include <reference.hpp>
 
 #include <cuda_runtime_api.h>

@@ -5,6 +5,7 @@
 #include "engine.hpp"
 
 #include <fftmux/codegen.hpp>
+#include <fftmux/gpu/variants.hpp>
 
 #include <gtest/gtest.h>
 #include <reference.hpp>

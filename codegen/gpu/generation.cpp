@@ -1,6 +1,7 @@
-// Helpers every GPU backend needs around plan() and emit().
-#include <fftmux/gpu_support.hpp>
-#include <fftmux/plugin_support.hpp>
+// Both directions planned, remembered with their sources and tables, split into
+// batch chunks; and what a query reports of them.
+#include <fftmux/gpu/generation.hpp>
+#include <fftmux/gpu/kernel_cache.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -9,161 +10,6 @@
 #include <numeric>
 
 namespace fftmux::codegen {
-
-const std::vector<Variant>& variants() {
-  static const std::vector<Variant> table = [] {
-    // Each variant turns one knob of the default options.
-    auto with = [](auto set) {
-      Options o;
-      set(o);
-      return o;
-    };
-    return std::vector<Variant>{
-        {"default", Options{}},
-        {"radix8", with([](Options& o) { o.max_radix = 8; })},
-        {"radix4", with([](Options& o) { o.max_radix = 4; })},
-        {"wide",
-         with([](Options& o) { o.values_per_thread = 32; })}, // fewer threads, more registers
-        {"narrow", with([](Options& o) { o.values_per_thread = 4; })},
-        // Radix 8 on 8 values a thread: twice radix8's threads, each with half
-        // the registers (NVIDIA's Vulkan compiler gave 4096 points 85
-        // registers a thread where NVRTC gave the same kernel 54).
-        {"radix8-narrow", with([](Options& o) {
-           o.max_radix = 8;
-           o.values_per_thread = 8;
-         })},
-        {"small-groups", with([](Options& o) { o.group_threads = 64; })},
-        // Lines above 4096 points as several passes: a one-pass kernel that
-        // needs a whole multiprocessor's shared memory runs one group at a time.
-        {"two-pass", with([](Options& o) { o.max_single = 4096; })},
-        // Strided passes read 32 lines at once: 256-byte runs in F32 where the
-        // default's 8 lines give 64 (shorter chain lines, so more passes on
-        // 48 KiB devices).
-        {"wide-strides", with([](Options& o) { o.coalesce_teams = 32; })},
-        // Registers capped so that two workgroups share a multiprocessor (64 a
-        // thread at 512 invocations): alone, a group's loads cannot overlap
-        // another's exchanges (CUDA only; elsewhere it is the default).
-        {"two-groups", with([](Options& o) { o.resident_groups = 2; })},
-        // The default before radix 32 (H200: 2^17 and 2^18 on CUDA 0.97x
-        // the time of radix 32's).
-        {"radix16", with([](Options& o) { o.max_radix = 16; })},
-        // The radices before composites (10 = 2 x 5 ... 27 = 3 x 9 in
-        // registers): one exchange more for lines such as 1000 or 3125.
-        {"prime-radices", with([](Options& o) { o.max_composite = 9; })},
-        // Generator v10's addressing: each slot its own index (registers rose
-        // with the bases in some strided passes: 32768's first 56 -> 72).
-        {"slot-addresses", with([](Options& o) { o.slot_addresses = true; })},
-        // Lines that overflow one component of shared memory in two passes
-        // (the default before chunked exchanges: H200 Vulkan, 16384 points
-        // 1.152 ms where one chunked kernel takes 0.750).
-        {"unchunked", with([](Options& o) { o.shared_chunks = 1; })},
-        // Lines that fill a multiprocessor one group at a time, not streamed
-        // (CUDA only: the bulk copies; elsewhere the same kernels as default).
-        {"unstreamed", with([](Options& o) { o.stream = false; })},
-        // Long real lines with R2C's post or C2R's pre step as a pass of
-        // its own (the default before generator v35).
-        {"mirror-pass", with([](Options& o) { o.real_rows = false; })},
-        // The last stage of every kernel one butterfly at a time, from
-        // shared memory to the store (the default only in the bound columns
-        // of 1024: planner.cpp, bound_columns).
-        {"butterfly-tail", with([](Options& o) { o.butterfly_tail = true; })},
-        // An R2C chain over an odd power of two with the longer of its two
-        // nearest factors as columns everywhere (the default only in F64
-        // under CUDA: planner.cpp, long_f64_columns). H200 CUDA: R2C 2^20
-        // 1.42x the default's time; 2^24 x8 1302-1309 us, the default's
-        // mirror pass 1188-1197.
-        {"long-real-columns", with([](Options& o) { o.long_real_columns = true; })},
-        // Bluestein's convolution as two passes of one transform each.
-        {"split-convolution", with([](Options& o) { o.split_convolution = true; })},
-        // Lines of 2 to 8 groups' values as a cluster of groups of 4 adjacent
-        // columns (CUDA only; elsewhere the same kernels as default).
-        {"sector-columns", with([](Options& o) { o.sector_columns = true; })},
-    };
-  }();
-  return table;
-}
-
-const Options& variant_options(uint32_t i, const char* backend) {
-  const auto& v = variants();
-  if (i >= v.size())
-    plugin::fail(FFTMUX_ERROR_INVALID_ARGUMENT, std::string(backend) + ": variant " +
-                                                    std::to_string(i) + " does not exist (0 to " +
-                                                    std::to_string(v.size() - 1) + ")");
-  return v[i].options;
-}
-
-// H200, 64 against 256 invocations: CUDA equal or faster on 39 of 44
-// benchmark problems; Vulkan 1.16-1.41x and OpenGL 1.3-2.3x at 64-1024
-// points, the same kernel (one line a group) from 4096 on.
-Options device_defaults(Options o, bool cpu) {
-  if (!o.group_threads)
-    o.group_threads = cpu ? 256 : 64;
-  if (!o.values_per_thread && cpu)
-    o.values_per_thread = 4;
-  return o;
-}
-
-// H200, OpenGL: 2187 as 27 x 9 x 9 took 1.22x the time of 9 x 9 x 9 x 3
-// (generator v12); 1000 as 10 x 10 x 10 0.93x Vulkan's time as 25 x 8 x 5
-// (v14), so composites above 16 wait for 2048 points, where 12800 as 32 x 25
-// x 16 took 0.52x the time of 16 x 16 x 10 x 5. Radix 32 itself from 512
-// points, as on Vulkan, since kernels are shaped for the 64 KiB an SM
-// (v15, radix 32 against 16: 2^17-2^20 0.86-0.93x the time, 512 and 1024
-// points 1.01-1.02x; at v12, before that, 1024 points took 1.26x).
-//
-// NVIDIA's GL driver grants a multiprocessor 64 KiB of shared memory
-// whatever its groups ask (H200, `opengl_bench --only occupancy`: one group
-// of 33.8 KiB an SM, three of 16, six of 8), where Vulkan and CUDA give up
-// to 228; the planner shapes kernels of few threads for it (lean).
-//
-// NVIDIA's Vulkan compiler spends some 4 registers a value (H200: 2^20's
-// 1024-point columns, 32 values a thread, 243 registers; NVRTC gives the
-// same kernels far fewer), so a group of 8 such lines fills the register
-// file and runs alone on its SM. A quarter of the file for a group's
-// values (4 lines of 1024 points, 8 of 512): H200, generator v17 against
-// v16 in the same call, 2^20 F32 1746 -> 1655 and 1749 -> 1482 us (its
-// passes 0.85 + 0.80 -> 0.82 + 0.60 ms), 1024^2 x64 757 -> 712, 131072 F64
-// 2984 -> 2615; 2^19 and 2^20 R2C within the spread between processes.
-// CUDA lost with it (2^21 1480 -> 3288 us, 2^24 2012 -> 7913).
-//
-// Radix 49 (7 x 7 in registers) on CUDA only: H200, 2401 points x55900 as
-// 49 x 49 622-630 us against 7 x 7 x 7 x 7's 652-653 (cuFFT 592-595);
-// Vulkan 721 -> 736, GL 765 -> 781 (NVIDIA's GLSL compiler spends more
-// registers a value).
-Device dialect_limits(Device d, Dialect dialect) {
-  d.launch_bounds = dialect == Dialect::cuda;
-  if (dialect == Dialect::cuda)
-    d.max_composite = 49;
-  if (dialect == Dialect::opengl) {
-    d.max_composite = 25;
-    d.large_composites_from = 2048;
-    d.sm_shared_bytes = 65536;
-  }
-  if (dialect == Dialect::vulkan || dialect == Dialect::vulkan_pointers)
-    d.group_value_bytes = 1 << 15;
-  if (dialect != Dialect::cuda) { // distributed shared memory and bulk copies are CUDA's alone
-    d.cluster = 0;
-    d.bulk_copy = false;
-  }
-  return d;
-}
-
-std::string summary(const std::vector<Chunk>& chunks) {
-  std::string s = chunks.at(0).generated->planned.plans.back().summary;
-  if (chunks.size() > 1)
-    s += "; in " + std::to_string(chunks.size()) + " batch chunks";
-  return s;
-}
-
-const char* const* variant_names() {
-  static const std::vector<const char*> names = [] {
-    std::vector<const char*> n;
-    for (const Variant& v : variants())
-      n.push_back(v.name);
-    return n;
-  }();
-  return names.data();
-}
 
 std::vector<int> directions(const fftmux_desc& desc) {
   std::vector<int> d;
@@ -367,15 +213,11 @@ plugin::Work work(const std::vector<Chunk>& chunks, const fftmux_desc& desc) {
   return w;
 }
 
-std::vector<Dispatch> dispatches(uint64_t groups, uint32_t max_x, uint32_t max_y) {
-  std::vector<Dispatch> out;
-  uint64_t x = std::min<uint64_t>(groups, max_x);
-  for (uint64_t done = 0; done < groups;) {
-    uint64_t y = std::min<uint64_t>((groups - done + x - 1) / x, max_y);
-    out.push_back({uint32_t(x), uint32_t(y), uint32_t(done)});
-    done += x * y;
-  }
-  return out;
+std::string summary(const std::vector<Chunk>& chunks) {
+  std::string s = chunks.at(0).generated->planned.plans.back().summary;
+  if (chunks.size() > 1)
+    s += "; in " + std::to_string(chunks.size()) + " batch chunks";
+  return s;
 }
 
 std::vector<unsigned char> table_bytes(const Plan& plan, Precision p) {

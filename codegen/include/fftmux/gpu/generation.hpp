@@ -1,44 +1,19 @@
-// What every GPU backend does around the generator, whatever its API: the
-// variants it offers the autotuner, planning both directions of a problem
-// within the device's buffer limit, splitting a dispatch over the grid,
-// the twiddle table in the kernel's precision, cache keys, a first
-// estimate. Kept here so the Vulkan, OpenGL and CUDA plugins share one copy.
+// Generating a problem for a GPU backend: both directions planned within the
+// device's buffer limit, remembered with their sources and tables, split
+// into batch chunks where one binding cannot hold the problem, and what a
+// query reports of them (work, cache keys, a first estimate).
 #pragma once
 
 #include <fftmux/codegen.hpp>
 #include <fftmux/plugin_support.hpp>
 
-#include <chrono>
 #include <cstdint>
-#include <iterator>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
 namespace fftmux::codegen {
-
-// Generator options by name: a backend's variants, the preferred first.
-struct Variant {
-  const char* name;
-  Options options;
-};
-const std::vector<Variant>& variants();
-// The options of variant index i; throws plugin::Failure (invalid argument)
-// naming the backend when i is out of range.
-const Options& variant_options(uint32_t i, const char* backend);
-// The variant names as a C array that lives as long as the program.
-const char* const* variant_names();
-// What a variant leaves open, filled in for the kind of device: a CPU
-// (lavapipe, llvmpipe) holds 4 values a thread in 256-invocation groups, a
-// GPU ~64-invocation groups.
-Options device_defaults(Options o, bool cpu);
-// What a dialect's compiler runs well, on top of the limits its API
-// reports (OpenGL: no radix 27, composites above 16 from 2048 points, 64 KiB
-// of shared memory an SM; Vulkan: a quarter of the register file for a
-// group's values).
-Device dialect_limits(Device d, Dialect dialect);
 
 // FFTMUX_FORWARD and/or FFTMUX_INVERSE: what a plan of desc runs.
 std::vector<int> directions(const fftmux_desc& desc);
@@ -83,10 +58,9 @@ private:
 };
 // plan_all, remembered: the process keeps the most recent 256, so a
 // router's queries (one per variant) and the plan made after them, or a plan
-// made again, plan once and emit and compute tables at most once. Lavapipe,
-// 4096 points: a warm plan spent 80 % of its 11 ms planning again and
-// computing tables. Thread-safe; throws what plan_all throws (declined
-// problems are not remembered).
+// made again, plan once and emit and compute tables at most once.
+// Thread-safe; throws what plan_all throws (declined problems are not
+// remembered). (docs/codegen-rules.md: generate)
 std::shared_ptr<const Generated> generate(const fftmux_desc& desc, const Device& device,
                                           const Options& options, uint64_t max_buffer_bytes,
                                           Dialect dialect);
@@ -120,34 +94,8 @@ uint64_t binding_offset(const fftmux_desc& desc, Binding b, int64_t first);
 // and a fingerprint of every kernel and launch of both directions.
 plugin::Work work(const std::vector<Chunk>& chunks, const fftmux_desc& desc);
 
-// One dispatch of a kernel: an x * y grid of workgroups whose linear index
-// starts at offset (the kernel's group_offset). Kernels ignore the excess
-// workgroups of the last dispatch.
-struct Dispatch {
-  uint32_t x, y, offset;
-};
-std::vector<Dispatch> dispatches(uint64_t groups, uint32_t max_x, uint32_t max_y);
-
 // The plan's table as the kernels read it: complex values of precision p.
 std::vector<unsigned char> table_bytes(const Plan& plan, Precision p);
-
-// Waits for a fence: on a GPU (cpu = false) polls done() for up to 5 ms,
-// then calls block() (the driver's sleeping wait) if it has still not
-// signalled. NVIDIA's sleeping waits (GL and Vulkan) wake up tens to
-// hundreds of us after the work: H200 Vulkan, one process per plan, polling
-// 3 ms instead of 100 us took 4096 points (2^27 elements a call) from 580
-// to 532 us, 2^20 1508 -> 1433, 2^21 1718 -> 1636, 2^22 2034 -> 1808, where
-// cuFFT's synchronisation spins too. Longer work sleeps after 5 ms, so a
-// waiting thread holds its core at most that long. A CPU driver (lavapipe,
-// llvmpipe) blocks at once: polling would take a core from the threads
-// that do the work.
-template <class Done, class Block> void wait_fence(bool cpu, Done&& done, Block&& block) {
-  auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(5);
-  while (!cpu && std::chrono::steady_clock::now() < end)
-    if (done())
-      return;
-  block();
-}
 
 // A 64-bit FNV-1a hash as 16 hex digits: names of disk cache entries.
 std::string hash_hex(const std::string& text);
@@ -160,37 +108,5 @@ std::string bytes_hex(const unsigned char* bytes, size_t n);
 // pass, plus the transfers of a HOST plan at host_bandwidth.
 double estimate_seconds(const fftmux_desc& desc, size_t passes, double bandwidth, double launch,
                         double host_bandwidth);
-
-// A device's compiled kernels (pipelines, programs; Vulkan's uploaded tables
-// too) by key: found while any plan holds them, and the most recent `keep` of
-// them held after their plans are gone, so a plan made again in the process
-// compiles and loads nothing. Keys of kernels gone are dropped at the next
-// add. Not synchronized: its owner serializes the calls.
-template <class T> class KernelCache {
-public:
-  explicit KernelCache(size_t keep) : keep_(keep) {}
-  std::shared_ptr<T> find(const std::string& key) const {
-    auto it = live_.find(key);
-    return it == live_.end() ? nullptr : it->second.lock();
-  }
-  void add(const std::string& key, std::shared_ptr<T> kernel) {
-    for (auto it = live_.begin(); it != live_.end();) // keys of kernels gone
-      it = it->second.expired() ? live_.erase(it) : std::next(it);
-    live_[key] = kernel;
-    kept_.push_back(std::move(kernel));
-    if (kept_.size() > keep_) // plans still hold theirs
-      kept_.erase(kept_.begin());
-  }
-  size_t keys() const { return live_.size(); }
-  void clear() { // the kernels die here, where the caller's API context is current
-    kept_.clear();
-    live_.clear();
-  }
-
-private:
-  size_t keep_;
-  std::map<std::string, std::weak_ptr<T>> live_;
-  std::vector<std::shared_ptr<T>> kept_; // oldest first
-};
 
 } // namespace fftmux::codegen
