@@ -127,23 +127,23 @@ TEST_F(Routing, TheRaceSkipsWhatItsCalibratedEstimatePutsFarBehind) {
 }
 
 TEST_F(Routing, OnHostDataTheBusBoundsWhatAVariantCanGain) {
-  // naive is estimated first; each copy over the "bus" takes 3 ms.
+  // naive is estimated first; each copy over the "bus" takes 10 ms.
   auto race = [&](const std::string& delays) {
     fftmux::context ctx = open(
-        twins, {{"twins", "bus_us = 3000\nclaim_us = \"100, 100, 200\"\ndelay_us = " + delays}});
+        twins, {{"twins", "bus_us = 10000\nclaim_us = \"100, 100, 200\"\ndelay_us = " + delays}});
     std::vector<fftmux_tune_record> records;
     EXPECT_EQ(tune(ctx, {problem(16)}, &records), FFTMUX_OK) << fftmux_last_error();
     const fftmux_tune_record* other = record_of(records, "other");
     EXPECT_TRUE(other);
     return std::make_pair(other ? *other : fftmux_tune_record{}, ctx.make_plan(problem(16)));
   };
-  // Kernels of 0.2 ms in a round trip of 6.2: other, 0.1 ms faster, is left out.
+  // Kernels of 0.2 ms in a round trip of 20.2: other, 0.1 ms faster, is left out.
   auto [left, plan] = race("\"200, 200, 100\"");
   EXPECT_EQ(left.ok, 0u);
   EXPECT_TRUE(has(left.reason, "skipped: the kernels take")) << left.reason;
   EXPECT_EQ(plan.variant(), "naive") << plan.explain();
-  // Kernels of 3 ms of 9: other, with kernels of 0.1 ms, is raced and wins.
-  auto [raced, faster] = race("\"3000, 3000, 100\"");
+  // Kernels of 6 ms of 26: other, with kernels of 0.1 ms, is raced and wins.
+  auto [raced, faster] = race("\"6000, 6000, 100\"");
   EXPECT_EQ(raced.ok, 1u) << raced.reason;
   EXPECT_EQ(faster.variant(), "other") << faster.explain();
 }
