@@ -100,9 +100,8 @@ bool describe(const Shape& s, int kind, int precision, int64_t batch, Layout lay
               fftmux_desc& d) {
   fftmux_desc_init(&d);
   d.rank = uint32_t(s.n.size());
-  int64_t points = 1;
   for (size_t i = 0; i < s.n.size(); ++i)
-    points *= d.n[i] = s.n[i];
+    d.n[i] = s.n[i];
   d.kind = uint32_t(kind);
   d.precision = uint32_t(precision);
   d.batch = batch;
