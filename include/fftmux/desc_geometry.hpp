@@ -1,4 +1,4 @@
-// The geometry of a resolved descriptor: the shape of each side, its bytes,
+// The geometry of a resolved descriptor: the shape of each side, its span and bytes,
 // its points and the scale of a direction. Header-only and free of the
 // plugin ABI, so that the generator and the plugins share one copy
 // (plugin_support.hpp names these in fftmux::plugin too).
@@ -57,15 +57,20 @@ inline int64_t points(const fftmux_desc& d) {
   return n;
 }
 
+// Elements from a side's first to one past its last, every batch included.
+inline int64_t span(const Shape& s, int64_t batch) {
+  int64_t last = (batch - 1) * s.distance;
+  for (int i = 0; i < FFTMUX_MAX_RANK; ++i)
+    last += (s.extent[i] - 1) * s.stride[i];
+  return last + 1;
+}
+
 // Bytes from the first to one past the last element of one side of a
 // resolved descriptor, every batch included.
 inline uint64_t side_bytes(const fftmux_desc& d, bool input) {
   Shape s = shape(d, input);
-  int64_t last = (d.batch - 1) * s.distance;
-  for (int i = 0; i < FFTMUX_MAX_RANK; ++i)
-    last += (s.extent[i] - 1) * s.stride[i];
   uint64_t scalar = d.precision == FFTMUX_F64 ? 8 : 4;
-  return uint64_t(last + 1) * scalar * (s.complex ? 2 : 1);
+  return uint64_t(span(s, d.batch)) * scalar * (s.complex ? 2 : 1);
 }
 
 // The factor the transform applies in direction under d.norm.

@@ -24,6 +24,7 @@ using geometry::scale;
 using geometry::shape;
 using geometry::Shape;
 using geometry::side_bytes;
+using geometry::span;
 
 // The host's functions (set_error, write_file), which are the host
 // library's own and the same for every context: for a plugin that reports

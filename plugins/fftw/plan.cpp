@@ -15,13 +15,6 @@ Dims guru_dims(const fftmux_desc& d, const Shape& in, const Shape& out) {
   return g;
 }
 
-int64_t span(const Shape& s, int64_t batch) {
-  int64_t last = (batch - 1) * s.distance;
-  for (int i = 0; i < FFTMUX_MAX_RANK; ++i)
-    last += (s.extent[i] - 1) * s.stride[i];
-  return last + 1;
-}
-
 bool is_packed(const Shape& s) {
   Shape p = packed(s);
   for (int i = 0; i < FFTMUX_MAX_RANK; ++i)

@@ -25,6 +25,7 @@ namespace fftmux::fftw {
 using plugin::fail;
 using plugin::packed;
 using plugin::Shape;
+using plugin::span;
 
 // FFTW's planner, thread setup and wisdom are the process's, shared by the
 // backends of every context: one lock for all of them, not one each.
@@ -55,9 +56,6 @@ struct Dims {
 };
 
 Dims guru_dims(const fftmux_desc& d, const Shape& in, const Shape& out);
-
-// Elements from a side's first to one past its last, every batch included.
-int64_t span(const Shape& s, int64_t batch);
 
 // Whether a side is laid out contiguously, as packed() lays it: its
 // elements are one run of memory, copied or scaled in one loop.
