@@ -175,19 +175,8 @@ uint64_t buffer_native(void* buffer) {
   return static_cast<BufferHandle*>(buffer)->buffer->name();
 }
 
-// What the host lists (plugin_table.hpp makes the table).
-plugin::Identity identity() {
-  return {"opengl",
-          FFTMUX_VERSION_STRING,
-          plugin::whole_api,
-          FFTMUX_MAX_RANK,
-          FFTMUX_DOMAIN_OPENGL,
-          uint32_t(codegen::variants().size()),
-          codegen::variant_names()};
-}
-
 } // namespace
 } // namespace fftmux::opengl
 
 // No plan_set_stream: GL has one queue per context.
-FFTMUX_PLUGIN_TABLE(fftmux::opengl, identity(), nullptr)
+FFTMUX_PLUGIN_TABLE(fftmux::opengl, codegen::identity("opengl", FFTMUX_DOMAIN_OPENGL), nullptr)

@@ -201,19 +201,8 @@ uint64_t buffer_native(void* b) {
   return reinterpret_cast<uint64_t>(static_cast<BufferHandle*>(b)->buffer->handle());
 }
 
-// What the host lists (plugin_table.hpp makes the table).
-plugin::Identity identity() {
-  return {"vulkan",
-          FFTMUX_VERSION_STRING,
-          plugin::whole_api,
-          FFTMUX_MAX_RANK,
-          FFTMUX_DOMAIN_VULKAN,
-          uint32_t(codegen::variants().size()),
-          codegen::variant_names()};
-}
-
 } // namespace
 } // namespace fftmux::vulkan
 
 // No plan_set_stream: the backend owns its queue.
-FFTMUX_PLUGIN_TABLE(fftmux::vulkan, identity(), nullptr)
+FFTMUX_PLUGIN_TABLE(fftmux::vulkan, codegen::identity("vulkan", FFTMUX_DOMAIN_VULKAN), nullptr)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <fftmux/codegen.hpp>
+#include <fftmux/plugin_table.hpp>
 
 #include <cstdint>
 #include <vector>
@@ -20,6 +21,11 @@ const std::vector<Variant>& variants();
 const Options& variant_options(uint32_t i, const char* backend);
 // The variant names as a C array that lives as long as the program.
 const char* const* variant_names();
+// What a plugin whose variants are these lists (plugin_table.hpp).
+inline plugin::Identity identity(const char* name, uint32_t domain) {
+  return {name,   FFTMUX_VERSION_STRING,       plugin::whole_api, FFTMUX_MAX_RANK,
+          domain, uint32_t(variants().size()), variant_names()};
+}
 // What a variant leaves open, filled in for the kind of device: a CPU
 // (lavapipe, llvmpipe) holds 4 values a thread in 256-invocation groups, a
 // GPU ~64-invocation groups. (docs/codegen-rules.md: device_defaults)
