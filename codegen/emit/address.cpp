@@ -82,7 +82,7 @@ std::map<std::string, std::string> Emitter::line_bases(const Layout& l, const Si
                                                        bool store) {
   const Axis& a = side.axes[0];
   bool plain = element_coef(a) && !a.shift && a.limit == std::numeric_limits<int64_t>::max();
-  if (k_.slot_addresses || side.access != Access::complex || !plain || l.flat)
+  if (side.access != Access::complex || !plain || l.flat)
     return {};
   bool cuda = x_.dialect == Dialect::cuda;
   return per_base(

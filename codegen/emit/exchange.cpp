@@ -33,8 +33,7 @@ std::string Emitter::half() const {
 // not i + (i >> 5) again for every slot (docs/codegen-rules.md: padded_bases).
 std::map<std::string, std::string> Emitter::padded_bases(const Layout& l) {
   bool whole = k_.teams > 1 && !k_.staggered();
-  if (k_.slot_addresses || !k_.pad_shared ||
-      (whole && !(k_.team_major && k_.line_scalars() % 32 == 0)))
+  if (!k_.pad_shared || (whole && !(k_.team_major && k_.line_scalars() % 32 == 0)))
     return {};
   std::string line_start = (l.alt ? "teamA" : "teamS") + std::string(" * ") + u(k_.line_scalars());
   return per_base(

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <mutex>
 #include <numeric>
+#include <tuple>
 
 namespace fftmux::codegen {
 
@@ -48,43 +49,23 @@ Planned plan_all(const fftmux_desc& desc, const Device& device, const Options& o
 
 namespace {
 
+// Appends each of a tuple's fields by value: the structs' padding bytes are not theirs to key.
+void append(std::string& k, uint64_t v) {
+  k.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+
+template <class Tuple> void append_fields(std::string& k, const Tuple& fields) {
+  std::apply([&](const auto&... f) { (append(k, uint64_t(f)), ...); }, fields);
+}
+
 std::string generated_key(const fftmux_desc& desc, const Device& d, const Options& o,
                           uint64_t max_buffer_bytes, Dialect dialect) {
   static_assert(sizeof(fftmux_desc) == 56 + 24 * FFTMUX_MAX_RANK, "fftmux_desc has no padding");
   std::string k(reinterpret_cast<const char*>(&desc), sizeof desc);
-  // Every field by value: the structs' padding bytes are not theirs to key.
-  static_assert(sizeof(Options) == 40 && sizeof(Device) == 56, "a new field joins the key");
-  for (uint64_t v : {uint64_t(o.max_radix),
-                     uint64_t(o.max_composite),
-                     uint64_t(o.values_per_thread),
-                     uint64_t(o.group_threads),
-                     uint64_t(o.max_single),
-                     uint64_t(o.coalesce_teams),
-                     uint64_t(o.resident_groups),
-                     uint64_t(o.slot_addresses),
-                     uint64_t(o.stream),
-                     uint64_t(o.real_rows),
-                     uint64_t(o.butterfly_tail),
-                     uint64_t(o.long_real_columns),
-                     uint64_t(o.split_convolution),
-                     uint64_t(o.sector_columns),
-                     uint64_t(o.shared_chunks),
-                     uint64_t(d.shared_bytes),
-                     uint64_t(d.max_threads),
-                     uint64_t(d.subgroup),
-                     d.max_binding_bytes,
-                     uint64_t(d.f64),
-                     uint64_t(d.max_radix),
-                     uint64_t(d.max_composite),
-                     uint64_t(d.large_composites_from),
-                     uint64_t(d.sm_shared_bytes),
-                     uint64_t(d.group_value_bytes),
-                     uint64_t(d.cluster),
-                     uint64_t(d.bulk_copy),
-                     uint64_t(d.launch_bounds),
-                     max_buffer_bytes,
-                     uint64_t(dialect)})
-    k.append(reinterpret_cast<const char*>(&v), sizeof v);
+  append_fields(k, o.fields());
+  append_fields(k, d.fields());
+  append(k, max_buffer_bytes);
+  append(k, uint64_t(dialect));
   return k;
 }
 
@@ -192,8 +173,8 @@ const std::string& Generated::fingerprint() const {
   return fingerprint_;
 }
 
-plugin::Work work(const std::vector<Chunk>& chunks, const fftmux_desc& desc) {
-  plugin::Work w;
+Work work(const std::vector<Chunk>& chunks, const fftmux_desc& desc) {
+  Work w;
   for (const Chunk& c : chunks) {
     const Generated& g = *c.generated;
     for (const Pass& pass : g.planned.plans.front().passes) { // the problem's own direction

@@ -16,22 +16,21 @@ int64_t Planner::shared_scalars() const {
   return dev.shared_bytes / scalar();
 }
 
-// Longest line one kernel transforms: one component fits shared memory (or shared_chunks chunks of
+// Longest line one kernel transforms: one component fits shared memory (or max_chunks chunks of
 // it) and a thread holds at most the target registers (twice that for a Bluestein convolution,
 // which is never chunked), where one kernel beats two or three.
 // (docs/codegen-rules.md: single_limit)
 int64_t Planner::single_limit(int64_t registers) const {
-  bool chunked = opt.shared_chunks > 1 && registers == 1;
-  int64_t l = std::min<int64_t>(chunked ? chunked_reach() : shared_scalars(),
+  int64_t l = std::min<int64_t>(registers == 1 ? chunked_reach() : shared_scalars(),
                                 int64_t(dev.max_threads) * registers * opt.values_per_thread);
   return opt.max_single ? std::min<int64_t>(l, opt.max_single) : l;
 }
 
-// The longest line shared_chunks chunks cover: a chunk is a multiple of
+// The longest line max_chunks chunks cover: a chunk is a multiple of
 // 32 positions whose padded words (c + c / 32 + 1, Kernel::component_scalars)
 // fit shared memory.
 int64_t Planner::chunked_reach() const {
-  return (shared_scalars() - 1) * 32 / 33 / 32 * 32 * opt.shared_chunks;
+  return (shared_scalars() - 1) * 32 / 33 / 32 * 32 * max_chunks;
 }
 
 // Longest line of a multi-pass kernel: coalesce_teams lines share a workgroup.

@@ -62,6 +62,9 @@ struct Planner {
   // The largest last butterfly whose outputs take Step::rows at any length.
   static constexpr int max_row_radix = 8;
   static constexpr int64_t target = 768; // threads an SM the lean rule aims for
+  // Rounds an exchange through shared memory may take (Kernel::chunks).
+  // (docs/codegen-rules.md: Chunked exchanges)
+  static constexpr uint32_t max_chunks = 4;
 
   enum Pref { none, major, minor };
 

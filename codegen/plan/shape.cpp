@@ -32,7 +32,6 @@ Kernel Planner::shape_at(Kernel k, int64_t E) {
   // rows' code may take the registers of the second).
   if (!k.resident_groups) // (bound_columns sets its own)
     k.resident_groups = k.cluster > 1 && !opt.resident_groups ? 2 : opt.resident_groups;
-  k.slot_addresses = opt.slot_addresses;
   k.butterfly_tail = k.butterfly_tail || opt.butterfly_tail; // (bound_columns sets its own)
   k.threads = pick_threads(k, E);
   unit_digit_first(k);
@@ -102,7 +101,7 @@ Kernel Planner::shape_at(Kernel k, int64_t E) {
   k.pad_shared = true; // where it still fits
   lean(k, coalesce);
   while (overflows && k.teams == 1 && k.split_exchange && k.shared_scalars() > shared_scalars() &&
-         k.chunks < opt.shared_chunks)
+         k.chunks < max_chunks)
     ++k.chunks;
   if (k.shared_scalars() > shared_scalars())
     k.pad_shared = false;
@@ -213,7 +212,7 @@ void Planner::lean(Kernel& k, bool coalesce) const {
     return;
   k.split_exchange = true;
   int64_t l = std::max(k.length, k.positions);
-  for (uint32_t c = 2; c <= opt.shared_chunks && resident(k) < target; ++c)
+  for (uint32_t c = 2; c <= max_chunks && resident(k) < target; ++c)
     if (l % (32 * c) == 0)
       k.chunks = c;
 }
@@ -241,7 +240,7 @@ void Planner::stream(Kernel& k) const {
   // lines start at 16-byte boundaries where the buffer does
   bool aligned = k.length % 2 == 0 && first_element(k.load) % 2 == 0;
   // (One line a group: no other mapping and no flat run.)
-  if (!opt.stream || !dev.bulk_copy || k.teams != 1 || k.cluster > 1 || k.chunks > 1 ||
+  if (!dev.bulk_copy || k.teams != 1 || k.cluster > 1 || k.chunks > 1 ||
       k.load.access != Access::complex || !contiguous(k.load, k, k.length) || !aligned ||
       k.steps.empty() || k.steps[0].kind != Step::stage || !fills_sm(k))
     return;

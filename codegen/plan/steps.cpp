@@ -18,9 +18,9 @@ uint32_t Planner::radix_cap(int64_t n, uint32_t max_radix) const {
 }
 
 // The radices of an n-point line, first stage first, under radix_cap and the largest composite
-// radix the device and options allow (none where !composites).
+// radix the device allows (none where !composites).
 std::vector<int> Planner::radices(int64_t n, bool composites, uint32_t max_radix) const {
-  uint32_t mc = composites ? std::min(opt.max_composite, dev.max_composite) : 0;
+  uint32_t mc = composites ? dev.max_composite : 0;
   uint32_t cap = radix_cap(n, max_radix);
   // A line too short for composites above 16 (OpenGL) that has an odd factor takes radix 16 at
   // most. (docs/codegen-rules.md: radices)

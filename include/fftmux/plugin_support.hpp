@@ -75,6 +75,9 @@ template <class Body> fftmux_status guarded(const fftmux_host_v1* host, Body&& b
   } catch (const Failure& e) {
     report(e.what());
     return e.status;
+  } catch (const std::invalid_argument& e) { // an argument the plugin refuses
+    report(e.what());
+    return FFTMUX_ERROR_INVALID_ARGUMENT;
   } catch (const std::bad_alloc&) {
     report("out of host memory");
     return FFTMUX_ERROR_OUT_OF_MEMORY;
@@ -100,8 +103,9 @@ struct Work {
   std::string fingerprint; // equal exactly for variants that run the same code
 };
 
-// Writes into the answer what the host's struct_size has room for.
-inline void report(fftmux_answer_v1* a, const Work& w) {
+// Writes into the answer what the host's struct_size has room for: a Work,
+// or a struct of the same fields (the kernel generator's codegen::Work).
+template <class W> void report(fftmux_answer_v1* a, const W& w) {
   if (FFTMUX_ANSWER_HAS(a, launches)) {
     a->launches = w.launches;
     a->device_bytes = w.device_bytes;

@@ -13,6 +13,8 @@
 
 #include "plugin.h"
 
+#include <vector>
+
 namespace fftmux::plugin {
 
 // The capabilities of the whole descriptor of ABI 1: a backend that runs
@@ -30,6 +32,14 @@ struct Identity {
   uint32_t variant_count;
   const char* const* variants; // the preferred first
 };
+
+// A whole-API backend of this SDK's version: its name, the fftmux_domain of
+// its buffers and its variant names (the preferred first), which must outlive it.
+inline Identity whole_identity(const char* name, uint32_t domain,
+                               const std::vector<const char*>& variants) {
+  return {name,   FFTMUX_VERSION_STRING,     whole_api,      FFTMUX_MAX_RANK,
+          domain, uint32_t(variants.size()), variants.data()};
+}
 
 } // namespace fftmux::plugin
 

@@ -60,7 +60,7 @@ constexpr uint32_t kCufft = 0;
 codegen::Options native_options(uint32_t variant) {
   if (variant == kCufft)
     fail(FFTMUX_ERROR_INVALID_ARGUMENT, "cuda: variant 0 is cuFFT, not a generated one");
-  return codegen::device_defaults(codegen::variant_options(variant - 1, "cuda"), false);
+  return codegen::device_defaults(codegen::variant_options(codegen::Api::cuda, variant - 1), false);
 }
 
 fftmux_status init(const fftmux_host_v1* h, void** out) {
@@ -105,7 +105,7 @@ fftmux_status about(void* p, fftmux_about_v1* a) {
 fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answer_v1* a) {
   return guarded(host, [&] {
     const Device& device = backend_of(p)->device;
-    plugin::Work work;
+    codegen::Work work;
     if (variant != kCufft) {
       codegen::Device limits = native_limits(device.shared_optin, device.major);
       std::string why = native_declines(*d, limits, native_options(variant));
@@ -242,11 +242,12 @@ uint64_t buffer_native(void* p) {
   return reinterpret_cast<uint64_t>(buffer_of(p)->data);
 }
 
-const char* const* variant_names() {
+// cuFFT, then the generator's variants as native-<name> (the default as native).
+const std::vector<const char*>& variant_names() {
   static const std::vector<std::string> text = [] {
     std::vector<std::string> t{"cufft"};
-    for (const auto& v : codegen::variants())
-      t.push_back(t.size() == 1 ? "native" : "native-" + std::string(v.name));
+    for (const char* v : codegen::offered(codegen::Api::cuda).names)
+      t.push_back(t.size() == 1 ? "native" : "native-" + std::string(v));
     return t;
   }();
   static const std::vector<const char*> names = [] {
@@ -255,17 +256,12 @@ const char* const* variant_names() {
       n.push_back(t.c_str());
     return n;
   }();
-  return names.data();
-}
-
-// What the host lists (plugin_table.hpp makes the table).
-plugin::Identity identity() {
-  return {"cuda",          FFTMUX_VERSION_STRING, plugin::whole_api,
-          FFTMUX_MAX_RANK, FFTMUX_DOMAIN_CUDA,    uint32_t(1 + codegen::variants().size()),
-          variant_names()};
+  return names;
 }
 
 } // namespace
 } // namespace fftmux::cuda
 
-FFTMUX_PLUGIN_TABLE(fftmux::cuda, identity(), plan_set_stream)
+FFTMUX_PLUGIN_TABLE(fftmux::cuda,
+                    plugin::whole_identity("cuda", FFTMUX_DOMAIN_CUDA, variant_names()),
+                    plan_set_stream)

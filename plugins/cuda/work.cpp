@@ -52,7 +52,7 @@ double passes(int64_t n) {
 
 } // namespace
 
-plugin::Work cufft_work(const fftmux_desc& d) {
+codegen::Work cufft_work(const fftmux_desc& d) {
   Route r = plan_route(d, true);
   double total = 0;
   for (int axis : r.engine_axes)
@@ -60,7 +60,7 @@ plugin::Work cufft_work(const fftmux_desc& d) {
   int slot = Route::slot(d.kind == FFTMUX_C2R ? FFTMUX_INVERSE : FFTMUX_FORWARD);
   double copies = (r.in_stage ? 1 : 0) + (r.out_stage ? 1 : 0) + (r.ops[slot].post_pass ? 1 : 0);
   double sides = double(plugin::side_bytes(d, true) + plugin::side_bytes(d, false));
-  plugin::Work w;
+  codegen::Work w;
   w.launches = std::ceil(total) + copies;
   w.device_bytes = (total + copies) * sides;
   w.flops = plugin::fft_flops(d) * std::max(1.0, total);
@@ -70,8 +70,8 @@ plugin::Work cufft_work(const fftmux_desc& d) {
   return w;
 }
 
-plugin::Work native_work(const fftmux_desc& d, const codegen::Device& limits,
-                         const codegen::Options& options) {
+codegen::Work native_work(const fftmux_desc& d, const codegen::Device& limits,
+                          const codegen::Options& options) {
   return codegen::work({codegen::Chunk{0, d.batch, native_generated(d, limits, options)}}, d);
 }
 

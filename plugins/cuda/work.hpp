@@ -3,17 +3,17 @@
 // model of cuFFT's algorithm for the cufft variant.
 #pragma once
 
-#include <fftmux/codegen.hpp>
+#include <fftmux/gpu/generation.hpp>
 #include <fftmux/plugin_support.hpp>
 
 namespace fftmux::cuda {
 
 // cuFFT: the passes its kernels make over the data (docs/routing.md has the
 // measurements behind them), plus the route's copy and scaling passes.
-plugin::Work cufft_work(const fftmux_desc& d);
+codegen::Work cufft_work(const fftmux_desc& d);
 
 // The generated kernels of the native variants.
-plugin::Work native_work(const fftmux_desc& d, const codegen::Device& limits,
-                         const codegen::Options& options);
+codegen::Work native_work(const fftmux_desc& d, const codegen::Device& limits,
+                          const codegen::Options& options);
 
 } // namespace fftmux::cuda

@@ -161,10 +161,10 @@ fftmux_status about(void* p, fftmux_about_v1* a) {
 // default: the configured planner (estimate unless [backends.fftw] planner
 // says otherwise), so that a new shape plans in microseconds; measure:
 // FFTW_MEASURE, for autotune to time (its wisdom then serves default too).
-const char* const variants[] = {"default", "measure"};
+const std::vector<const char*> variants = {"default", "measure"};
 
 unsigned rigor_of(const Backend& b, uint32_t variant) {
-  if (variant >= sizeof variants / sizeof *variants)
+  if (variant >= variants.size())
     fail(FFTMUX_ERROR_INVALID_ARGUMENT,
          "fftw: variant " + std::to_string(variant) + " does not exist (0: default, 1: measure)");
   return variant == 0 ? b.rigor : FFTW_MEASURE;
@@ -266,15 +266,9 @@ uint64_t buffer_native(void* p) {
   return reinterpret_cast<uint64_t>(static_cast<Buffer*>(p)->data);
 }
 
-// What the host lists (plugin_table.hpp makes the table).
-plugin::Identity identity() {
-  return {"fftw",          FFTMUX_VERSION_STRING, plugin::whole_api,
-          FFTMUX_MAX_RANK, FFTMUX_DOMAIN_HOST,    uint32_t(sizeof variants / sizeof *variants),
-          variants};
-}
-
 } // namespace
 } // namespace fftmux::fftw
 
 // No plan_set_stream: FFTW has no queues.
-FFTMUX_PLUGIN_TABLE(fftmux::fftw, identity(), nullptr)
+FFTMUX_PLUGIN_TABLE(fftmux::fftw, plugin::whole_identity("fftw", FFTMUX_DOMAIN_HOST, variants),
+                    nullptr)

@@ -80,7 +80,7 @@ fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answ
     a->estimate_seconds = -1;
     std::vector<codegen::Chunk> chunks;
     try {
-      chunks = dev.generated(*d, codegen::variant_options(variant, "opengl"));
+      chunks = dev.generated(*d, codegen::variant_options(codegen::Api::opengl, variant));
     } catch (const codegen::Unsupported& e) {
       std::snprintf(a->reason, sizeof a->reason, "opengl: %s", e.what());
       return;
@@ -101,7 +101,8 @@ fftmux_status plan_create(void* p, const fftmux_desc* d, uint32_t variant, void*
   return on_worker(b, [&] {
     auto h = std::make_unique<PlanHandle>();
     h->backend = b;
-    h->plan = std::make_unique<Plan>(*b->device, *d, codegen::variant_options(variant, "opengl"));
+    h->plan = std::make_unique<Plan>(*b->device, *d,
+                                     codegen::variant_options(codegen::Api::opengl, variant));
     *out = h.release();
   });
 }
@@ -179,4 +180,7 @@ uint64_t buffer_native(void* buffer) {
 } // namespace fftmux::opengl
 
 // No plan_set_stream: GL has one queue per context.
-FFTMUX_PLUGIN_TABLE(fftmux::opengl, codegen::identity("opengl", FFTMUX_DOMAIN_OPENGL), nullptr)
+FFTMUX_PLUGIN_TABLE(fftmux::opengl,
+                    fftmux::plugin::whole_identity("opengl", FFTMUX_DOMAIN_OPENGL,
+                                                   codegen::offered(codegen::Api::opengl).names),
+                    nullptr)

@@ -103,7 +103,7 @@ fftmux_status about(void* p, fftmux_about_v1* a) {
 }
 
 const codegen::Options& options_of(uint32_t variant) {
-  return codegen::variant_options(variant, "vulkan");
+  return codegen::variant_options(codegen::Api::vulkan, variant);
 }
 
 fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answer_v1* a) {
@@ -205,4 +205,7 @@ uint64_t buffer_native(void* b) {
 } // namespace fftmux::vulkan
 
 // No plan_set_stream: the backend owns its queue.
-FFTMUX_PLUGIN_TABLE(fftmux::vulkan, codegen::identity("vulkan", FFTMUX_DOMAIN_VULKAN), nullptr)
+FFTMUX_PLUGIN_TABLE(fftmux::vulkan,
+                    fftmux::plugin::whole_identity("vulkan", FFTMUX_DOMAIN_VULKAN,
+                                                   codegen::offered(codegen::Api::vulkan).names),
+                    nullptr)

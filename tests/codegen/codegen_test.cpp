@@ -315,12 +315,9 @@ TEST(Plan, RegistersLeaveRoomForASecondGroup) {
 }
 
 // A line whose one component overflows shared memory runs in one kernel,
-// exchanging chunks of 32-aligned positions that fit it (variant unchunked:
-// two passes); a fused Bluestein convolution is never chunked.
+// exchanging chunks of 32-aligned positions that fit it; a fused Bluestein
+// convolution is never chunked.
 TEST(Plan, ChunkedLinesRunInOnePass) {
-  Options unchunked = variant_named("unchunked");
-  ASSERT_EQ(unchunked.shared_chunks, 1u) << "variant unchunked";
-  EXPECT_EQ(plan(problem({16384}), FFTMUX_FORWARD, h200(), unchunked).passes.size(), 2u);
   for (auto [dev, n, chunks, prec] : {std::tuple{h200(), 16384, 2u, FFTMUX_F32},
                                       {lavapipe(), 16384, 3u, FFTMUX_F32},
                                       {h200(), 12800, 2u, FFTMUX_F32},
@@ -336,18 +333,10 @@ TEST(Plan, ChunkedLinesRunInOnePass) {
     EXPECT_GE(k.chunk() * k.chunks, n) << n;
     EXPECT_LE(k.shared_scalars() * (prec == FFTMUX_F64 ? 8 : 4), dev.shared_bytes) << n;
   }
-  // Where a component fits, nothing changes; a convolution keeps its passes.
-  for (int64_t n : {8192, 10007}) {
-    Plan a = plan(problem({n}), FFTMUX_FORWARD, h200());
-    Plan b = plan(problem({n}), FFTMUX_FORWARD, h200(), unchunked);
-    ASSERT_EQ(a.passes.size(), b.passes.size()) << n;
-    for (size_t i = 0; i < a.passes.size(); ++i) {
-      EXPECT_EQ(a.passes[i].kernel.chunks, 1u) << n;
-      EXPECT_EQ(emit(a.passes[i].kernel, Dialect::vulkan),
-                emit(b.passes[i].kernel, Dialect::vulkan))
-          << n;
-    }
-  }
+  // Where a component fits, or in a convolution, nothing is chunked.
+  for (int64_t n : {8192, 10007})
+    for (const Pass& pass : plan(problem({n}), FFTMUX_FORWARD, h200()).passes)
+      EXPECT_EQ(pass.kernel.chunks, 1u) << n;
 }
 
 // A device's radix limits (OpenGL's compiler): composites no larger than
@@ -947,14 +936,6 @@ TEST(Plan, StreamedLinesOnBulkCopyDevices) {
   EXPECT_FALSE(streams(problem({16384}, FFTMUX_C2C, FFTMUX_F32, 9, FFTMUX_SHIFT_INPUT), cuda))
       << "a shifted line wraps around";
   EXPECT_FALSE(streams(problem({32768}, FFTMUX_R2C, FFTMUX_F32, 9), cuda)) << "real pairs";
-  Options unstreamed = variant_named("unstreamed");
-  EXPECT_FALSE(unstreamed.stream);
-  Kernel one = plan(problem({16384}, FFTMUX_C2C, FFTMUX_F32, 9), FFTMUX_FORWARD, cuda, unstreamed)
-                   .passes.at(0)
-                   .kernel;
-  EXPECT_FALSE(one.stream) << "the variant keeps one group a line";
-  EXPECT_FALSE(one.split_exchange);
-  EXPECT_EQ(one.resident_groups, 1u) << "alone on its SM all the same: the launch bound says so";
 }
 
 // Short lines adjacent in memory move as one run a workgroup: R2C's h + 1

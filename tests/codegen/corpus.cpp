@@ -200,15 +200,20 @@ std::string generated(const fftmux_desc& d, const Profile& p, const Options& o) 
 // The variants a shape of rank 2 and 3 takes: the default and those that
 // change how axes chain and exchange.
 bool few(const char* variant) {
-  for (const char* v : {"default", "two-pass", "wide-strides", "unchunked", "sector-columns"})
+  for (const char* v : {"default", "two-pass", "wide-strides", "sector-columns"})
     if (!std::strcmp(v, variant))
       return true;
   return false;
 }
 
+// The first line where each variant's code differs from the default's, by
+// API: what the variants' table must advertise (Variant::apis).
+std::map<std::pair<std::string, Api>, std::string> changes;
+
 // The default variant's hash, then each other variant whose code differs
 // from the default's, as name=hash.
-std::string line(const fftmux_desc& d, const Profile& p, bool every, bool variants_too) {
+std::string line(const fftmux_desc& d, const Profile& p, bool every, bool variants_too,
+                 const std::string& problem) {
   std::string first, out;
   for (const Variant& v : variants()) {
     bool preferred = !std::strcmp(v.name, "default");
@@ -217,8 +222,10 @@ std::string line(const fftmux_desc& d, const Profile& p, bool every, bool varian
     std::string h = generated(d, p, device_defaults(v.options, p.cpu));
     if (preferred)
       out = first = h;
-    else if (h != first)
+    else if (h != first) {
       out += std::string(" ") + v.name + '=' + h;
+      changes.emplace(std::pair{std::string(v.name), api_of(p.dialect)}, p.name + (' ' + problem));
+    }
   }
   return out;
 }
@@ -248,12 +255,35 @@ std::vector<std::string> corpus() {
                                   std::to_string(batch) + ' ' + layout_names[layout];
             for (const Profile& p : profiles)
               lines.push_back(std::string(p.name) + ' ' + problem + ": " +
-                              line(d, p, s.every_variant, layout == packed && batch > 1));
+                              line(d, p, s.every_variant, layout == packed && batch > 1, problem));
             if (batch == fill)
               break;
           }
       }
   return lines;
+}
+
+// Each variant changes kernels of exactly the APIs that offer it: the
+// number of mismatches, each printed.
+size_t check_offers() {
+  size_t wrong = 0;
+  for (const Variant& v : variants())
+    for (Api api : {Api::vulkan, Api::opengl, Api::cuda}) {
+      if (!std::strcmp(v.name, "default"))
+        continue;
+      auto it = changes.find({v.name, api});
+      bool offered = v.apis & api_bit(api);
+      if (offered == (it != changes.end()))
+        continue;
+      ++wrong;
+      if (offered)
+        std::printf("variant %s is offered for %s but changes none of its kernels\n", v.name,
+                    api_name(api));
+      else
+        std::printf("variant %s changes %s kernels (%s) but is not offered there\n", v.name,
+                    api_name(api), it->second.c_str());
+    }
+  return wrong;
 }
 
 } // namespace
@@ -288,5 +318,7 @@ int main(int argc, char** argv) {
                   now.c_str());
   }
   std::printf("%zu lines, %zu differ from %s\n", lines.size(), differ, argv[2]);
-  return differ ? 1 : 0;
+  size_t wrong = check_offers();
+  std::printf("%zu variant offers disagree with the kernels\n", wrong);
+  return differ || wrong ? 1 : 0;
 }

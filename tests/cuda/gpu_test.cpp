@@ -124,11 +124,11 @@ std::vector<Param> params() {
   for (const char* variant : {"cufft", "native"})
     for (const std::string& c : cases)
       v.push_back({variant, c});
-  const std::vector<codegen::Variant>& table = codegen::variants();
+  const std::vector<const char*>& table = codegen::offered(codegen::Api::cuda).names;
   size_t k = table.size() - 1;
   for (size_t i = 1; i < table.size(); ++i)
     for (size_t c = i - 1; c < cases.size(); c += k)
-      v.push_back({std::string("native-") + table[i].name, cases[c]});
+      v.push_back({std::string("native-") + table[i], cases[c]});
   // cuFFT with cufft_fusion = "callback", on every third case.
   for (size_t c = 0; c < cases.size(); c += 3)
     v.push_back({"cufft-callback", cases[c]});
@@ -177,8 +177,10 @@ TEST(CudaDevice, ReportsNameArchitectureDriverAndUuid) {
   EXPECT_NE(std::string(b.devices).find("GPU-"), std::string::npos);
   EXPECT_NE(std::string(b.hardware_key).find("driver "), std::string::npos);
   std::string variants = "cufft,native";
-  for (size_t i = 1; i < fftmux::codegen::variants().size(); ++i)
-    variants += ",native-" + std::string(fftmux::codegen::variants()[i].name);
+  const std::vector<const char*>& table =
+      fftmux::codegen::offered(fftmux::codegen::Api::cuda).names;
+  for (size_t i = 1; i < table.size(); ++i)
+    variants += ",native-" + std::string(table[i]);
   EXPECT_EQ(gpu().variants, variants);
   EXPECT_EQ((variants + ",").substr(0, std::strlen(b.variants) + 1), std::string(b.variants) + ",")
       << "the field holds whole names";

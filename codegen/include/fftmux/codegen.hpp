@@ -14,6 +14,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -22,8 +23,13 @@ namespace fftmux::codegen {
 // Bumped whenever emitted code changes: part of every compiled-code cache key.
 constexpr int generator_version = 45;
 
+// The API a GPU backend drives: its device profile (dialect_limits) and
+// the variants it offers are keyed on it.
+enum class Api { vulkan, opengl, cuda };
+
 // What the device allows a kernel.
 struct Device {
+  Api api = Api::vulkan;
   uint32_t shared_bytes = 49152; // shared memory per workgroup
   uint32_t max_threads = 1024;   // invocations per workgroup
   uint32_t subgroup = 32;
@@ -52,12 +58,18 @@ struct Device {
   // The compiler fits as many groups an SM as a kernel asks, trading
   // registers for them (CUDA's launch bounds; GLSL has no such hint).
   bool launch_bounds = false;
+
+  // Every field, in declaration order: what a generation is keyed on.
+  auto fields() const {
+    return std::tie(api, shared_bytes, max_threads, subgroup, max_binding_bytes, f64, max_radix,
+                    max_composite, large_composites_from, sm_shared_bytes, group_value_bytes,
+                    cluster, bulk_copy, launch_bounds);
+  }
 };
 
 // The knobs an autotuner turns (the backends' variants).
 struct Options {
   uint32_t max_radix = 32;        // largest power-of-two butterfly (32: F32 lines >= 512)
-  uint32_t max_composite = 49;    // largest odd or mixed composite radix (factorize)
   uint32_t values_per_thread = 0; // target registers per thread, 0 = by precision
   uint32_t group_threads = 0;     // target invocations per workgroup, 0 = 256
   uint32_t max_single = 0;        // longest one-pass transform, 0 = what shared memory holds
@@ -65,18 +77,9 @@ struct Options {
   // Workgroups the compiler must fit on one multiprocessor (CUDA's launch
   // bounds; GLSL has no such hint), 0 = no demand.
   uint32_t resident_groups = 0;
-  // Every slot computes its own memory and shared-memory index (generator
-  // v10's code) instead of adding constants to one base a butterfly: fewer
-  // registers in some kernels (variant slot-addresses).
-  bool slot_addresses = false;
-  // Lines that fill a multiprocessor's shared memory stream (Kernel::stream)
-  // where the device has bulk copies; false: one group a line, as before
-  // (variant unstreamed).
-  bool stream = true;
   // A long real line (a four-step chain) makes R2C's outputs in the
   // chain's rows and C2R's inputs in its columns, each line beside its
-  // mirror in one workgroup; false: a pass of their own, as before
-  // (variant mirror-pass).
+  // mirror in one workgroup; false: a pass of their own (variant mirror-pass).
   bool real_rows = true;
   // The last stage, the multiplications after it and the store run one
   // butterfly at a time (Kernel::butterfly_tail; variant butterfly-tail).
@@ -96,11 +99,13 @@ struct Options {
   // reads whole 32-byte sectors where one column a group reads every c-th
   // element (variant sector-columns; CUDA from compute capability 9.0).
   bool sector_columns = false;
-  // A line whose one component does not fit shared memory may still run
-  // in one kernel by exchanging through it in up to this many chunks of
-  // positions, a barrier each; 1 = never (variant unchunked: such lines take
-  // two passes).
-  uint32_t shared_chunks = 4;
+
+  // Every field, in declaration order: what a generation is keyed on.
+  auto fields() const {
+    return std::tie(max_radix, values_per_thread, group_threads, max_single, coalesce_teams,
+                    resident_groups, real_rows, butterfly_tail, long_real_columns,
+                    split_convolution, sector_columns);
+  }
 };
 
 // A problem the generator declines; what() is the reason, for query answers.
@@ -243,7 +248,6 @@ struct Kernel {
   bool pad_shared = false;      // one spare word per 32: strided stage writes avoid bank conflicts
   bool in_place = false;        // load and store address the same buffer
   uint32_t resident_groups = 0; // Options::resident_groups
-  bool slot_addresses = false;  // Options::slot_addresses
   bool convolution = false;     // a whole Bluestein convolution (chirp, FFT, spectrum, FFT, chirp)
   // Where only multiplications follow the last stage and the store keeps
   // its layout, each butterfly of it is read from shared memory,

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <fftmux/codegen.hpp>
-#include <fftmux/plugin_support.hpp>
 
 #include <cstdint>
 #include <memory>
@@ -92,7 +91,11 @@ uint64_t binding_offset(const fftmux_desc& desc, Binding b, int64_t first);
 // reports it (plugin.h): a launch, one load and one store of its lines and
 // their butterflies' flops per pass, the sides over the bus for HOST plans,
 // and a fingerprint of every kernel and launch of both directions.
-plugin::Work work(const std::vector<Chunk>& chunks, const fftmux_desc& desc);
+struct Work {
+  double launches = 0, device_bytes = 0, host_bytes = 0, flops = 0;
+  std::string fingerprint; // equal exactly for variants that run the same code
+};
+Work work(const std::vector<Chunk>& chunks, const fftmux_desc& desc);
 
 // The plan's table as the kernels read it: complex values of precision p.
 std::vector<unsigned char> table_bytes(const Plan& plan, Precision p);

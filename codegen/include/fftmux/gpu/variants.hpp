@@ -3,29 +3,42 @@
 #pragma once
 
 #include <fftmux/codegen.hpp>
-#include <fftmux/plugin_table.hpp>
 
 #include <cstdint>
 #include <vector>
 
 namespace fftmux::codegen {
 
-// Generator options by name: a backend's variants, the preferred first.
+constexpr uint32_t api_bit(Api a) {
+  return 1u << int(a);
+}
+constexpr uint32_t every_api = api_bit(Api::vulkan) | api_bit(Api::opengl) | api_bit(Api::cuda);
+
+// Generator options by name, and the APIs whose kernels they change (for
+// some problem of the corpus, tests/codegen/corpus.txt, which checks it).
 struct Variant {
   const char* name;
   Options options;
+  uint32_t apis = every_api; // api_bit()s
 };
+// Every variant, the default first.
 const std::vector<Variant>& variants();
-// The options of variant index i; throws plugin::Failure (invalid argument)
-// naming the backend when i is out of range.
-const Options& variant_options(uint32_t i, const char* backend);
-// The variant names as a C array that lives as long as the program.
-const char* const* variant_names();
-// What a plugin whose variants are these lists (plugin_table.hpp).
-inline plugin::Identity identity(const char* name, uint32_t domain) {
-  return {name,   FFTMUX_VERSION_STRING,       plugin::whole_api, FFTMUX_MAX_RANK,
-          domain, uint32_t(variants().size()), variant_names()};
-}
+
+// What a backend of one API offers: the variants that change its kernels,
+// the default first, and their names as a C array that lives as long as the
+// program.
+struct Offer {
+  std::vector<const Variant*> variants;
+  std::vector<const char*> names;
+};
+const Offer& offered(Api api);
+// The options of offered variant i; throws std::invalid_argument naming the
+// API where i is out of range.
+const Options& variant_options(Api api, uint32_t i);
+
+const char* api_name(Api api);
+Api api_of(Dialect dialect);
+
 // What a variant leaves open, filled in for the kind of device: a CPU
 // (lavapipe, llvmpipe) holds 4 values a thread in 256-invocation groups, a
 // GPU ~64-invocation groups. (docs/codegen-rules.md: device_defaults)
