@@ -83,6 +83,7 @@ private:
   void load_streamed(const Layout& from);
   std::string load_value(const Side& side, const std::string& pos, bool alt);
   std::string load_at(const Side& side, const std::string& l, bool alt);
+  Layout accessed(Mapping m, int64_t count, const Layout& own);
   Layout load();
   void store(const Layout& cur);
   void mirror_pairs(const Layout& lay, const Side& side, bool store, const std::string& scale);

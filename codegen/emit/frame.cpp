@@ -90,7 +90,7 @@ std::string Emitter::cluster_dims() const {
 // The program: load, the steps from layout to layout, store.
 void Emitter::body() {
   mapping(false);
-  if (k_.load_alt || k_.store_alt)
+  if (k_.load_mapping == Mapping::alt || k_.store_mapping == Mapping::alt)
     mapping(true);
   Layout cur = load();
   mirrored_ = mirrored();

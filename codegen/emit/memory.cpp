@@ -91,11 +91,21 @@ std::string Emitter::load_at(const Side& side, const std::string& l, bool alt) {
   return "";
 }
 
+// The layout a side of `count` positions is accessed in: by its mapping, `own` for direct.
+Layout Emitter::accessed(Mapping m, int64_t count, const Layout& own) {
+  switch (m) {
+  case Mapping::alt: return linear(count, true);
+  case Mapping::flat: return flat(count);
+  case Mapping::direct: break;
+  }
+  return own;
+}
+
 // The line from memory into the first stage's layout.
 Layout Emitter::load() {
   const Side& side = k_.load;
   Layout target = first_layout();
-  Layout from = k_.load_flat ? flat(k_.length) : k_.load_alt ? linear(k_.length, true) : target;
+  Layout from = accessed(k_.load_mapping, k_.length, target);
   for (size_t i = 0; i < from.slots.size(); ++i) // what guarded-off slots hold
     line(reg(i) + " = CPLX(K(0.0), K(0.0));");
   if (k_.stream)
@@ -128,7 +138,7 @@ void Emitter::store(const Layout& cur) {
   if (k_.cluster > 1)
     return cluster_rows(cur);
   const Side& side = k_.store;
-  Layout to = k_.store_flat ? flat(k_.positions) : k_.store_alt ? linear(k_.positions, true) : cur;
+  Layout to = accessed(k_.store_mapping, k_.positions, cur);
   to = exchange(cur, to);
   std::string scale;
   if (k_.scale != 1.0)

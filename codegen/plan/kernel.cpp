@@ -34,8 +34,8 @@ uint32_t Kernel::shared_scalars() const {
   int stages = 0;
   for (const Step& s : steps)
     stages += s.kind == Step::stage;
-  bool exchanges =
-      load_alt || store_alt || load_flat || store_flat || stages > 1 || r2c_post(*this);
+  bool exchanges = load_mapping != Mapping::direct || store_mapping != Mapping::direct ||
+                   stages > 1 || r2c_post(*this);
   // A cluster's groups leave their columns in shared memory, both components.
   uint32_t rows = cluster > 1 ? uint32_t(2 * cluster_column_stride() * cluster_columns) : 0;
   if (stream)

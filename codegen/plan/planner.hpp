@@ -156,6 +156,7 @@ struct Planner {
   // A kernel's shape: threads, lines a workgroup, thread mapping (shape.cpp).
   Kernel shape(const Kernel& k, int64_t values);
   Kernel shape_at(Kernel k, int64_t E);
+  static Mapping mapping(bool alt, bool flat);
   static Pref preference(const Side& s);
   static bool contiguous(const Side& s, const Kernel& k, int64_t L);
   static void unit_digit_first(Kernel& k);

@@ -156,7 +156,8 @@ void Planner::mirror_pass(const Side& from, const Side& to, const std::vector<in
   k.mirror_pairs = pairs ? count : 0;
   add(std::move(k), from.buffer, to.buffer);
   const Kernel& made = out.passes.back().kernel;
-  if (made.mirror_pairs && (made.load_flat || made.store_flat || made.load_alt || made.store_alt)) {
+  bool direct = made.load_mapping == Mapping::direct && made.store_mapping == Mapping::direct;
+  if (made.mirror_pairs && !direct) {
     out.passes.pop_back();
     mirror_pass(from, to, digits, h, scale, access, false);
   }

@@ -81,19 +81,18 @@ Kernel Planner::shape_at(Kernel k, int64_t E) {
   k.teams = uint32_t(teams);
   k.split_exchange = split || 2 * per_line * k.teams > shared_scalars();
   if (k.teams > 1) {
-    k.load_alt = pl != none && pl != want;
-    k.store_alt = ps != none && ps != want;
     // A line's threads cover less than a 128-byte transaction (under a
     // shared-memory cap, less than a 32-byte sector: spread()).
     bool short_rows = k.team_major && k.threads * scalar() * 2 < (dev.sm_shared_bytes ? 32u : 128u);
     // Real pairs flat only where a line's row is at most a sector, and only stored.
     // (docs/codegen-rules.md: shape_at: flat real pairs)
     bool pairs_flat = k.threads * scalar() * 2 <= 32;
-    k.load_flat = short_rows && !k.load_alt && k.load.access == Access::complex &&
-                  contiguous(k.load, k, k.length);
-    k.store_flat = short_rows && !k.store_alt &&
-                   (k.store.access == Access::complex || pairs_flat) &&
-                   contiguous(k.store, k, k.positions);
+    bool load_flat =
+        short_rows && k.load.access == Access::complex && contiguous(k.load, k, k.length);
+    bool store_flat = short_rows && (k.store.access == Access::complex || pairs_flat) &&
+                      contiguous(k.store, k, k.positions);
+    k.load_mapping = mapping(pl != none && pl != want, load_flat);
+    k.store_mapping = mapping(ps != none && ps != want, store_flat);
   }
   // Chunks only where even an unpadded component overflows shared memory.
   // (docs/codegen-rules.md: shape_at: chunks)
@@ -116,6 +115,12 @@ Kernel Planner::shape_at(Kernel k, int64_t E) {
   if (!k.resident_groups && pairs_sm(k))
     k.resident_groups = 2;
   return k;
+}
+
+// A side's mapping: the other one where its preference is not the stages', else flat where its
+// lines are one run.
+Mapping Planner::mapping(bool alt, bool flat) {
+  return alt ? Mapping::alt : flat ? Mapping::flat : Mapping::direct;
 }
 
 // Which coordinate a side holds at unit stride: the position (major), digit 0 (minor) or neither; a

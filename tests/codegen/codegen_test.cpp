@@ -179,7 +179,8 @@ TEST(Plan, SmallLinesShareWorkgroups) {
 TEST(Plan, ShortContiguousLinesMoveAsOneRun) {
   const Kernel k =
       plan(problem({16}, FFTMUX_C2C, FFTMUX_F32, 1 << 20), FFTMUX_FORWARD, h200()).passes[0].kernel;
-  EXPECT_TRUE(k.load_flat && k.store_flat) << "16 points: one thread a line";
+  EXPECT_TRUE(k.load_mapping == Mapping::flat && k.store_mapping == Mapping::flat)
+      << "16 points: one thread a line";
   std::string src = emit(k, Dialect::cuda);
   EXPECT_NE(src.find("src[group * " + std::to_string(16 * k.teams) + "u + lid + 0u]"),
             std::string::npos)
@@ -187,13 +188,13 @@ TEST(Plan, ShortContiguousLinesMoveAsOneRun) {
   // Long lines already coalesce; strided lines are not one run.
   EXPECT_FALSE(plan(problem({1024}, FFTMUX_C2C, FFTMUX_F32, 64), FFTMUX_FORWARD, h200())
                    .passes[0]
-                   .kernel.load_flat);
+                   .kernel.load_mapping == Mapping::flat);
   fftmux_desc strided = problem({16}, FFTMUX_C2C, FFTMUX_F32, 1024);
   strided.in_strides[0] = 2;
   strided.in_distance = 32;
   const Kernel s = plan(strided, FFTMUX_FORWARD, h200()).passes[0].kernel;
-  EXPECT_FALSE(s.load_flat) << "every other element: not one run";
-  EXPECT_TRUE(s.store_flat);
+  EXPECT_FALSE(s.load_mapping == Mapping::flat) << "every other element: not one run";
+  EXPECT_TRUE(s.store_mapping == Mapping::flat);
 }
 
 TEST(Plan, OneKernelHoldsAtMostTheTargetRegisters) {
@@ -638,7 +639,7 @@ TEST(Emit, MirrorPassInPairs) {
   Plan w = plan(woven, FFTMUX_FORWARD, cuda, rows_apart);
   const Kernel& lone = w.passes.back().kernel;
   ASSERT_EQ(lone.load.access, Access::r2c) << w.summary;
-  EXPECT_TRUE(lone.load_alt || lone.store_alt) << w.summary;
+  EXPECT_TRUE(lone.load_mapping == Mapping::alt || lone.store_mapping == Mapping::alt) << w.summary;
   EXPECT_EQ(lone.mirror_pairs, 0);
   EXPECT_EQ(lone.load.axes[0].limit, 32769) << "every output its own";
 }
@@ -968,28 +969,29 @@ TEST(Plan, ShortRealLinesMoveFlat) {
   };
   Kernel r2c = kernel(problem({64}, FFTMUX_R2C, FFTMUX_F32, 1 << 16));
   ASSERT_EQ(r2c.threads, 2u);
-  EXPECT_FALSE(r2c.load_flat);
-  EXPECT_TRUE(r2c.store_flat);
+  EXPECT_FALSE(r2c.load_mapping == Mapping::flat);
+  EXPECT_TRUE(r2c.store_mapping == Mapping::flat);
   std::string src = emit(r2c, Dialect::cuda);
   EXPECT_NE(src.find("dst[group * " + std::to_string(r2c.teams * 33) + "u + lid"),
             std::string::npos)
       << "33 outputs a line";
   Kernel c2r = kernel(problem({64}, FFTMUX_C2R, FFTMUX_F32, 1 << 16));
   ASSERT_EQ(c2r.threads, 2u);
-  EXPECT_FALSE(c2r.load_flat) << "the hermitian input pairs k with h - k";
-  EXPECT_TRUE(c2r.store_flat);
+  EXPECT_FALSE(c2r.load_mapping == Mapping::flat) << "the hermitian input pairs k with h - k";
+  EXPECT_TRUE(c2r.store_mapping == Mapping::flat);
   EXPECT_NE(
       emit(c2r, Dialect::cuda).find("dst[group * " + std::to_string(c2r.teams * 32) + "u + lid"),
       std::string::npos)
       << "32 pairs a line";
-  EXPECT_TRUE(kernel(problem({128}, FFTMUX_C2R, FFTMUX_F32, 1 << 15)).store_flat)
+  EXPECT_TRUE(kernel(problem({128}, FFTMUX_C2R, FFTMUX_F32, 1 << 15)).store_mapping ==
+              Mapping::flat)
       << "4 threads: a row of a sector";
   Kernel c2r256 = kernel(problem({256}, FFTMUX_C2R, FFTMUX_F32, 1 << 14));
   ASSERT_GE(c2r256.threads, 8u);
-  EXPECT_FALSE(c2r256.store_flat) << "a row of more than a sector";
+  EXPECT_FALSE(c2r256.store_mapping == Mapping::flat) << "a row of more than a sector";
   fftmux_desc in_place = problem({64}, FFTMUX_C2R, FFTMUX_F32, 1 << 16);
   in_place.out_distance = 66; // the in-place layout: lines padded to 2 (h + 1) reals
-  EXPECT_FALSE(kernel(in_place).store_flat);
+  EXPECT_FALSE(kernel(in_place).store_mapping == Mapping::flat);
 }
 
 // Radix 49 (7 x 7 in registers) where the device allows it (CUDA) and a
@@ -1101,12 +1103,14 @@ TEST(Plan, ShortLinesSpreadOverASectorUnderTheCap) {
     Kernel k = kernel(n, gl), w = kernel(n, uncapped);
     EXPECT_EQ(k.threads, threads) << n;
     EXPECT_EQ(w.threads, was) << n;
-    EXPECT_FALSE(k.load_flat || k.store_flat) << n << ": rows of 32 bytes load directly";
-    EXPECT_TRUE(w.load_flat && w.store_flat) << n;
+    EXPECT_FALSE(k.load_mapping == Mapping::flat || k.store_mapping == Mapping::flat)
+        << n << ": rows of 32 bytes load directly";
+    EXPECT_TRUE(w.load_mapping == Mapping::flat && w.store_mapping == Mapping::flat) << n;
   }
   Kernel eight = kernel(8, gl);
   EXPECT_EQ(eight.threads, 1u);
-  EXPECT_TRUE(eight.load_flat) << "8 points: one thread, staged through shared memory";
+  EXPECT_TRUE(eight.load_mapping == Mapping::flat)
+      << "8 points: one thread, staged through shared memory";
   EXPECT_EQ(kernel(16, gl, FFTMUX_F64).threads, 4u);
   // 10007's convolution (320 points): 64 threads, one line a group, not 14 x 4.
   Plan p = plan(problem({10007}, FFTMUX_C2C, FFTMUX_F32, 13412), FFTMUX_FORWARD, gl, gpu);
@@ -1469,7 +1473,7 @@ TEST(Plan, LongRealLinesPairWithTheirMirrors) {
   EXPECT_EQ(plan(problem({1 << 19}, FFTMUX_R2C), FFTMUX_FORWARD, cuda).passes.at(1).kernel.threads,
             16u)
       << "rows of 256: 16 of them fit half a group at the default 16 values";
-  EXPECT_FALSE(rows.load_flat) << "a group's rows are not one run";
+  EXPECT_FALSE(rows.load_mapping == Mapping::flat) << "a group's rows are not one run";
   EXPECT_EQ(p.passes[1].dst, Binding::output);
   std::string src = emit(rows, Dialect::cuda);
   EXPECT_NE(src.find("dS0 = (cS & 1u) == 0u ? cS >> 1u : cS == 1u ? 256u : 512u - (cS >> 1u);"),

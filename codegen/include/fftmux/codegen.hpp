@@ -220,6 +220,17 @@ struct Step {
   // X[k1 + n1 k], reading its root as a split table (Tables::half).
 };
 
+// How a side moves between memory and the registers of the stages' thread
+// mapping (Kernel::team_major).
+enum class Mapping {
+  direct, // in the stages' mapping
+  alt,    // in the other mapping (lines adjacent where threads were), via shared memory
+  // The workgroup's lines as one contiguous run (invocation i takes elements
+  // i, i + workgroup, ...), via shared memory: lines shorter than a memory
+  // transaction would otherwise leave most of each unused.
+  flat,
+};
+
 struct Kernel {
   std::string name;
   Precision precision = Precision::f32;
@@ -229,12 +240,7 @@ struct Kernel {
   uint32_t teams = 1;          // lines per workgroup
   bool team_major = true;      // thread mapping: threads of a line adjacent (else lines adjacent)
   Side load, store;
-  bool load_alt = false,
-       store_alt = false; // side read/written with the other mapping, via shared memory
-  // Side read/written as the workgroup's one contiguous run (invocation i
-  // takes elements i, i + workgroup, ...), via shared memory: lines shorter
-  // than a memory transaction would otherwise leave most of each unused.
-  bool load_flat = false, store_flat = false;
+  Mapping load_mapping = Mapping::direct, store_mapping = Mapping::direct;
   std::vector<Step> steps;
   double scale = 1.0; // applied when storing
   int64_t positions =
