@@ -48,7 +48,7 @@ std::string Emitter::run() {
   if (!k_.stream)
     o << "  uint group = " << x_.group_id << ";\n";
   o << "  cplx_t r[" << std::max<size_t>(1, registers_) << "];\n";
-  if (k_.chunks > 1 && shared_used_) {
+  if (k_.exchange == Exchange::chunked && shared_used_) {
     o << "  real_t xs[" << std::max<size_t>(1, registers_) << "];\n";
     o << "  real_t ys[" << std::max<size_t>(1, registers_) << "];\n";
   }
@@ -105,7 +105,7 @@ void Emitter::body() {
       cur = stage(s, cur);
     else if (s.kind == Step::multiply)
       multiply(s, cur);
-    else if (k_.mirror_lines)
+    else if (k_.real_step == RealStep::mirror_lines)
       cur = r2c_post(s, cur);
     else if (prev && prev == mirrored_)
       cur = r2c_post_mirrored(s, *prev);
@@ -135,7 +135,7 @@ void Emitter::mapping(bool alt) {
          (i + 1 < k_.digits.size() ? "(" + v + ") % " + u(k_.digits[i]) : v) + ";");
     step *= k_.digits[i];
   }
-  if (k_.mirror_lines)
+  if (k_.real_step == RealStep::mirror_lines)
     mirror_lines(m, k_.mirror_lines);
 }
 

@@ -123,7 +123,7 @@ Layout Emitter::load() {
     std::string p = through(bases, sl, side, false);
     guarded(g, reg(i) + " = " + (p.empty() ? load_value(side, sl.pos, from.alt) : p) + ";");
   }
-  if (k_.mirror_pairs)
+  if (k_.real_step == RealStep::mirror_pairs)
     mirror_pairs(from, side, false, "");
   if (k_.stream) { // every thread has read pre: the next line may land there
     line("}");
@@ -160,7 +160,7 @@ void Emitter::store(const Layout& cur) {
     std::string v = reg(i) + scale, p = through(bases, sl, side, true);
     guarded(g, p.empty() ? store_value(side, l, to.alt, v) : p + " = " + v + ";");
   }
-  if (k_.mirror_pairs)
+  if (k_.real_step == RealStep::mirror_pairs)
     mirror_pairs(to, side, true, scale);
 }
 

@@ -83,7 +83,7 @@ int64_t Emitter::natural_values(const Step& last) {
 const Step* Emitter::mirrored() const {
   size_t n = k_.steps.size();
   if (x_.shuffle || n < 2 || k_.steps[n - 1].kind != Step::r2c_post || k_.threads < 2 ||
-      k_.mirror_lines)
+      k_.real_step == RealStep::mirror_lines)
     return nullptr;
   const Step& last = k_.steps[n - 2];
   return natural(last) && k_.length / last.radix / k_.threads % 2 == 0 ? &last : nullptr;

@@ -42,7 +42,7 @@ uint32_t Kernel::shared_scalars() const {
     return uint32_t(stream_offset() + 2 * length);
   if (!exchanges)
     return rows;
-  return std::max(rows, uint32_t(component_scalars() * (split_exchange ? 1 : 2)));
+  return std::max(rows, uint32_t(component_scalars() * (exchange == Exchange::whole ? 2 : 1)));
 }
 
 int64_t Kernel::stream_offset() const {
@@ -56,11 +56,11 @@ bool Kernel::staggered() const {
 
 int64_t Kernel::chunk() const {
   int64_t l = std::max(length, positions);
-  return chunks > 1 ? ((l + chunks - 1) / chunks + 31) / 32 * 32 : l;
+  return exchange == Exchange::chunked ? ((l + chunks - 1) / chunks + 31) / 32 * 32 : l;
 }
 
 int64_t Kernel::line_scalars() const {
-  if (chunks > 1)
+  if (exchange == Exchange::chunked)
     return chunk();
   int64_t l = std::max(length, positions);
   if (staggered()) { // the padded line, then up to the next word = threads (mod 32)

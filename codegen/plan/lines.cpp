@@ -47,7 +47,8 @@ void Planner::line(const Line& l, double scale, std::vector<Step> post, int64_t 
       if (post.back().table.offset < 0) // r2c_step(h, true) outside a chain's rows
         throw Unsupported("R2C's post step without its table");
       k.positions = l.n + 1;
-      k.mirror_lines = l.mirror;
+      if (l.mirror)
+        mirror_lines(k, l.mirror);
     }
     k.scale = scale;
     int64_t values = wide ? 2 * opt.values_per_thread : l.mirror ? mirror_values(l.n) : 0;
@@ -70,7 +71,7 @@ void Planner::line(const Line& l, double scale, std::vector<Step> post, int64_t 
   k.steps = stages(n1, sign, true, bound ? 16 : 32);
   k.steps.push_back(twiddles(l.n, n2, k.steps, sign));
   if (k.load.access == Access::c2r && n2 % 2 == 0)
-    k.mirror_lines = n2; // column j2's partners are column n2 - j2's elements
+    mirror_lines(k, n2); // column j2's partners are column n2 - j2's elements
   k.resident_groups = bound ? 2 : 0;
   k.butterfly_tail = bound;
   add(std::move(k), l.load.buffer, Binding::scratch, column_values(n1));

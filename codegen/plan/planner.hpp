@@ -141,6 +141,7 @@ struct Planner {
   bool real_columns(int64_t h);
   void mirror_pass(const Side& from, const Side& to, const std::vector<int64_t>& digits, int64_t h,
                    double scale, Access access, bool pairs = true);
+  static void mirror_lines(Kernel& k, int64_t n);
   int64_t mirror_teams() const;
   int64_t mirror_values(int64_t n) const;
 
@@ -163,6 +164,7 @@ struct Planner {
   static bool interleaved_split(const Kernel& k);
   int64_t resident(const Kernel& k) const;
   void lean(Kernel& k, bool coalesce) const;
+  static void chunk_exchange(Kernel& k, uint32_t c);
   bool pairs_sm(const Kernel& k) const;
   bool fills_sm(const Kernel& k) const;
   void stream(Kernel& k) const;

@@ -153,14 +153,23 @@ void Planner::mirror_pass(const Side& from, const Side& to, const std::vector<in
   k.store = substitute(to, {{kElement, 1}, {0, chunk}}, 1);
   k.store.axes[0].limit = first;
   k.scale = scale;
-  k.mirror_pairs = pairs ? count : 0;
+  if (pairs) {
+    k.real_step = RealStep::mirror_pairs;
+    k.mirror_pairs = count;
+  }
   add(std::move(k), from.buffer, to.buffer);
   const Kernel& made = out.passes.back().kernel;
   bool direct = made.load_mapping == Mapping::direct && made.store_mapping == Mapping::direct;
-  if (made.mirror_pairs && !direct) {
+  if (made.real_step == RealStep::mirror_pairs && !direct) {
     out.passes.pop_back();
     mirror_pass(from, to, digits, h, scale, access, false);
   }
+}
+
+// k's lines of digit 0 (extent n) in mirror pairs.
+void Planner::mirror_lines(Kernel& k, int64_t n) {
+  k.real_step = RealStep::mirror_lines;
+  k.mirror_lines = n;
 }
 
 // Lines a group of a mirror kernel (Kernel::mirror_lines) aims for:

@@ -56,7 +56,8 @@ Kernel Planner::shape_at(Kernel k, int64_t E) {
       std::max<int64_t>(opt.group_threads / k.threads, coalesce ? opt.coalesce_teams : 1);
   // Up to half the threads a group may have (more would leave a
   // multiprocessor one group).
-  if (k.mirror_lines && coalesce)
+  bool mirrors = k.real_step == RealStep::mirror_lines;
+  if (mirrors && coalesce)
     wanted = std::max<int64_t>(wanted,
                                std::min<int64_t>(mirror_teams(), dev.max_threads / 2 / k.threads));
   if (k.cluster > 1) // a group is its cluster's columns
@@ -76,10 +77,11 @@ Kernel Planner::shape_at(Kernel k, int64_t E) {
     teams = fit2;
   else
     teams = std::max<int64_t>(1, std::min(wanted, fit1));
-  if (k.mirror_lines) // whole pairs (real_rows leaves room for two lines)
+  if (mirrors) // whole pairs (real_rows leaves room for two lines)
     teams = std::max<int64_t>(2, teams / 2 * 2);
   k.teams = uint32_t(teams);
-  k.split_exchange = split || 2 * per_line * k.teams > shared_scalars();
+  k.exchange =
+      split || 2 * per_line * k.teams > shared_scalars() ? Exchange::split : Exchange::whole;
   if (k.teams > 1) {
     // A line's threads cover less than a 128-byte transaction (under a
     // shared-memory cap, less than a 32-byte sector: spread()).
@@ -100,9 +102,9 @@ Kernel Planner::shape_at(Kernel k, int64_t E) {
   bool overflows = k.shared_scalars() > shared_scalars();
   k.pad_shared = true; // where it still fits
   lean(k, coalesce);
-  while (overflows && k.teams == 1 && k.split_exchange && k.shared_scalars() > shared_scalars() &&
-         k.chunks < opt.shared_chunks)
-    ++k.chunks;
+  while (overflows && k.teams == 1 && k.exchange != Exchange::whole &&
+         k.shared_scalars() > shared_scalars() && k.chunks < opt.shared_chunks)
+    chunk_exchange(k, k.chunks + 1);
   if (k.shared_scalars() > shared_scalars())
     k.pad_shared = false;
   if (k.shared_scalars() > shared_scalars())
@@ -140,7 +142,7 @@ Planner::Pref Planner::preference(const Side& s) {
 bool Planner::contiguous(const Side& s, const Kernel& k, int64_t L) {
   bool pairs = s.access == Access::real_pair && paired(s);
   if ((s.access != Access::complex && !pairs) || (k.positions != k.length && !r2c_post(k)) ||
-      k.mirror_lines)
+      k.real_step == RealStep::mirror_lines)
     return false;
   int64_t unit = pairs ? 2 : 1; // scalars a position (a pair's are 2 l, 2 l + 1)
   for (const Axis& a : s.axes)
@@ -158,7 +160,8 @@ bool Planner::contiguous(const Side& s, const Kernel& k, int64_t L) {
 // (docs/codegen-rules.md: unit_digit_first)
 void Planner::unit_digit_first(Kernel& k) {
   // Digit 0 of mirror pairs is the one their mapping pairs (mirror_lines).
-  if (preference(k.load) == minor || preference(k.store) == minor || k.mirror_lines)
+  if (preference(k.load) == minor || preference(k.store) == minor ||
+      k.real_step == RealStep::mirror_lines)
     return;
   size_t pick = 0;
   for (const Side* s : {&k.load, &k.store})
@@ -206,7 +209,7 @@ void Planner::lean(Kernel& k, bool coalesce) const {
   if (!dev.sm_shared_bytes || r2c_post(k) || resident(k) >= target)
     return;
   if (k.teams > 1) {
-    k.split_exchange = true;
+    k.exchange = Exchange::split;
     for (Kernel h = k; resident(k) < target && k.teams / 2 >= (coalesce ? 4u : 2u); k = h) {
       h.teams = k.teams / 2;
       if (resident(h) <= resident(k))
@@ -216,11 +219,17 @@ void Planner::lean(Kernel& k, bool coalesce) const {
   }
   if (k.convolution || !by_position(k))
     return;
-  k.split_exchange = true;
+  k.exchange = Exchange::split;
   int64_t l = std::max(k.length, k.positions);
   for (uint32_t c = 2; c <= opt.shared_chunks && resident(k) < target; ++c)
     if (l % (32 * c) == 0)
-      k.chunks = c;
+      chunk_exchange(k, c);
+}
+
+// k's exchanges in c chunks.
+void Planner::chunk_exchange(Kernel& k, uint32_t c) {
+  k.exchange = Exchange::chunked;
+  k.chunks = c;
 }
 
 // A group of F32 lines on 512 threads of at most 16 values runs under a launch bound of two groups
@@ -246,12 +255,14 @@ void Planner::stream(Kernel& k) const {
   // lines start at 16-byte boundaries where the buffer does
   bool aligned = k.length % 2 == 0 && first_element(k.load) % 2 == 0;
   // (One line a group: no other mapping and no flat run.)
-  if (!opt.stream || !dev.bulk_copy || k.teams != 1 || k.cluster > 1 || k.chunks > 1 ||
-      k.load.access != Access::complex || !contiguous(k.load, k, k.length) || !aligned ||
-      k.steps.empty() || k.steps[0].kind != Step::stage || !fills_sm(k))
+  if (!opt.stream || !dev.bulk_copy || k.teams != 1 || k.cluster > 1 ||
+      k.exchange == Exchange::chunked || k.load.access != Access::complex ||
+      !contiguous(k.load, k, k.length) || !aligned || k.steps.empty() ||
+      k.steps[0].kind != Step::stage || !fills_sm(k))
     return;
   Kernel s = k;
-  s.stream = s.split_exchange = true;
+  s.stream = true;
+  s.exchange = Exchange::split;
   s.resident_groups = 1;
   if (s.shared_scalars() <= shared_scalars())
     k = s;

@@ -913,7 +913,7 @@ TEST(Plan, StreamedLinesOnBulkCopyDevices) {
   Kernel k =
       plan(problem({16384}, FFTMUX_C2C, FFTMUX_F32, 9), FFTMUX_FORWARD, cuda).passes.at(0).kernel;
   EXPECT_TRUE(k.stream);
-  EXPECT_TRUE(k.split_exchange);
+  EXPECT_EQ(k.exchange, Exchange::split);
   EXPECT_EQ(k.shared_scalars(), uint32_t(k.stream_offset() + 2 * 16384));
   EXPECT_EQ(k.stream_offset() % 4, 0) << "16-byte aligned";
   EXPECT_LE(k.shared_scalars() * 4, cuda.shared_bytes);
@@ -954,7 +954,7 @@ TEST(Plan, StreamedLinesOnBulkCopyDevices) {
                    .passes.at(0)
                    .kernel;
   EXPECT_FALSE(one.stream) << "the variant keeps one group a line";
-  EXPECT_FALSE(one.split_exchange);
+  EXPECT_EQ(one.exchange, Exchange::whole);
   EXPECT_EQ(one.resident_groups, 1u) << "alone on its SM all the same: the launch bound says so";
 }
 
@@ -1062,7 +1062,7 @@ TEST(Plan, KernelsOfFewThreadsShareTheMultiprocessor) {
   };
   for (auto [n, chunks] : {std::pair{4096, 1u}, {8192, 2u}, {2187, 1u}, {6000, 1u}}) {
     Kernel k = kernel(problem({n}), gl), was = kernel(problem({n}), uncapped);
-    EXPECT_TRUE(k.split_exchange) << n;
+    EXPECT_EQ(k.exchange, chunks > 1 ? Exchange::chunked : Exchange::split) << n;
     EXPECT_EQ(k.chunks, chunks) << n;
     EXPECT_LT(k.shared_scalars(), was.shared_scalars()) << n;
     EXPECT_GE(65536 / (k.shared_scalars() * 4 + 2048) * k.workgroup(), 768) << n;
@@ -1075,7 +1075,7 @@ TEST(Plan, KernelsOfFewThreadsShareTheMultiprocessor) {
   for (size_t i = 0; i < 2; ++i) {
     EXPECT_EQ(was.passes[i].kernel.teams, 8u);
     EXPECT_EQ(wide.passes[i].kernel.teams, 4u);
-    EXPECT_TRUE(wide.passes[i].kernel.split_exchange);
+    EXPECT_EQ(wide.passes[i].kernel.exchange, Exchange::split);
   }
   for (fftmux_desc d : {problem({12288}), problem({4093}), problem({8192}, FFTMUX_R2C)})
     EXPECT_EQ(emit(kernel(d, gl), Dialect::opengl), emit(kernel(d, uncapped), Dialect::opengl))
@@ -1169,7 +1169,7 @@ TEST(Plan, StridedPassesExchangeOneComponentAtATime) {
     std::vector<int> out;
     for (const Pass& p :
          plan(problem(n, FFTMUX_C2C, FFTMUX_F32, batch), FFTMUX_FORWARD, h200_cuda()).passes)
-      out.push_back(p.kernel.team_major ? -1 : p.kernel.split_exchange);
+      out.push_back(p.kernel.team_major ? -1 : p.kernel.exchange != Exchange::whole);
     return out;
   };
   // -1: lines one after another; 1 / 0: interleaved lines, split or not.

@@ -231,6 +231,22 @@ enum class Mapping {
   flat,
 };
 
+// How values move between layouts through shared memory.
+enum class Exchange {
+  whole,   // both components at once
+  split,   // one component at a time: half the shared memory, twice the barriers
+  chunked, // one component at a time in Kernel::chunks rounds of chunk() positions (one line a
+           // group)
+};
+
+// The two-for-one step of a long real line that a kernel pairs each of its
+// lines or positions with the mirror for.
+enum class RealStep {
+  none,
+  mirror_lines, // lines of digit 0 in mirror pairs (Kernel::mirror_lines)
+  mirror_pairs, // a pointwise pass making outputs k and h - k together (Kernel::mirror_pairs)
+};
+
 struct Kernel {
   std::string name;
   Precision precision = Precision::f32;
@@ -245,7 +261,7 @@ struct Kernel {
   double scale = 1.0; // applied when storing
   int64_t positions =
       0; // positions of the line after the last step (length, or length+1 after r2c_post)
-  bool split_exchange = false;  // shared memory holds one component at a time
+  Exchange exchange = Exchange::whole;
   bool pad_shared = false;      // one spare word per 32: strided stage writes avoid bank conflicts
   bool in_place = false;        // load and store address the same buffer
   uint32_t resident_groups = 0; // Options::resident_groups
@@ -256,9 +272,7 @@ struct Kernel {
   // transformed, multiplied and stored before the next is read: fewer
   // values live at once (Options::butterfly_tail).
   bool butterfly_tail = false;
-  // Exchanges go through shared memory in this many rounds of chunk()
-  // positions each (one line a workgroup, one component at a time).
-  uint32_t chunks = 1;
+  uint32_t chunks = 1; // Exchange::chunked: its rounds (2 or more), else 1
   // Workgroups a cluster (CUDA): the kernel is the column pass of a chain
   // over lines of length * cluster points whose rows (cluster points) run
   // across the cluster's shared memory. Digit 0 (extent cluster) is the
@@ -274,16 +288,17 @@ struct Kernel {
   // copied into shared memory after the exchange area by one bulk copy.
   // One line a group, loaded whole and contiguous; exchanges split.
   bool stream = false;
-  // Lines of digit 0 (extent mirror_lines, even) in mirror pairs: lines
+  RealStep real_step = RealStep::none;
+  // RealStep::mirror_lines: lines of digit 0 (extent mirror_lines, even) in mirror pairs: lines
   // 2 p and 2 p + 1 are d0 = p and mirror_lines - p (0 and mirror_lines / 2
   // for p = 0), in adjacent teams of one group. R2C's rows make their
   // outputs from both (Step::r2c_post); C2R's columns read the same
   // elements as their mirrors' partners, so the pair shares the cache.
   int64_t mirror_lines = 0;
-  // A pointwise pass over the first half of a line's mirror pairs (its
+  // RealStep::mirror_pairs: a pointwise pass over the first half of a line's mirror pairs (its
   // positions k = 0 .. h / 2, h the load's length): each slot also makes
   // the output at h - k where that is below mirror_pairs (the pass's count
-  // of outputs), into the register after the last slot's; 0 = off.
+  // of outputs), into the register after the last slot's; else 0.
   int64_t mirror_pairs = 0;
 
   int64_t transforms() const; // lines: the product of the digits
