@@ -161,8 +161,8 @@ private:
 
   // ---- R2C's post step (real.cpp) ----
   Layout r2c_post(const Step& s, const Layout& cur);
-  bool shuffled(const Step& last) const;
-  bool natural(const Step& last) const;
+  Layout post_step(const Step& s, const Step* last, const Layout& cur);
+  Partners partners(const Step& s) const;
   size_t natural_slot(const Step& last, int64_t m) const;
   int64_t natural_values(const Step& last);
   const Step* mirrored() const;

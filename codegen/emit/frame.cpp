@@ -99,22 +99,12 @@ void Emitter::body() {
   for (const Step& s : k_.steps) {
     if (&s - k_.steps.data() == std::ptrdiff_t(tail))
       return butterfly_tail(s, cur);
-    if (k_.cluster > 1 && s.kind == Step::r2c_post)
-      break; // the rows' (cluster_rows)
     if (s.kind == Step::stage)
       cur = stage(s, cur);
     else if (s.kind == Step::multiply)
       multiply(s, cur);
-    else if (k_.real_step == RealStep::mirror_lines)
-      cur = r2c_post(s, cur);
-    else if (prev && prev == mirrored_)
-      cur = r2c_post_mirrored(s, *prev);
-    else if (prev && shuffled(*prev))
-      cur = r2c_post_shuffled(s, *prev);
-    else if (prev && natural(*prev) && k_.length / k_.threads % 2 == 0)
-      cur = r2c_post_shared(s, *prev);
     else
-      cur = r2c_post(s, cur);
+      cur = post_step(s, prev, cur);
     prev = &s;
   }
   store(cur);

@@ -16,10 +16,25 @@ int64_t Planner::take(int64_t elements) {
 
 // Appends kernel k as the next pass, from src to dst, shaped at `values` a thread (0: the default).
 void Planner::add(Kernel k, Binding src, Binding dst, int64_t values) {
+  push(shaped(std::move(k), src, dst, values));
+}
+
+// Kernel k as the next pass runs it, from src to dst: shaped at `values` a thread (0: the
+// default), the partners of its post step chosen.
+Kernel Planner::shaped(Kernel k, Binding src, Binding dst, int64_t values) {
   k.name = "fftmux_pass" + std::to_string(out.passes.size());
   k.load.buffer = src;
   k.store.buffer = dst;
-  out.passes.push_back({shape(std::move(k), values ? values : opt.values_per_thread), src, dst});
+  Kernel s = shape(std::move(k), values ? values : opt.values_per_thread);
+  post_partners(s);
+  return s;
+}
+
+// Appends a shaped kernel as the next pass, once validate() accepts it.
+void Planner::push(Kernel k) {
+  validate(k);
+  Binding src = k.load.buffer, dst = k.store.buffer;
+  out.passes.push_back({std::move(k), src, dst});
 }
 
 // reuse >= 0: l.load is the packed scratch region at that base, which the

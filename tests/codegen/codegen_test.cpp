@@ -176,6 +176,48 @@ TEST(Plan, SmallLinesShareWorkgroups) {
   EXPECT_GE(p.passes[0].kernel.workgroup(), 64u);
 }
 
+// validate() refuses a kernel whose modes the emitter does not support
+// together, naming the rule; every kernel plan() makes passes it.
+TEST(Plan, ValidateNamesTheBrokenRule) {
+  const Kernel k =
+      plan(problem({16}, FFTMUX_C2C, FFTMUX_F32, 1 << 20), FFTMUX_FORWARD, h200()).passes[0].kernel;
+  ASSERT_GT(k.teams, 1u);
+  auto refusal = [](const Kernel& bad) -> std::string {
+    try {
+      validate(bad);
+    } catch (const std::logic_error& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  EXPECT_EQ(refusal(k), "accepted");
+  Kernel chunked = k;
+  chunked.exchange = Exchange::chunked;
+  EXPECT_NE(refusal(chunked).find("chunks above 1 exactly in a chunked exchange"),
+            std::string::npos);
+  chunked.chunks = 2;
+  EXPECT_NE(refusal(chunked).find("a chunked exchange holds one line a group"), std::string::npos);
+  Kernel streamed = k;
+  streamed.stream = true;
+  EXPECT_NE(refusal(streamed).find("a streamed line is one a group, its exchanges split"),
+            std::string::npos);
+  Kernel pairs = k;
+  pairs.real_step = RealStep::mirror_pairs;
+  pairs.mirror_pairs = 9;
+  pairs.load_mapping = Mapping::alt;
+  EXPECT_NE(refusal(pairs).find("mirror pairs load and store both outputs of a slot directly"),
+            std::string::npos);
+  pairs.mirror_pairs = 0;
+  EXPECT_NE(refusal(pairs).find("mirror_lines and mirror_pairs are counts of their real step"),
+            std::string::npos);
+  Kernel flat = k;
+  flat.load.access = Access::real;
+  EXPECT_NE(refusal(flat).find("a flat load reads complex elements"), std::string::npos);
+  Kernel columns = k;
+  columns.cluster_columns = 4;
+  EXPECT_NE(refusal(columns).find("cluster columns only in a cluster"), std::string::npos);
+}
+
 TEST(Plan, ShortContiguousLinesMoveAsOneRun) {
   const Kernel k =
       plan(problem({16}, FFTMUX_C2C, FFTMUX_F32, 1 << 20), FFTMUX_FORWARD, h200()).passes[0].kernel;
@@ -846,6 +888,12 @@ TEST(Emit, R2cPartnersFromLanes) {
     EXPECT_NE(k.find("if (tS == 0u) { r[16] = r2c_post(z[4], z[4], "), std::string::npos)
         << "X[1024], its own partner";
   }
+  EXPECT_EQ(plan(d, FFTMUX_FORWARD, vk).passes.at(0).kernel.steps.back().partners_unshuffled,
+            Partners::mirrored)
+      << "the planner's choice for the GLSL dialects";
+  EXPECT_EQ(plan(d, FFTMUX_FORWARD, cuda).passes.at(0).kernel.steps.back().partners,
+            Partners::shared_half)
+      << "and for CUDA";
   std::string warps = source(d, cuda, Dialect::cuda);
   EXPECT_EQ(warps.find("__shfl"), std::string::npos) << "a line of several warps";
   EXPECT_NE(warps.find("r2c_pair(z[0], tS == 0u ? z[0] : CPLX(sh[a], sh[a + "), std::string::npos)

@@ -194,6 +194,15 @@ struct Index {
   int product = kNone;
 };
 
+// Where R2C's post step finds each output's partner Z[h - k].
+enum class Partners {
+  shared,      // the whole line through shared memory (a mirror_lines row: its mate's too)
+  shared_half, // natural order: each thread's upper half through shared memory, pairs in one thread
+  lanes,       // natural order: in the thread, or a lane of its run by shuffles
+  mirrored, // the stage before leaves each thread its outputs' partners (its butterflies mirrored)
+  cluster,  // the cluster's rows, through distributed shared memory
+};
+
 struct Step {
   enum Kind { stage, multiply, r2c_post } kind = stage;
   // stage: one Stockham radix pass over the line, span = product of the
@@ -218,6 +227,9 @@ struct Step {
   // table as Side::table. In a kernel of mirror_lines n1 the line is row
   // k1 of Z instead (positions k1 + n1 k, k1 digit 0) and produces
   // X[k1 + n1 k], reading its root as a split table (Tables::half).
+  // Where its partners come from, as the planner chose for a dialect with
+  // lane shuffles (CUDA) and for one without (GLSL).
+  Partners partners = Partners::shared, partners_unshuffled = Partners::shared;
 };
 
 // How a side moves between memory and the registers of the stages' thread
@@ -361,6 +373,11 @@ std::vector<std::complex<double>> table_values(const Plan& plan);
 // Bytes from the first to one past the last element of one side of a
 // resolved descriptor (what fftmux_desc_layout reports, without libfftmux).
 uint64_t side_bytes(const fftmux_desc& desc, bool input);
+
+// Throws std::logic_error naming the rule a kernel breaks: the combinations
+// of its modes (Mapping, Exchange, RealStep, stream, cluster) that the
+// emitter supports. plan() checks every kernel it makes.
+void validate(const Kernel& kernel);
 
 // ---- Emission ----
 
