@@ -177,8 +177,8 @@ private:
   std::vector<std::string> cluster_row_values(const std::string& name, const std::string& at,
                                               int64_t c);
   std::vector<std::string> cluster_columns(const std::string& at);
-  static std::string cluster_sync();
-  static std::string cluster_load(const std::string& v, const std::string& address);
+  std::string cluster_sync() const;
+  std::string cluster_load(const std::string& v, const std::string& address) const;
   int transform_sign() const;
   std::string turned(const std::string& z, int64_t e, int64_t c) const;
 

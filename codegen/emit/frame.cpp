@@ -84,7 +84,7 @@ std::string Emitter::resident_groups() const {
 
 // CUDA's cluster attribute where groups form clusters (Kernel::cluster).
 std::string Emitter::cluster_dims() const {
-  return k_.cluster > 1 ? format("__cluster_dims__(%u, 1, 1) ", k_.cluster) : "";
+  return k_.cluster > 1 ? format(x_.sm90->cluster_dims, k_.cluster) : "";
 }
 
 // The program: load, the steps from layout to layout, store.

@@ -7,51 +7,24 @@
 namespace fftmux::codegen::emission {
 
 // Streamed lines (Kernel::stream, CUDA): the shared barrier, the copy's place,
-// the first line's copy and the loop over lines. A source not 16-byte aligned
-// (a caller's pointer) is read directly instead: the copy needs that alignment.
+// the first line's copy and the loop over lines (Sm90::stream_open).
 std::string Emitter::stream_open() const {
-  std::string groups = u(int64_t(k_.groups()));
-  return "  __shared__ __align__(8) unsigned long long bar;\n"
-         "  uint bar_at = (uint)__cvta_generic_to_shared(&bar), phase = 0u;\n"
-         "  uint pre_at = (uint)__cvta_generic_to_shared(sh + " +
-         u(k_.stream_offset()) +
-         ");\n"
-         "  const cplx_t* pre = (const cplx_t*)(sh + " +
-         u(k_.stream_offset()) +
-         ");\n"
-         "  bool bulk = ((size_t)src & 15u) == 0u;\n"
-         "  if (lid == 0u) {\n"
-         "    asm volatile(\"mbarrier.init.shared::cta.b64 [%0], 1;\" :: \"r\"(bar_at) : "
-         "\"memory\");\n"
-         "    asm volatile(\"fence.mbarrier_init.release.cluster;\" ::: \"memory\");\n"
-         "  }\n"
-         "  __syncthreads();\n  " +
-         fetch("blockIdx.x") + "\n  for (uint group = blockIdx.x; group < " + groups +
-         "; group += gridDim.x) {\n";
+  return format(x_.sm90->stream_open, u(k_.stream_offset()).c_str(),
+                fetch(x_.sm90->first_group).c_str(), u(int64_t(k_.groups())).c_str());
 }
 
 // Thread 0 has line g (< groups) copied to pre, completing on bar.
 std::string Emitter::fetch(const std::string& g) const {
   int64_t base = first_element(k_.load);
-  std::string bytes = u(k_.length * (f64_ ? 16 : 8));
-  return "if (bulk && lid == 0u && " + g + " < " + u(int64_t(k_.groups())) +
-         ") { "
-         "asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\"); "
-         "asm volatile(\"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\" :: "
-         "\"r\"(bar_at), \"r\"(" +
-         bytes +
-         ") : \"memory\"); "
-         "asm volatile(\"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
-         "[%0], [%1], %2, [%3];\" :: \"r\"(pre_at), \"l\"(src + (size_t)(" +
-         g + ") * " + u(k_.length) + (base ? " + " + u(base) : "") + "), \"r\"(" + bytes +
-         "), \"r\"(bar_at) : \"memory\"); }";
+  std::string from = u(k_.length) + (base ? " + " + u(base) : "");
+  return format(x_.sm90->stream_fetch, g.c_str(), u(int64_t(k_.groups())).c_str(),
+                u(k_.length * (f64_ ? 16 : 8)).c_str(), from.c_str());
 }
 
 // The current line from pre, once its copy has landed.
 void Emitter::load_streamed(const Layout& from) {
   line("if (bulk) {");
-  line("asm volatile(\"{ .reg .pred p; W: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], "
-       "%1; @!p bra W; }\" :: \"r\"(bar_at), \"r\"(phase) : \"memory\");");
+  line(x_.sm90->stream_wait);
   line("phase ^= 1u;");
   for (size_t i = 0; i < from.slots.size(); ++i)
     guarded(from.slots[i].guard, reg(i) + " = pre[" + from.slots[i].pos + "];");
@@ -128,7 +101,7 @@ Layout Emitter::load() {
   if (k_.stream) { // every thread has read pre: the next line may land there
     line("}");
     barrier();
-    line(fetch("group + gridDim.x"));
+    line(fetch(x_.sm90->next_group));
   }
   return exchange(from, target);
 }
