@@ -46,6 +46,7 @@ const Syntax vulkan = {
     "src.d[(%1$s) >> 1][(%1$s) & 1u]",
     "dst.d[(%1$s) >> 1][(%1$s) & 1u]",
     nullptr,
+    nullptr,
 };
 
 // Vulkan with buffer device addresses (GL_EXT_buffer_reference): the
@@ -80,6 +81,7 @@ const Syntax vulkan_pointers = {
     "pc.src.d[(%1$s) >> 1][(%1$s) & 1u]",
     "pc.dst.d[(%1$s) >> 1][(%1$s) & 1u]",
     nullptr,
+    nullptr,
 };
 
 // OpenGL 4.3: SSBO bindings without sets, a plain uniform for the offset.
@@ -111,6 +113,43 @@ const Syntax opengl = {
     "src_r.d[%s]",
     "dst_r.d[%s]",
     nullptr,
+    nullptr,
+};
+
+const Sm90 cuda_sm90 = {
+    "__cluster_dims__(%u, 1, 1) ",
+    "asm volatile(\"barrier.cluster.arrive.release.aligned;\\n\\t"
+    "barrier.cluster.wait.acquire.aligned;\" ::: \"memory\");",
+    "uint zs = uint(__cvta_generic_to_shared(sh));",
+    "uint za%1$lld; asm(\"mapa.shared::cluster.u32 %%0, %%1, %%2;\" : \"=r\"(za%1$lld) "
+    ": \"r\"(zs), \"r\"(%1$lldu));",
+    "asm volatile(\"ld.shared::cluster.v2.f32 {%%0, %%1}, [%%2];\" : \"=f\"(%1$s.x), "
+    "\"=f\"(%1$s.y) : \"r\"(%2$s));",
+    // A source not 16-byte aligned (a caller's pointer) is read directly
+    // instead: the copy needs that alignment.
+    "  __shared__ __align__(8) unsigned long long bar;\n"
+    "  uint bar_at = (uint)__cvta_generic_to_shared(&bar), phase = 0u;\n"
+    "  uint pre_at = (uint)__cvta_generic_to_shared(sh + %1$s);\n"
+    "  const cplx_t* pre = (const cplx_t*)(sh + %1$s);\n"
+    "  bool bulk = ((size_t)src & 15u) == 0u;\n"
+    "  if (lid == 0u) {\n"
+    "    asm volatile(\"mbarrier.init.shared::cta.b64 [%%0], 1;\" :: \"r\"(bar_at) : "
+    "\"memory\");\n"
+    "    asm volatile(\"fence.mbarrier_init.release.cluster;\" ::: \"memory\");\n"
+    "  }\n"
+    "  __syncthreads();\n  %2$s\n  for (uint group = blockIdx.x; group < %3$s; group += "
+    "gridDim.x) {\n",
+    "if (bulk && lid == 0u && %1$s < %2$s) { "
+    "asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\"); "
+    "asm volatile(\"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%%0], %%1;\" :: "
+    "\"r\"(bar_at), \"r\"(%3$s) : \"memory\"); "
+    "asm volatile(\"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
+    "[%%0], [%%1], %%2, [%%3];\" :: \"r\"(pre_at), \"l\"(src + (size_t)(%1$s) * %4$s), "
+    "\"r\"(%3$s), \"r\"(bar_at) : \"memory\"); }",
+    "asm volatile(\"{ .reg .pred p; W: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], "
+    "%1; @!p bra W; }\" :: \"r\"(bar_at), \"r\"(phase) : \"memory\");",
+    "blockIdx.x",
+    "group + gridDim.x",
 };
 
 // CUDA C++ for NVRTC: vector operators the GLSL types have built in.
@@ -148,6 +187,7 @@ const Syntax cuda = {
     // Every lane of the warp runs it: exchanges are outside guards, and
     // shuffled() asks for whole warps.
     "__shfl_sync(0xffffffffu, %1$s, %2$s, %3$s)",
+    &cuda_sm90,
 };
 
 } // namespace

@@ -6,6 +6,26 @@
 
 namespace fftmux::codegen {
 
+// What CUDA adds from compute capability 9.0, as PTX and intrinsics: clusters
+// whose groups read each other's shared memory (Kernel::cluster) and bulk
+// copies completing on a shared barrier (Kernel::stream).
+struct Sm90 {
+  const char* cluster_dims;    // %u: groups a cluster; before the entry's name
+  const char* cluster_barrier; // a statement: the whole cluster waits
+  const char* cluster_base;    // a statement declaring zs, the address of sh
+  const char* cluster_map;     // %1$lld: rank d; declares zad, zs in group d of the cluster
+  const char* cluster_load;    // %1$s = the complex value at %2$s, an address of the cluster
+  // Streamed lines: the opening of the loop over lines (%1$s: where the
+  // copy lands in sh, %2$s: the first line's copy, %3$s: the groups); a
+  // copy of line %1$s (< %2$s) of %3$s bytes, from src + (%1$s) * %4$s;
+  // the statement waiting for it.
+  const char* stream_open;
+  const char* stream_fetch;
+  const char* stream_wait;
+  const char* first_group; // the first line a group takes
+  const char* next_group;  // the line a group takes after `group`
+};
+
 struct Syntax {
   Dialect dialect;
   const char* name;
@@ -34,6 +54,7 @@ struct Syntax {
   // two up to 32, the runs aligned). nullptr: the dialect has none (GLSL's
   // subgroup size is not fixed across the drivers it targets).
   const char* shuffle;
+  const Sm90* sm90; // nullptr: the dialect has none
 };
 
 const Syntax& syntax(Dialect d);

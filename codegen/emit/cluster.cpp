@@ -22,11 +22,9 @@ void Emitter::cluster_rows(const Layout& cur) {
     guarded(join("okS", cur.slots[i].guard),
             "reinterpret_cast<cplx_t*>(sh)[" + column + cur.slots[i].pos + "] = " + reg(i) + ";");
   line(cluster_sync());
-  line("uint zs = uint(__cvta_generic_to_shared(sh));");
+  line(x_.sm90->cluster_base);
   for (int64_t d = 0; d < c; ++d)
-    line(format("uint za%1$lld; asm(\"mapa.shared::cluster.u32 %%0, %%1, %%2;\" : \"=r\"(za%1$lld) "
-                ": \"r\"(zs), \"r\"(%1$lldu));",
-                (long long)d));
+    line(format(x_.sm90->cluster_map, (long long)d));
   line("#pragma unroll 2");
   line("for (uint i = lid; i < " + u(q) + "; i += " + u(k_.workgroup()) + ") {");
   line("uint k = dS0" + (columns > 1 ? " / " + u(columns) : "") + " * " + u(q) + " + i;");
@@ -99,15 +97,13 @@ std::vector<std::string> Emitter::cluster_columns(const std::string& at) {
 }
 
 // A barrier of the whole cluster.
-std::string Emitter::cluster_sync() {
-  return "asm volatile(\"barrier.cluster.arrive.release.aligned;\\n\\t"
-         "barrier.cluster.wait.acquire.aligned;\" ::: \"memory\");";
+std::string Emitter::cluster_sync() const {
+  return x_.sm90->cluster_barrier;
 }
 
 // v = the complex value at `address` of a cluster's shared memory.
-std::string Emitter::cluster_load(const std::string& v, const std::string& address) {
-  return "asm volatile(\"ld.shared::cluster.v2.f32 {%0, %1}, [%2];\" : \"=f\"(" + v +
-         ".x), \"=f\"(" + v + ".y) : \"r\"(" + address + "));";
+std::string Emitter::cluster_load(const std::string& v, const std::string& address) const {
+  return format(x_.sm90->cluster_load, v.c_str(), address.c_str());
 }
 
 // The sign of the kernel's transform: its last stage's.

@@ -83,6 +83,7 @@ private:
   void load_streamed(const Layout& from);
   std::string load_value(const Side& side, const std::string& pos, bool alt);
   std::string load_at(const Side& side, const std::string& l, bool alt);
+  Layout accessed(Mapping m, int64_t count, const Layout& own);
   Layout load();
   void store(const Layout& cur);
   void mirror_pairs(const Layout& lay, const Side& side, bool store, const std::string& scale);
@@ -160,8 +161,8 @@ private:
 
   // ---- R2C's post step (real.cpp) ----
   Layout r2c_post(const Step& s, const Layout& cur);
-  bool shuffled(const Step& last) const;
-  bool natural(const Step& last) const;
+  Layout post_step(const Step& s, const Step* last, const Layout& cur);
+  Partners partners(const Step& s) const;
   size_t natural_slot(const Step& last, int64_t m) const;
   int64_t natural_values(const Step& last);
   const Step* mirrored() const;
@@ -176,8 +177,8 @@ private:
   std::vector<std::string> cluster_row_values(const std::string& name, const std::string& at,
                                               int64_t c);
   std::vector<std::string> cluster_columns(const std::string& at);
-  static std::string cluster_sync();
-  static std::string cluster_load(const std::string& v, const std::string& address);
+  std::string cluster_sync() const;
+  std::string cluster_load(const std::string& v, const std::string& address) const;
   int transform_sign() const;
   std::string turned(const std::string& z, int64_t e, int64_t c) const;
 

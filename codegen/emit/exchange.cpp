@@ -63,7 +63,7 @@ void Emitter::barrier() {
 // else its guard with the chunk's bounds where they are not known to hold.
 bool Emitter::in_chunk(const Slot& sl, int c, std::string& guard) const {
   guard = sl.guard;
-  if (k_.chunks < 2)
+  if (k_.exchange != Exchange::chunked)
     return true;
   int64_t C = k_.chunk(), from = c * C, to = from + C;
   int64_t lo = sl.lo < 0 ? 0 : sl.lo, hi = sl.lo < 0 ? k_.chunks * C - 1 : sl.hi;
@@ -96,8 +96,8 @@ void Emitter::write_shared(const Layout& from, const char* comps, int chunk) {
       continue;
     std::string stmt = slot_index(bases, from.alt, sl);
     for (const char* c = comps; *c; ++c)
-      stmt += "sh[" + at + (*c == 'y' && !k_.split_exchange ? " + " + half() : "") + "] = r[" +
-              std::to_string(s) + "]." + *c + "; ";
+      stmt += "sh[" + at + (*c == 'y' && k_.exchange == Exchange::whole ? " + " + half() : "") +
+              "] = r[" + std::to_string(s) + "]." + *c + "; ";
     guarded(guard, stmt);
   }
 }
@@ -117,7 +117,7 @@ bool Emitter::enter_exchange(const Layout& from, const Layout& to) {
 Layout Emitter::exchange(const Layout& from, const Layout& to) {
   if (!enter_exchange(from, to))
     return to;
-  if (!k_.split_exchange) {
+  if (k_.exchange == Exchange::whole) {
     write_shared(from, "xy");
     barrier();
     read_shared(to, "xy", 0);
@@ -127,6 +127,7 @@ Layout Emitter::exchange(const Layout& from, const Layout& to) {
   // land in r directly, since the y round reads only r's imaginary parts;
   // with several chunks r is read until the last round, so both
   // components wait in xs and ys.
+  bool chunked = k_.exchange == Exchange::chunked;
   int chunks = int(k_.chunks);
   for (int round = 0; round < 2 * chunks; ++round) {
     bool y = round >= chunks;
@@ -134,9 +135,9 @@ Layout Emitter::exchange(const Layout& from, const Layout& to) {
       barrier();
     write_shared(from, y ? "y" : "x", round % chunks);
     barrier();
-    read_shared(to, chunks == 1 ? (y ? "y" : "x") : y ? "ys" : "xs", round % chunks);
+    read_shared(to, !chunked ? (y ? "y" : "x") : y ? "ys" : "xs", round % chunks);
   }
-  if (chunks > 1)
+  if (chunked)
     for (size_t s = 0; s < to.slots.size(); ++s)
       guarded(to.slots[s].guard, "r[" + std::to_string(s) + "] = CPLX(xs[" + std::to_string(s) +
                                      "], ys[" + std::to_string(s) + "]);");

@@ -48,7 +48,7 @@ std::string Emitter::run() {
   if (!k_.stream)
     o << "  uint group = " << x_.group_id << ";\n";
   o << "  cplx_t r[" << std::max<size_t>(1, registers_) << "];\n";
-  if (k_.chunks > 1 && shared_used_) {
+  if (k_.exchange == Exchange::chunked && shared_used_) {
     o << "  real_t xs[" << std::max<size_t>(1, registers_) << "];\n";
     o << "  real_t ys[" << std::max<size_t>(1, registers_) << "];\n";
   }
@@ -84,13 +84,13 @@ std::string Emitter::resident_groups() const {
 
 // CUDA's cluster attribute where groups form clusters (Kernel::cluster).
 std::string Emitter::cluster_dims() const {
-  return k_.cluster > 1 ? format("__cluster_dims__(%u, 1, 1) ", k_.cluster) : "";
+  return k_.cluster > 1 ? format(x_.sm90->cluster_dims, k_.cluster) : "";
 }
 
 // The program: load, the steps from layout to layout, store.
 void Emitter::body() {
   mapping(false);
-  if (k_.load_alt || k_.store_alt)
+  if (k_.load_mapping == Mapping::alt || k_.store_mapping == Mapping::alt)
     mapping(true);
   Layout cur = load();
   mirrored_ = mirrored();
@@ -99,22 +99,12 @@ void Emitter::body() {
   for (const Step& s : k_.steps) {
     if (&s - k_.steps.data() == std::ptrdiff_t(tail))
       return butterfly_tail(s, cur);
-    if (k_.cluster > 1 && s.kind == Step::r2c_post)
-      break; // the rows' (cluster_rows)
     if (s.kind == Step::stage)
       cur = stage(s, cur);
     else if (s.kind == Step::multiply)
       multiply(s, cur);
-    else if (k_.mirror_lines)
-      cur = r2c_post(s, cur);
-    else if (prev && prev == mirrored_)
-      cur = r2c_post_mirrored(s, *prev);
-    else if (prev && shuffled(*prev))
-      cur = r2c_post_shuffled(s, *prev);
-    else if (prev && natural(*prev) && k_.length / k_.threads % 2 == 0)
-      cur = r2c_post_shared(s, *prev);
     else
-      cur = r2c_post(s, cur);
+      cur = post_step(s, prev, cur);
     prev = &s;
   }
   store(cur);
@@ -135,7 +125,7 @@ void Emitter::mapping(bool alt) {
          (i + 1 < k_.digits.size() ? "(" + v + ") % " + u(k_.digits[i]) : v) + ";");
     step *= k_.digits[i];
   }
-  if (k_.mirror_lines)
+  if (k_.real_step == RealStep::mirror_lines)
     mirror_lines(m, k_.mirror_lines);
 }
 

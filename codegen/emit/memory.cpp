@@ -7,51 +7,24 @@
 namespace fftmux::codegen::emission {
 
 // Streamed lines (Kernel::stream, CUDA): the shared barrier, the copy's place,
-// the first line's copy and the loop over lines. A source not 16-byte aligned
-// (a caller's pointer) is read directly instead: the copy needs that alignment.
+// the first line's copy and the loop over lines (Sm90::stream_open).
 std::string Emitter::stream_open() const {
-  std::string groups = u(int64_t(k_.groups()));
-  return "  __shared__ __align__(8) unsigned long long bar;\n"
-         "  uint bar_at = (uint)__cvta_generic_to_shared(&bar), phase = 0u;\n"
-         "  uint pre_at = (uint)__cvta_generic_to_shared(sh + " +
-         u(k_.stream_offset()) +
-         ");\n"
-         "  const cplx_t* pre = (const cplx_t*)(sh + " +
-         u(k_.stream_offset()) +
-         ");\n"
-         "  bool bulk = ((size_t)src & 15u) == 0u;\n"
-         "  if (lid == 0u) {\n"
-         "    asm volatile(\"mbarrier.init.shared::cta.b64 [%0], 1;\" :: \"r\"(bar_at) : "
-         "\"memory\");\n"
-         "    asm volatile(\"fence.mbarrier_init.release.cluster;\" ::: \"memory\");\n"
-         "  }\n"
-         "  __syncthreads();\n  " +
-         fetch("blockIdx.x") + "\n  for (uint group = blockIdx.x; group < " + groups +
-         "; group += gridDim.x) {\n";
+  return format(x_.sm90->stream_open, u(k_.stream_offset()).c_str(),
+                fetch(x_.sm90->first_group).c_str(), u(int64_t(k_.groups())).c_str());
 }
 
 // Thread 0 has line g (< groups) copied to pre, completing on bar.
 std::string Emitter::fetch(const std::string& g) const {
   int64_t base = first_element(k_.load);
-  std::string bytes = u(k_.length * (f64_ ? 16 : 8));
-  return "if (bulk && lid == 0u && " + g + " < " + u(int64_t(k_.groups())) +
-         ") { "
-         "asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\"); "
-         "asm volatile(\"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\" :: "
-         "\"r\"(bar_at), \"r\"(" +
-         bytes +
-         ") : \"memory\"); "
-         "asm volatile(\"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
-         "[%0], [%1], %2, [%3];\" :: \"r\"(pre_at), \"l\"(src + (size_t)(" +
-         g + ") * " + u(k_.length) + (base ? " + " + u(base) : "") + "), \"r\"(" + bytes +
-         "), \"r\"(bar_at) : \"memory\"); }";
+  std::string from = u(k_.length) + (base ? " + " + u(base) : "");
+  return format(x_.sm90->stream_fetch, g.c_str(), u(int64_t(k_.groups())).c_str(),
+                u(k_.length * (f64_ ? 16 : 8)).c_str(), from.c_str());
 }
 
 // The current line from pre, once its copy has landed.
 void Emitter::load_streamed(const Layout& from) {
   line("if (bulk) {");
-  line("asm volatile(\"{ .reg .pred p; W: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], "
-       "%1; @!p bra W; }\" :: \"r\"(bar_at), \"r\"(phase) : \"memory\");");
+  line(x_.sm90->stream_wait);
   line("phase ^= 1u;");
   for (size_t i = 0; i < from.slots.size(); ++i)
     guarded(from.slots[i].guard, reg(i) + " = pre[" + from.slots[i].pos + "];");
@@ -91,11 +64,21 @@ std::string Emitter::load_at(const Side& side, const std::string& l, bool alt) {
   return "";
 }
 
+// The layout a side of `count` positions is accessed in: by its mapping, `own` for direct.
+Layout Emitter::accessed(Mapping m, int64_t count, const Layout& own) {
+  switch (m) {
+  case Mapping::alt: return linear(count, true);
+  case Mapping::flat: return flat(count);
+  case Mapping::direct: break;
+  }
+  return own;
+}
+
 // The line from memory into the first stage's layout.
 Layout Emitter::load() {
   const Side& side = k_.load;
   Layout target = first_layout();
-  Layout from = k_.load_flat ? flat(k_.length) : k_.load_alt ? linear(k_.length, true) : target;
+  Layout from = accessed(k_.load_mapping, k_.length, target);
   for (size_t i = 0; i < from.slots.size(); ++i) // what guarded-off slots hold
     line(reg(i) + " = CPLX(K(0.0), K(0.0));");
   if (k_.stream)
@@ -113,12 +96,12 @@ Layout Emitter::load() {
     std::string p = through(bases, sl, side, false);
     guarded(g, reg(i) + " = " + (p.empty() ? load_value(side, sl.pos, from.alt) : p) + ";");
   }
-  if (k_.mirror_pairs)
+  if (k_.real_step == RealStep::mirror_pairs)
     mirror_pairs(from, side, false, "");
   if (k_.stream) { // every thread has read pre: the next line may land there
     line("}");
     barrier();
-    line(fetch("group + gridDim.x"));
+    line(fetch(x_.sm90->next_group));
   }
   return exchange(from, target);
 }
@@ -128,7 +111,7 @@ void Emitter::store(const Layout& cur) {
   if (k_.cluster > 1)
     return cluster_rows(cur);
   const Side& side = k_.store;
-  Layout to = k_.store_flat ? flat(k_.positions) : k_.store_alt ? linear(k_.positions, true) : cur;
+  Layout to = accessed(k_.store_mapping, k_.positions, cur);
   to = exchange(cur, to);
   std::string scale;
   if (k_.scale != 1.0)
@@ -150,7 +133,7 @@ void Emitter::store(const Layout& cur) {
     std::string v = reg(i) + scale, p = through(bases, sl, side, true);
     guarded(g, p.empty() ? store_value(side, l, to.alt, v) : p + " = " + v + ";");
   }
-  if (k_.mirror_pairs)
+  if (k_.real_step == RealStep::mirror_pairs)
     mirror_pairs(to, side, true, scale);
 }
 

@@ -42,21 +42,21 @@ Layout Emitter::r2c_post(const Step& s, const Layout& cur) {
   return to;
 }
 
-// Whether R2C's post step after `last` takes Z[h - k] from registers: natural order,
-// partners in the thread or lanes of its run (docs/codegen-rules.md: shuffled).
-bool Emitter::shuffled(const Step& last) const {
-  int64_t P = k_.threads;
-  return natural(last) &&
-         (P == 1 || (x_.shuffle && P <= 32 && 32 % P == 0 && k_.workgroup() % 32 == 0 &&
-                     (k_.team_major || k_.teams == 1)));
+// R2C's post step s after step `last`, by where the planner found its partners (Step::partners).
+Layout Emitter::post_step(const Step& s, const Step* last, const Layout& cur) {
+  switch (partners(s)) {
+  case Partners::cluster: return cur; // the rows make it (cluster_rows)
+  case Partners::mirrored: return r2c_post_mirrored(s, *last);
+  case Partners::lanes: return r2c_post_shuffled(s, *last);
+  case Partners::shared_half: return r2c_post_shared(s, *last);
+  case Partners::shared: break;
+  }
+  return r2c_post(s, cur);
 }
 
-// Whether stage `last` left Z in natural order, a whole count a thread.
-bool Emitter::natural(const Step& last) const {
-  if (last.kind != Step::stage)
-    return false;
-  int64_t q = k_.length / last.radix;
-  return last.span == q && q % k_.threads == 0;
+// Where R2C's post step s finds its partners in this dialect.
+Partners Emitter::partners(const Step& s) const {
+  return x_.shuffle ? s.partners : s.partners_unshuffled;
 }
 
 // The slot of Z[t + m P] in natural order: position t + j P + i q is in
@@ -79,14 +79,12 @@ int64_t Emitter::natural_values(const Step& last) {
 }
 
 // The stage before R2C's post step that leaves each thread its outputs' partners
-// (natural order, no shuffles), else null (docs/codegen-rules.md: mirrored).
+// (Partners::mirrored), else null.
 const Step* Emitter::mirrored() const {
   size_t n = k_.steps.size();
-  if (x_.shuffle || n < 2 || k_.steps[n - 1].kind != Step::r2c_post || k_.threads < 2 ||
-      k_.mirror_lines)
-    return nullptr;
-  const Step& last = k_.steps[n - 2];
-  return natural(last) && k_.length / last.radix / k_.threads % 2 == 0 ? &last : nullptr;
+  bool mirrors = n >= 2 && k_.steps[n - 1].kind == Step::r2c_post &&
+                 partners(k_.steps[n - 1]) == Partners::mirrored;
+  return mirrors ? &k_.steps[n - 2] : nullptr;
 }
 
 // R2C's outputs from the mirrored stage's registers: slot j R + i holds

@@ -58,9 +58,11 @@ void Planner::clustered(const Line& l, int64_t c, int64_t g, double scale,
   k.steps.push_back(twiddles(l.n, c * g, k.steps, sign));
   k.steps.insert(k.steps.end(), post.begin(), post.end());
   k.scale = scale;
-  add(std::move(k), l.load.buffer, l.store.buffer, g > 1 ? 2 * opt.values_per_thread : 0);
-  if (out.passes.back().kernel.teams != uint32_t(g))
+  Kernel made =
+      shaped(std::move(k), l.load.buffer, l.store.buffer, g > 1 ? 2 * opt.values_per_thread : 0);
+  if (made.teams != uint32_t(g))
     throw Unsupported("a cluster's group does not hold its columns");
+  push(std::move(made));
 }
 
 } // namespace fftmux::codegen::planning

@@ -34,15 +34,15 @@ uint32_t Kernel::shared_scalars() const {
   int stages = 0;
   for (const Step& s : steps)
     stages += s.kind == Step::stage;
-  bool exchanges =
-      load_alt || store_alt || load_flat || store_flat || stages > 1 || r2c_post(*this);
+  bool exchanges = load_mapping != Mapping::direct || store_mapping != Mapping::direct ||
+                   stages > 1 || r2c_post(*this);
   // A cluster's groups leave their columns in shared memory, both components.
   uint32_t rows = cluster > 1 ? uint32_t(2 * cluster_column_stride() * cluster_columns) : 0;
   if (stream)
     return uint32_t(stream_offset() + 2 * length);
   if (!exchanges)
     return rows;
-  return std::max(rows, uint32_t(component_scalars() * (split_exchange ? 1 : 2)));
+  return std::max(rows, uint32_t(component_scalars() * (exchange == Exchange::whole ? 2 : 1)));
 }
 
 int64_t Kernel::stream_offset() const {
@@ -56,11 +56,11 @@ bool Kernel::staggered() const {
 
 int64_t Kernel::chunk() const {
   int64_t l = std::max(length, positions);
-  return chunks > 1 ? ((l + chunks - 1) / chunks + 31) / 32 * 32 : l;
+  return exchange == Exchange::chunked ? ((l + chunks - 1) / chunks + 31) / 32 * 32 : l;
 }
 
 int64_t Kernel::line_scalars() const {
-  if (chunks > 1)
+  if (exchange == Exchange::chunked)
     return chunk();
   int64_t l = std::max(length, positions);
   if (staggered()) { // the padded line, then up to the next word = threads (mod 32)

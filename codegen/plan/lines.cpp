@@ -16,10 +16,25 @@ int64_t Planner::take(int64_t elements) {
 
 // Appends kernel k as the next pass, from src to dst, shaped at `values` a thread (0: the default).
 void Planner::add(Kernel k, Binding src, Binding dst, int64_t values) {
+  push(shaped(std::move(k), src, dst, values));
+}
+
+// Kernel k as the next pass runs it, from src to dst: shaped at `values` a thread (0: the
+// default), the partners of its post step chosen.
+Kernel Planner::shaped(Kernel k, Binding src, Binding dst, int64_t values) {
   k.name = "fftmux_pass" + std::to_string(out.passes.size());
   k.load.buffer = src;
   k.store.buffer = dst;
-  out.passes.push_back({shape(std::move(k), values ? values : opt.values_per_thread), src, dst});
+  Kernel s = shape(std::move(k), values ? values : opt.values_per_thread);
+  post_partners(s);
+  return s;
+}
+
+// Appends a shaped kernel as the next pass, once validate() accepts it.
+void Planner::push(Kernel k) {
+  validate(k);
+  Binding src = k.load.buffer, dst = k.store.buffer;
+  out.passes.push_back({std::move(k), src, dst});
 }
 
 // reuse >= 0: l.load is the packed scratch region at that base, which the
@@ -47,7 +62,8 @@ void Planner::line(const Line& l, double scale, std::vector<Step> post, int64_t 
       if (post.back().table.offset < 0) // r2c_step(h, true) outside a chain's rows
         throw Unsupported("R2C's post step without its table");
       k.positions = l.n + 1;
-      k.mirror_lines = l.mirror;
+      if (l.mirror)
+        mirror_lines(k, l.mirror);
     }
     k.scale = scale;
     int64_t values = wide ? 2 * opt.values_per_thread : l.mirror ? mirror_values(l.n) : 0;
@@ -70,7 +86,7 @@ void Planner::line(const Line& l, double scale, std::vector<Step> post, int64_t 
   k.steps = stages(n1, sign, true, bound ? 16 : 32);
   k.steps.push_back(twiddles(l.n, n2, k.steps, sign));
   if (k.load.access == Access::c2r && n2 % 2 == 0)
-    k.mirror_lines = n2; // column j2's partners are column n2 - j2's elements
+    mirror_lines(k, n2); // column j2's partners are column n2 - j2's elements
   k.resident_groups = bound ? 2 : 0;
   k.butterfly_tail = bound;
   add(std::move(k), l.load.buffer, Binding::scratch, column_values(n1));

@@ -103,6 +103,8 @@ struct Planner {
   // Lines of smooth length: one kernel, or a four-step chain (lines.cpp).
   int64_t take(int64_t elements);
   void add(Kernel k, Binding src, Binding dst, int64_t values = 0);
+  Kernel shaped(Kernel k, Binding src, Binding dst, int64_t values = 0);
+  void push(Kernel k);
   void line(const Line& l, double scale, std::vector<Step> post = {}, int64_t reuse = -1);
   bool one_kernel(const Line& l, bool post) const;
   uint32_t real_radix(const Line& l, bool post) const;
@@ -144,6 +146,12 @@ struct Planner {
   bool real_columns(int64_t h);
   void mirror_pass(const Side& from, const Side& to, const std::vector<int64_t>& digits, int64_t h,
                    double scale, Access access, bool pairs = true);
+  static void mirror_lines(Kernel& k, int64_t n);
+  static void post_partners(Kernel& k);
+  static Partners partners(const Kernel& k, bool shuffles);
+  static bool natural(const Kernel& k, const Step& last);
+  static bool shuffled(const Kernel& k, bool shuffles);
+  static bool mirrored(const Kernel& k, const Step& last);
   int64_t mirror_teams() const;
   int64_t mirror_values(int64_t n) const;
 
@@ -159,12 +167,14 @@ struct Planner {
   // A kernel's shape: threads, lines a workgroup, thread mapping (shape.cpp).
   Kernel shape(const Kernel& k, int64_t values);
   Kernel shape_at(Kernel k, int64_t E);
+  static Mapping mapping(bool alt, bool flat);
   static Pref preference(const Side& s);
   static bool contiguous(const Side& s, const Kernel& k, int64_t L);
   static void unit_digit_first(Kernel& k);
   static bool interleaved_split(const Kernel& k);
   int64_t resident(const Kernel& k) const;
   void lean(Kernel& k, bool coalesce) const;
+  static void chunk_exchange(Kernel& k, uint32_t c);
   bool pairs_sm(const Kernel& k) const;
   bool fills_sm(const Kernel& k) const;
   void stream(Kernel& k) const;

@@ -153,13 +153,69 @@ void Planner::mirror_pass(const Side& from, const Side& to, const std::vector<in
   k.store = substitute(to, {{kElement, 1}, {0, chunk}}, 1);
   k.store.axes[0].limit = first;
   k.scale = scale;
-  k.mirror_pairs = pairs ? count : 0;
-  add(std::move(k), from.buffer, to.buffer);
-  const Kernel& made = out.passes.back().kernel;
-  if (made.mirror_pairs && (made.load_flat || made.store_flat || made.load_alt || made.store_alt)) {
-    out.passes.pop_back();
-    mirror_pass(from, to, digits, h, scale, access, false);
+  if (pairs) {
+    k.real_step = RealStep::mirror_pairs;
+    k.mirror_pairs = count;
   }
+  Kernel made = shaped(std::move(k), from.buffer, to.buffer);
+  bool direct = made.load_mapping == Mapping::direct && made.store_mapping == Mapping::direct;
+  if (pairs && !direct)
+    return mirror_pass(from, to, digits, h, scale, access, false);
+  push(std::move(made));
+}
+
+// A shaped kernel's R2C post step: where its partners come from, with lane shuffles and without.
+void Planner::post_partners(Kernel& k) {
+  if (!r2c_post(k))
+    return;
+  k.steps.back().partners = partners(k, true);
+  k.steps.back().partners_unshuffled = partners(k, false);
+}
+
+// The cluster's rows; a mirror row's mate or a line not in natural order through shared memory;
+// else from registers (the mirrored stage's without shuffles, the lanes'), or half the line
+// through shared memory where each thread has an even count of values.
+Partners Planner::partners(const Kernel& k, bool shuffles) {
+  size_t n = k.steps.size();
+  if (k.cluster > 1)
+    return Partners::cluster;
+  if (k.real_step == RealStep::mirror_lines || n < 2 || !natural(k, k.steps[n - 2]))
+    return Partners::shared;
+  const Step& last = k.steps[n - 2];
+  if (!shuffles && mirrored(k, last))
+    return Partners::mirrored;
+  if (shuffled(k, shuffles))
+    return Partners::lanes;
+  return k.length / k.threads % 2 == 0 ? Partners::shared_half : Partners::shared;
+}
+
+// Whether stage `last` left Z in natural order, a whole count a thread.
+bool Planner::natural(const Kernel& k, const Step& last) {
+  if (last.kind != Step::stage)
+    return false;
+  int64_t q = k.length / last.radix;
+  return last.span == q && q % k.threads == 0;
+}
+
+// Whether R2C's post step after a stage that left Z in natural order takes Z[h - k] from
+// registers: partners in the thread or, with shuffles, lanes of its run
+// (docs/codegen-rules.md: shuffled).
+bool Planner::shuffled(const Kernel& k, bool shuffles) {
+  int64_t P = k.threads;
+  return P == 1 || (shuffles && P <= 32 && 32 % P == 0 && k.workgroup() % 32 == 0 &&
+                    (k.team_major || k.teams == 1));
+}
+
+// Whether stage `last` (natural order) can leave each thread its outputs' partners: several
+// threads a line, an even count of butterflies each (docs/codegen-rules.md: mirrored).
+bool Planner::mirrored(const Kernel& k, const Step& last) {
+  return k.threads >= 2 && k.length / last.radix / k.threads % 2 == 0;
+}
+
+// k's lines of digit 0 (extent n) in mirror pairs.
+void Planner::mirror_lines(Kernel& k, int64_t n) {
+  k.real_step = RealStep::mirror_lines;
+  k.mirror_lines = n;
 }
 
 // Lines a group of a mirror kernel (Kernel::mirror_lines) aims for:

@@ -55,7 +55,8 @@ Kernel Planner::shape_at(Kernel k, int64_t E) {
       std::max<int64_t>(opt.group_threads / k.threads, coalesce ? opt.coalesce_teams : 1);
   // Up to half the threads a group may have (more would leave a
   // multiprocessor one group).
-  if (k.mirror_lines && coalesce)
+  bool mirrors = k.real_step == RealStep::mirror_lines;
+  if (mirrors && coalesce)
     wanted = std::max<int64_t>(wanted,
                                std::min<int64_t>(mirror_teams(), dev.max_threads / 2 / k.threads));
   if (k.cluster > 1) // a group is its cluster's columns
@@ -75,24 +76,24 @@ Kernel Planner::shape_at(Kernel k, int64_t E) {
     teams = fit2;
   else
     teams = std::max<int64_t>(1, std::min(wanted, fit1));
-  if (k.mirror_lines) // whole pairs (real_rows leaves room for two lines)
+  if (mirrors) // whole pairs (real_rows leaves room for two lines)
     teams = std::max<int64_t>(2, teams / 2 * 2);
   k.teams = uint32_t(teams);
-  k.split_exchange = split || 2 * per_line * k.teams > shared_scalars();
+  k.exchange =
+      split || 2 * per_line * k.teams > shared_scalars() ? Exchange::split : Exchange::whole;
   if (k.teams > 1) {
-    k.load_alt = pl != none && pl != want;
-    k.store_alt = ps != none && ps != want;
     // A line's threads cover less than a 128-byte transaction (under a
     // shared-memory cap, less than a 32-byte sector: spread()).
     bool short_rows = k.team_major && k.threads * scalar() * 2 < (dev.sm_shared_bytes ? 32u : 128u);
     // Real pairs flat only where a line's row is at most a sector, and only stored.
     // (docs/codegen-rules.md: shape_at: flat real pairs)
     bool pairs_flat = k.threads * scalar() * 2 <= 32;
-    k.load_flat = short_rows && !k.load_alt && k.load.access == Access::complex &&
-                  contiguous(k.load, k, k.length);
-    k.store_flat = short_rows && !k.store_alt &&
-                   (k.store.access == Access::complex || pairs_flat) &&
-                   contiguous(k.store, k, k.positions);
+    bool load_flat =
+        short_rows && k.load.access == Access::complex && contiguous(k.load, k, k.length);
+    bool store_flat = short_rows && (k.store.access == Access::complex || pairs_flat) &&
+                      contiguous(k.store, k, k.positions);
+    k.load_mapping = mapping(pl != none && pl != want, load_flat);
+    k.store_mapping = mapping(ps != none && ps != want, store_flat);
   }
   // Chunks only where even an unpadded component overflows shared memory.
   // (docs/codegen-rules.md: shape_at: chunks)
@@ -100,9 +101,9 @@ Kernel Planner::shape_at(Kernel k, int64_t E) {
   bool overflows = k.shared_scalars() > shared_scalars();
   k.pad_shared = true; // where it still fits
   lean(k, coalesce);
-  while (overflows && k.teams == 1 && k.split_exchange && k.shared_scalars() > shared_scalars() &&
-         k.chunks < max_chunks)
-    ++k.chunks;
+  while (overflows && k.teams == 1 && k.exchange != Exchange::whole &&
+         k.shared_scalars() > shared_scalars() && k.chunks < max_chunks)
+    chunk_exchange(k, k.chunks + 1);
   if (k.shared_scalars() > shared_scalars())
     k.pad_shared = false;
   if (k.shared_scalars() > shared_scalars())
@@ -115,6 +116,12 @@ Kernel Planner::shape_at(Kernel k, int64_t E) {
   if (!k.resident_groups && pairs_sm(k))
     k.resident_groups = 2;
   return k;
+}
+
+// A side's mapping: the other one where its preference is not the stages', else flat where its
+// lines are one run.
+Mapping Planner::mapping(bool alt, bool flat) {
+  return alt ? Mapping::alt : flat ? Mapping::flat : Mapping::direct;
 }
 
 // Which coordinate a side holds at unit stride: the position (major), digit 0 (minor) or neither; a
@@ -134,7 +141,7 @@ Planner::Pref Planner::preference(const Side& s) {
 bool Planner::contiguous(const Side& s, const Kernel& k, int64_t L) {
   bool pairs = s.access == Access::real_pair && paired(s);
   if ((s.access != Access::complex && !pairs) || (k.positions != k.length && !r2c_post(k)) ||
-      k.mirror_lines)
+      k.real_step == RealStep::mirror_lines)
     return false;
   int64_t unit = pairs ? 2 : 1; // scalars a position (a pair's are 2 l, 2 l + 1)
   for (const Axis& a : s.axes)
@@ -152,7 +159,8 @@ bool Planner::contiguous(const Side& s, const Kernel& k, int64_t L) {
 // (docs/codegen-rules.md: unit_digit_first)
 void Planner::unit_digit_first(Kernel& k) {
   // Digit 0 of mirror pairs is the one their mapping pairs (mirror_lines).
-  if (preference(k.load) == minor || preference(k.store) == minor || k.mirror_lines)
+  if (preference(k.load) == minor || preference(k.store) == minor ||
+      k.real_step == RealStep::mirror_lines)
     return;
   size_t pick = 0;
   for (const Side* s : {&k.load, &k.store})
@@ -200,7 +208,7 @@ void Planner::lean(Kernel& k, bool coalesce) const {
   if (!dev.sm_shared_bytes || r2c_post(k) || resident(k) >= target)
     return;
   if (k.teams > 1) {
-    k.split_exchange = true;
+    k.exchange = Exchange::split;
     for (Kernel h = k; resident(k) < target && k.teams / 2 >= (coalesce ? 4u : 2u); k = h) {
       h.teams = k.teams / 2;
       if (resident(h) <= resident(k))
@@ -210,11 +218,17 @@ void Planner::lean(Kernel& k, bool coalesce) const {
   }
   if (k.convolution || !by_position(k))
     return;
-  k.split_exchange = true;
+  k.exchange = Exchange::split;
   int64_t l = std::max(k.length, k.positions);
   for (uint32_t c = 2; c <= max_chunks && resident(k) < target; ++c)
     if (l % (32 * c) == 0)
-      k.chunks = c;
+      chunk_exchange(k, c);
+}
+
+// k's exchanges in c chunks.
+void Planner::chunk_exchange(Kernel& k, uint32_t c) {
+  k.exchange = Exchange::chunked;
+  k.chunks = c;
 }
 
 // A group of F32 lines on 512 threads of at most 16 values runs under a launch bound of two groups
@@ -240,12 +254,13 @@ void Planner::stream(Kernel& k) const {
   // lines start at 16-byte boundaries where the buffer does
   bool aligned = k.length % 2 == 0 && first_element(k.load) % 2 == 0;
   // (One line a group: no other mapping and no flat run.)
-  if (!dev.bulk_copy || k.teams != 1 || k.cluster > 1 || k.chunks > 1 ||
+  if (!dev.bulk_copy || k.teams != 1 || k.cluster > 1 || k.exchange == Exchange::chunked ||
       k.load.access != Access::complex || !contiguous(k.load, k, k.length) || !aligned ||
       k.steps.empty() || k.steps[0].kind != Step::stage || !fills_sm(k))
     return;
   Kernel s = k;
-  s.stream = s.split_exchange = true;
+  s.stream = true;
+  s.exchange = Exchange::split;
   s.resident_groups = 1;
   if (s.shared_scalars() <= shared_scalars())
     k = s;

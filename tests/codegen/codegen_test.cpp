@@ -176,10 +176,53 @@ TEST(Plan, SmallLinesShareWorkgroups) {
   EXPECT_GE(p.passes[0].kernel.workgroup(), 64u);
 }
 
+// validate() refuses a kernel whose modes the emitter does not support
+// together, naming the rule; every kernel plan() makes passes it.
+TEST(Plan, ValidateNamesTheBrokenRule) {
+  const Kernel k =
+      plan(problem({16}, FFTMUX_C2C, FFTMUX_F32, 1 << 20), FFTMUX_FORWARD, h200()).passes[0].kernel;
+  ASSERT_GT(k.teams, 1u);
+  auto refusal = [](const Kernel& bad) -> std::string {
+    try {
+      validate(bad);
+    } catch (const std::logic_error& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  EXPECT_EQ(refusal(k), "accepted");
+  Kernel chunked = k;
+  chunked.exchange = Exchange::chunked;
+  EXPECT_NE(refusal(chunked).find("chunks above 1 exactly in a chunked exchange"),
+            std::string::npos);
+  chunked.chunks = 2;
+  EXPECT_NE(refusal(chunked).find("a chunked exchange holds one line a group"), std::string::npos);
+  Kernel streamed = k;
+  streamed.stream = true;
+  EXPECT_NE(refusal(streamed).find("a streamed line is one a group, its exchanges split"),
+            std::string::npos);
+  Kernel pairs = k;
+  pairs.real_step = RealStep::mirror_pairs;
+  pairs.mirror_pairs = 9;
+  pairs.load_mapping = Mapping::alt;
+  EXPECT_NE(refusal(pairs).find("mirror pairs load and store both outputs of a slot directly"),
+            std::string::npos);
+  pairs.mirror_pairs = 0;
+  EXPECT_NE(refusal(pairs).find("mirror_lines and mirror_pairs are counts of their real step"),
+            std::string::npos);
+  Kernel flat = k;
+  flat.load.access = Access::real;
+  EXPECT_NE(refusal(flat).find("a flat load reads complex elements"), std::string::npos);
+  Kernel columns = k;
+  columns.cluster_columns = 4;
+  EXPECT_NE(refusal(columns).find("cluster columns only in a cluster"), std::string::npos);
+}
+
 TEST(Plan, ShortContiguousLinesMoveAsOneRun) {
   const Kernel k =
       plan(problem({16}, FFTMUX_C2C, FFTMUX_F32, 1 << 20), FFTMUX_FORWARD, h200()).passes[0].kernel;
-  EXPECT_TRUE(k.load_flat && k.store_flat) << "16 points: one thread a line";
+  EXPECT_TRUE(k.load_mapping == Mapping::flat && k.store_mapping == Mapping::flat)
+      << "16 points: one thread a line";
   std::string src = emit(k, Dialect::cuda);
   EXPECT_NE(src.find("src[group * " + std::to_string(16 * k.teams) + "u + lid + 0u]"),
             std::string::npos)
@@ -187,13 +230,13 @@ TEST(Plan, ShortContiguousLinesMoveAsOneRun) {
   // Long lines already coalesce; strided lines are not one run.
   EXPECT_FALSE(plan(problem({1024}, FFTMUX_C2C, FFTMUX_F32, 64), FFTMUX_FORWARD, h200())
                    .passes[0]
-                   .kernel.load_flat);
+                   .kernel.load_mapping == Mapping::flat);
   fftmux_desc strided = problem({16}, FFTMUX_C2C, FFTMUX_F32, 1024);
   strided.in_strides[0] = 2;
   strided.in_distance = 32;
   const Kernel s = plan(strided, FFTMUX_FORWARD, h200()).passes[0].kernel;
-  EXPECT_FALSE(s.load_flat) << "every other element: not one run";
-  EXPECT_TRUE(s.store_flat);
+  EXPECT_FALSE(s.load_mapping == Mapping::flat) << "every other element: not one run";
+  EXPECT_TRUE(s.store_mapping == Mapping::flat);
 }
 
 TEST(Plan, OneKernelHoldsAtMostTheTargetRegisters) {
@@ -627,7 +670,7 @@ TEST(Emit, MirrorPassInPairs) {
   Plan w = plan(woven, FFTMUX_FORWARD, cuda, rows_apart);
   const Kernel& lone = w.passes.back().kernel;
   ASSERT_EQ(lone.load.access, Access::r2c) << w.summary;
-  EXPECT_TRUE(lone.load_alt || lone.store_alt) << w.summary;
+  EXPECT_TRUE(lone.load_mapping == Mapping::alt || lone.store_mapping == Mapping::alt) << w.summary;
   EXPECT_EQ(lone.mirror_pairs, 0);
   EXPECT_EQ(lone.load.axes[0].limit, 32769) << "every output its own";
 }
@@ -834,6 +877,12 @@ TEST(Emit, R2cPartnersFromLanes) {
     EXPECT_NE(k.find("if (tS == 0u) { r[16] = r2c_post(z[4], z[4], "), std::string::npos)
         << "X[1024], its own partner";
   }
+  EXPECT_EQ(plan(d, FFTMUX_FORWARD, vk).passes.at(0).kernel.steps.back().partners_unshuffled,
+            Partners::mirrored)
+      << "the planner's choice for the GLSL dialects";
+  EXPECT_EQ(plan(d, FFTMUX_FORWARD, cuda).passes.at(0).kernel.steps.back().partners,
+            Partners::shared_half)
+      << "and for CUDA";
   std::string warps = source(d, cuda, Dialect::cuda);
   EXPECT_EQ(warps.find("__shfl"), std::string::npos) << "a line of several warps";
   EXPECT_NE(warps.find("r2c_pair(z[0], tS == 0u ? z[0] : CPLX(sh[a], sh[a + "), std::string::npos)
@@ -901,7 +950,7 @@ TEST(Plan, StreamedLinesOnBulkCopyDevices) {
   Kernel k =
       plan(problem({16384}, FFTMUX_C2C, FFTMUX_F32, 9), FFTMUX_FORWARD, cuda).passes.at(0).kernel;
   EXPECT_TRUE(k.stream);
-  EXPECT_TRUE(k.split_exchange);
+  EXPECT_EQ(k.exchange, Exchange::split);
   EXPECT_EQ(k.shared_scalars(), uint32_t(k.stream_offset() + 2 * 16384));
   EXPECT_EQ(k.stream_offset() % 4, 0) << "16-byte aligned";
   EXPECT_LE(k.shared_scalars() * 4, cuda.shared_bytes);
@@ -949,28 +998,29 @@ TEST(Plan, ShortRealLinesMoveFlat) {
   };
   Kernel r2c = kernel(problem({64}, FFTMUX_R2C, FFTMUX_F32, 1 << 16));
   ASSERT_EQ(r2c.threads, 2u);
-  EXPECT_FALSE(r2c.load_flat);
-  EXPECT_TRUE(r2c.store_flat);
+  EXPECT_FALSE(r2c.load_mapping == Mapping::flat);
+  EXPECT_TRUE(r2c.store_mapping == Mapping::flat);
   std::string src = emit(r2c, Dialect::cuda);
   EXPECT_NE(src.find("dst[group * " + std::to_string(r2c.teams * 33) + "u + lid"),
             std::string::npos)
       << "33 outputs a line";
   Kernel c2r = kernel(problem({64}, FFTMUX_C2R, FFTMUX_F32, 1 << 16));
   ASSERT_EQ(c2r.threads, 2u);
-  EXPECT_FALSE(c2r.load_flat) << "the hermitian input pairs k with h - k";
-  EXPECT_TRUE(c2r.store_flat);
+  EXPECT_FALSE(c2r.load_mapping == Mapping::flat) << "the hermitian input pairs k with h - k";
+  EXPECT_TRUE(c2r.store_mapping == Mapping::flat);
   EXPECT_NE(
       emit(c2r, Dialect::cuda).find("dst[group * " + std::to_string(c2r.teams * 32) + "u + lid"),
       std::string::npos)
       << "32 pairs a line";
-  EXPECT_TRUE(kernel(problem({128}, FFTMUX_C2R, FFTMUX_F32, 1 << 15)).store_flat)
+  EXPECT_TRUE(kernel(problem({128}, FFTMUX_C2R, FFTMUX_F32, 1 << 15)).store_mapping ==
+              Mapping::flat)
       << "4 threads: a row of a sector";
   Kernel c2r256 = kernel(problem({256}, FFTMUX_C2R, FFTMUX_F32, 1 << 14));
   ASSERT_GE(c2r256.threads, 8u);
-  EXPECT_FALSE(c2r256.store_flat) << "a row of more than a sector";
+  EXPECT_FALSE(c2r256.store_mapping == Mapping::flat) << "a row of more than a sector";
   fftmux_desc in_place = problem({64}, FFTMUX_C2R, FFTMUX_F32, 1 << 16);
   in_place.out_distance = 66; // the in-place layout: lines padded to 2 (h + 1) reals
-  EXPECT_FALSE(kernel(in_place).store_flat);
+  EXPECT_FALSE(kernel(in_place).store_mapping == Mapping::flat);
 }
 
 // Radix 49 (7 x 7 in registers) where the device allows it (CUDA) and a
@@ -1041,7 +1091,7 @@ TEST(Plan, KernelsOfFewThreadsShareTheMultiprocessor) {
   };
   for (auto [n, chunks] : {std::pair{4096, 1u}, {8192, 2u}, {2187, 1u}, {6000, 1u}}) {
     Kernel k = kernel(problem({n}), gl), was = kernel(problem({n}), uncapped);
-    EXPECT_TRUE(k.split_exchange) << n;
+    EXPECT_EQ(k.exchange, chunks > 1 ? Exchange::chunked : Exchange::split) << n;
     EXPECT_EQ(k.chunks, chunks) << n;
     EXPECT_LT(k.shared_scalars(), was.shared_scalars()) << n;
     EXPECT_GE(65536 / (k.shared_scalars() * 4 + 2048) * k.workgroup(), 768) << n;
@@ -1054,7 +1104,7 @@ TEST(Plan, KernelsOfFewThreadsShareTheMultiprocessor) {
   for (size_t i = 0; i < 2; ++i) {
     EXPECT_EQ(was.passes[i].kernel.teams, 8u);
     EXPECT_EQ(wide.passes[i].kernel.teams, 4u);
-    EXPECT_TRUE(wide.passes[i].kernel.split_exchange);
+    EXPECT_EQ(wide.passes[i].kernel.exchange, Exchange::split);
   }
   for (fftmux_desc d : {problem({12288}), problem({4093}), problem({8192}, FFTMUX_R2C)})
     EXPECT_EQ(emit(kernel(d, gl), Dialect::opengl), emit(kernel(d, uncapped), Dialect::opengl))
@@ -1082,12 +1132,14 @@ TEST(Plan, ShortLinesSpreadOverASectorUnderTheCap) {
     Kernel k = kernel(n, gl), w = kernel(n, uncapped);
     EXPECT_EQ(k.threads, threads) << n;
     EXPECT_EQ(w.threads, was) << n;
-    EXPECT_FALSE(k.load_flat || k.store_flat) << n << ": rows of 32 bytes load directly";
-    EXPECT_TRUE(w.load_flat && w.store_flat) << n;
+    EXPECT_FALSE(k.load_mapping == Mapping::flat || k.store_mapping == Mapping::flat)
+        << n << ": rows of 32 bytes load directly";
+    EXPECT_TRUE(w.load_mapping == Mapping::flat && w.store_mapping == Mapping::flat) << n;
   }
   Kernel eight = kernel(8, gl);
   EXPECT_EQ(eight.threads, 1u);
-  EXPECT_TRUE(eight.load_flat) << "8 points: one thread, staged through shared memory";
+  EXPECT_TRUE(eight.load_mapping == Mapping::flat)
+      << "8 points: one thread, staged through shared memory";
   EXPECT_EQ(kernel(16, gl, FFTMUX_F64).threads, 4u);
   // 10007's convolution (320 points): 64 threads, one line a group, not 14 x 4.
   Plan p = plan(problem({10007}, FFTMUX_C2C, FFTMUX_F32, 13412), FFTMUX_FORWARD, gl, gpu);
@@ -1146,7 +1198,7 @@ TEST(Plan, StridedPassesExchangeOneComponentAtATime) {
     std::vector<int> out;
     for (const Pass& p :
          plan(problem(n, FFTMUX_C2C, FFTMUX_F32, batch), FFTMUX_FORWARD, h200_cuda()).passes)
-      out.push_back(p.kernel.team_major ? -1 : p.kernel.split_exchange);
+      out.push_back(p.kernel.team_major ? -1 : p.kernel.exchange != Exchange::whole);
     return out;
   };
   // -1: lines one after another; 1 / 0: interleaved lines, split or not.
@@ -1450,7 +1502,7 @@ TEST(Plan, LongRealLinesPairWithTheirMirrors) {
   EXPECT_EQ(plan(problem({1 << 19}, FFTMUX_R2C), FFTMUX_FORWARD, cuda).passes.at(1).kernel.threads,
             16u)
       << "rows of 256: 16 of them fit half a group at the default 16 values";
-  EXPECT_FALSE(rows.load_flat) << "a group's rows are not one run";
+  EXPECT_FALSE(rows.load_mapping == Mapping::flat) << "a group's rows are not one run";
   EXPECT_EQ(p.passes[1].dst, Binding::output);
   std::string src = emit(rows, Dialect::cuda);
   EXPECT_NE(src.find("dS0 = (cS & 1u) == 0u ? cS >> 1u : cS == 1u ? 256u : 512u - (cS >> 1u);"),

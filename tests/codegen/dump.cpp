@@ -127,8 +127,8 @@ int main(int argc, char** argv) {
       for (const Step& s : k.steps)
         if (s.kind == Step::stage)
           std::printf(" %d", s.radix);
-      std::printf("; shared words %u%s%s\n", k.shared_scalars(), k.split_exchange ? " split" : "",
-                  k.pad_shared ? " padded" : "");
+      std::printf("; shared words %u%s%s\n", k.shared_scalars(),
+                  k.exchange != Exchange::whole ? " split" : "", k.pad_shared ? " padded" : "");
       std::printf("%s\n", shown(emit(k, dialect)).c_str());
     }
   } catch (const std::exception& e) {

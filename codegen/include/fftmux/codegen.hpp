@@ -199,6 +199,15 @@ struct Index {
   int product = kNone;
 };
 
+// Where R2C's post step finds each output's partner Z[h - k].
+enum class Partners {
+  shared,      // the whole line through shared memory (a mirror_lines row: its mate's too)
+  shared_half, // natural order: each thread's upper half through shared memory, pairs in one thread
+  lanes,       // natural order: in the thread, or a lane of its run by shuffles
+  mirrored, // the stage before leaves each thread its outputs' partners (its butterflies mirrored)
+  cluster,  // the cluster's rows, through distributed shared memory
+};
+
 struct Step {
   enum Kind { stage, multiply, r2c_post } kind = stage;
   // stage: one Stockham radix pass over the line, span = product of the
@@ -223,6 +232,36 @@ struct Step {
   // table as Side::table. In a kernel of mirror_lines n1 the line is row
   // k1 of Z instead (positions k1 + n1 k, k1 digit 0) and produces
   // X[k1 + n1 k], reading its root as a split table (Tables::half).
+  // Where its partners come from, as the planner chose for a dialect with
+  // lane shuffles (CUDA) and for one without (GLSL).
+  Partners partners = Partners::shared, partners_unshuffled = Partners::shared;
+};
+
+// How a side moves between memory and the registers of the stages' thread
+// mapping (Kernel::team_major).
+enum class Mapping {
+  direct, // in the stages' mapping
+  alt,    // in the other mapping (lines adjacent where threads were), via shared memory
+  // The workgroup's lines as one contiguous run (invocation i takes elements
+  // i, i + workgroup, ...), via shared memory: lines shorter than a memory
+  // transaction would otherwise leave most of each unused.
+  flat,
+};
+
+// How values move between layouts through shared memory.
+enum class Exchange {
+  whole,   // both components at once
+  split,   // one component at a time: half the shared memory, twice the barriers
+  chunked, // one component at a time in Kernel::chunks rounds of chunk() positions (one line a
+           // group)
+};
+
+// The two-for-one step of a long real line that a kernel pairs each of its
+// lines or positions with the mirror for.
+enum class RealStep {
+  none,
+  mirror_lines, // lines of digit 0 in mirror pairs (Kernel::mirror_lines)
+  mirror_pairs, // a pointwise pass making outputs k and h - k together (Kernel::mirror_pairs)
 };
 
 struct Kernel {
@@ -234,17 +273,12 @@ struct Kernel {
   uint32_t teams = 1;          // lines per workgroup
   bool team_major = true;      // thread mapping: threads of a line adjacent (else lines adjacent)
   Side load, store;
-  bool load_alt = false,
-       store_alt = false; // side read/written with the other mapping, via shared memory
-  // Side read/written as the workgroup's one contiguous run (invocation i
-  // takes elements i, i + workgroup, ...), via shared memory: lines shorter
-  // than a memory transaction would otherwise leave most of each unused.
-  bool load_flat = false, store_flat = false;
+  Mapping load_mapping = Mapping::direct, store_mapping = Mapping::direct;
   std::vector<Step> steps;
   double scale = 1.0; // applied when storing
   int64_t positions =
       0; // positions of the line after the last step (length, or length+1 after r2c_post)
-  bool split_exchange = false;  // shared memory holds one component at a time
+  Exchange exchange = Exchange::whole;
   bool pad_shared = false;      // one spare word per 32: strided stage writes avoid bank conflicts
   bool in_place = false;        // load and store address the same buffer
   uint32_t resident_groups = 0; // Options::resident_groups
@@ -254,9 +288,7 @@ struct Kernel {
   // transformed, multiplied and stored before the next is read: fewer
   // values live at once (Options::butterfly_tail).
   bool butterfly_tail = false;
-  // Exchanges go through shared memory in this many rounds of chunk()
-  // positions each (one line a workgroup, one component at a time).
-  uint32_t chunks = 1;
+  uint32_t chunks = 1; // Exchange::chunked: its rounds (2 or more), else 1
   // Workgroups a cluster (CUDA): the kernel is the column pass of a chain
   // over lines of length * cluster points whose rows (cluster points) run
   // across the cluster's shared memory. Digit 0 (extent cluster) is the
@@ -272,16 +304,17 @@ struct Kernel {
   // copied into shared memory after the exchange area by one bulk copy.
   // One line a group, loaded whole and contiguous; exchanges split.
   bool stream = false;
-  // Lines of digit 0 (extent mirror_lines, even) in mirror pairs: lines
+  RealStep real_step = RealStep::none;
+  // RealStep::mirror_lines: lines of digit 0 (extent mirror_lines, even) in mirror pairs: lines
   // 2 p and 2 p + 1 are d0 = p and mirror_lines - p (0 and mirror_lines / 2
   // for p = 0), in adjacent teams of one group. R2C's rows make their
   // outputs from both (Step::r2c_post); C2R's columns read the same
   // elements as their mirrors' partners, so the pair shares the cache.
   int64_t mirror_lines = 0;
-  // A pointwise pass over the first half of a line's mirror pairs (its
+  // RealStep::mirror_pairs: a pointwise pass over the first half of a line's mirror pairs (its
   // positions k = 0 .. h / 2, h the load's length): each slot also makes
   // the output at h - k where that is below mirror_pairs (the pass's count
-  // of outputs), into the register after the last slot's; 0 = off.
+  // of outputs), into the register after the last slot's; else 0.
   int64_t mirror_pairs = 0;
 
   int64_t transforms() const; // lines: the product of the digits
@@ -344,6 +377,11 @@ std::vector<std::complex<double>> table_values(const Plan& plan);
 // Bytes from the first to one past the last element of one side of a
 // resolved descriptor (what fftmux_desc_layout reports, without libfftmux).
 uint64_t side_bytes(const fftmux_desc& desc, bool input);
+
+// Throws std::logic_error naming the rule a kernel breaks: the combinations
+// of its modes (Mapping, Exchange, RealStep, stream, cluster) that the
+// emitter supports. plan() checks every kernel it makes.
+void validate(const Kernel& kernel);
 
 // ---- Emission ----
 
