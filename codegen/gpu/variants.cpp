@@ -1,4 +1,4 @@
-// The variants' table and what device kind and dialect leave of their options.
+// The variants' table and what each API offers of it.
 #include <fftmux/gpu/variants.hpp>
 
 #include <stdexcept>
@@ -98,39 +98,6 @@ const Options& variant_options(Api api, uint32_t i) {
 const char* api_name(Api api) {
   static const char* const names[] = {"vulkan", "opengl", "cuda"};
   return names[int(api)];
-}
-
-Api api_of(Dialect dialect) {
-  return dialect == Dialect::cuda     ? Api::cuda
-         : dialect == Dialect::opengl ? Api::opengl
-                                      : Api::vulkan;
-}
-
-Options device_defaults(Options o, bool cpu) {
-  if (!o.group_threads)
-    o.group_threads = cpu ? 256 : 64;
-  if (!o.values_per_thread && cpu)
-    o.values_per_thread = 4;
-  return o;
-}
-
-Device dialect_limits(Device d, Dialect dialect) {
-  d.api = api_of(dialect);
-  d.launch_bounds = dialect == Dialect::cuda;
-  if (dialect == Dialect::cuda)
-    d.max_composite = 49;
-  if (dialect == Dialect::opengl) {
-    d.max_composite = 25;
-    d.large_composites_from = 2048;
-    d.sm_shared_bytes = 65536;
-  }
-  if (dialect == Dialect::vulkan || dialect == Dialect::vulkan_pointers)
-    d.group_value_bytes = 1 << 15;
-  if (dialect != Dialect::cuda) { // distributed shared memory and bulk copies are CUDA's alone
-    d.cluster = 0;
-    d.bulk_copy = false;
-  }
-  return d;
 }
 
 } // namespace fftmux::codegen

@@ -57,10 +57,10 @@ int64_t Planner::longer_root(int64_t n) {
   return (n & (n - 1)) == 0 && c * c == 2 * n ? c : 0;
 }
 
-// Whether an F64 R2C chain over an odd power of two takes the longer root as its columns (keyed on
-// launch bounds). (docs/codegen-rules.md: long_f64_columns)
+// Whether an F64 R2C chain over an odd power of two takes the longer root as its columns (the
+// profile's rule, measured under CUDA). (docs/codegen-rules.md: long_f64_columns)
 bool Planner::long_f64_columns() const {
-  return prec == Precision::f64 && dev.launch_bounds;
+  return prec == Precision::f64 && prof.long_f64_columns;
 }
 
 // Whether a column pass of c points would read runs under 64 bytes in groups of 64 KiB of values or
@@ -73,11 +73,12 @@ bool Planner::lone_column(int64_t c) const {
 }
 
 // Where 1024 points take two stages and 512 take three (CUDA's radices), an F32 chain of two passes
-// over 2^17 to 2^21 points takes rows of 1024. (docs/codegen-rules.md: rows_of_1024)
+// over the profile's 2^17 to 2^21 points takes rows of 1024. (docs/codegen-rules.md: rows_of_1024)
 bool Planner::rows_of_1024(int64_t n) const {
   int64_t lim = chain_limit(); // both passes must still fit (variants shrink it)
-  return prec == Precision::f32 && (n & (n - 1)) == 0 && n >= (1 << 17) && n <= (1 << 21) &&
-         lim >= 1024 && n / 1024 <= lim && radices(1024).size() == 2 && radices(512).size() == 3;
+  return prec == Precision::f32 && (n & (n - 1)) == 0 && n >= prof.rows_of_1024_from &&
+         n <= prof.rows_of_1024_to && lim >= 1024 && n / 1024 <= lim && radices(1024).size() == 2 &&
+         radices(512).size() == 3;
 }
 
 // Under a shared-memory cap (GL), an F32 chain of three passes whose other two fit 512 points each
@@ -113,11 +114,13 @@ int64_t Planner::value_lines(int64_t n) const {
   return std::max<int64_t>(1, dev.group_value_bytes / (n * 2 * scalar()));
 }
 
-// Values a thread in a four-step column pass: twice the default for F32 columns of 65-128 points,
+// Values a thread in a four-step column pass: twice the default for F32 columns of the profile's
+// wide_columns lengths (65-128 points),
 // so a group reads 128-byte runs (not under a shared-memory cap).
 // (docs/codegen-rules.md: column_values)
 int64_t Planner::column_values(int64_t n1) const {
-  bool wide = n1 > 64 && n1 <= 128 && prec == Precision::f32 && !dev.sm_shared_bytes;
+  bool wide = n1 >= prof.wide_columns_from && n1 <= prof.wide_columns_to &&
+              prec == Precision::f32 && !dev.sm_shared_bytes;
   return wide ? 2 * opt.values_per_thread : opt.values_per_thread;
 }
 
@@ -125,7 +128,7 @@ int64_t Planner::column_values(int64_t n1) const {
 // threads of 16 values a line, 8 lines a group, two groups an SM.
 // (docs/codegen-rules.md: bound_columns)
 bool Planner::bound_columns(int64_t n1) const {
-  return dev.launch_bounds && n1 == 1024 && prec == Precision::f32 && opt.max_radix >= 16 &&
+  return prof.launch_bounds && n1 == 1024 && prec == Precision::f32 && opt.max_radix >= 16 &&
          opt.values_per_thread <= 16 && opt.coalesce_teams <= 8;
 }
 

@@ -10,7 +10,7 @@ namespace fftmux::codegen::planning {
 // values a thread, 8 lines a coalesced group.
 Planner::Planner(const fftmux_desc& desc, int direction, const Device& device, const Options& o,
                  Plan& p)
-    : d(desc), sign(direction), dev(device), opt(o),
+    : d(desc), sign(direction), dev(device), prof(profile(device.api)), opt(o),
       prec(desc.precision == FFTMUX_F64 ? Precision::f64 : Precision::f32), out(p), tables(p) {
   if (!opt.group_threads)
     opt.group_threads = 256;

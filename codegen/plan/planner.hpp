@@ -50,6 +50,7 @@ struct Planner {
   const fftmux_desc& d;
   int sign;
   Device dev;
+  const Profile& prof; // dev.api's
   Options opt;
   Precision prec;
   Plan& out;
@@ -61,7 +62,6 @@ struct Planner {
 
   // The largest last butterfly whose outputs take Step::rows at any length.
   static constexpr int max_row_radix = 8;
-  static constexpr int64_t target = 768; // threads an SM the lean rule aims for
   // Rounds an exchange through shared memory may take (Kernel::chunks).
   // (docs/codegen-rules.md: Chunked exchanges)
   static constexpr uint32_t max_chunks = 4;

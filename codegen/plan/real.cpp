@@ -117,7 +117,7 @@ bool Planner::real_rows(int64_t h) {
   int64_t per_line = n2 + 2 + (n2 + 2) / 32 + 31;
   bool sectors = value_lines(n2) * scalar() >= 32;
   return n1 % 2 == 0 && n2 <= single_limit() && 4 * per_line <= shared_scalars() && sectors &&
-         (dev.launch_bounds || prec == Precision::f64);
+         (prof.f32_real_rows || prec == Precision::f64);
 }
 
 // Whether a long C2R half line of h points takes its pre step in its chain's columns: where they

@@ -10,8 +10,8 @@ namespace fftmux::codegen::planning {
 // a thread while that fits more threads an SM. (docs/codegen-rules.md: shape)
 Kernel Planner::shape(const Kernel& k, int64_t values) {
   Kernel s = shape_at(k, values);
-  for (int64_t E = values / 2;
-       E >= 4 && dev.sm_shared_bytes && s.teams > 1 && s.threads < 32 && resident(s) < target;
+  for (int64_t E = values / 2; E >= 4 && dev.sm_shared_bytes && s.teams > 1 && s.threads < 32 &&
+                               resident(s) < prof.lean_threads;
        E /= 2) {
     Kernel t = shape_at(k, E);
     if (resident(t) <= resident(s))
@@ -201,15 +201,16 @@ int64_t Planner::resident(const Kernel& k) const {
   return std::min<int64_t>(32, dev.sm_shared_bytes / bytes) * k.workgroup();
 }
 
-// Under a small shared-memory grant (GL), a kernel holding fewer than `target` threads an SM splits
-// its exchange, then chunks it or takes fewer lines a group, until it holds more.
+// Under a small shared-memory grant (GL), a kernel holding fewer than Profile::lean_threads threads
+// an SM splits its exchange, then chunks it or takes fewer lines a group, until it holds more.
 // (docs/codegen-rules.md: lean)
 void Planner::lean(Kernel& k, bool coalesce) const {
-  if (!dev.sm_shared_bytes || r2c_post(k) || resident(k) >= target)
+  if (!dev.sm_shared_bytes || r2c_post(k) || resident(k) >= prof.lean_threads)
     return;
   if (k.teams > 1) {
     k.exchange = Exchange::split;
-    for (Kernel h = k; resident(k) < target && k.teams / 2 >= (coalesce ? 4u : 2u); k = h) {
+    for (Kernel h = k; resident(k) < prof.lean_threads && k.teams / 2 >= (coalesce ? 4u : 2u);
+         k = h) {
       h.teams = k.teams / 2;
       if (resident(h) <= resident(k))
         break;
@@ -220,7 +221,7 @@ void Planner::lean(Kernel& k, bool coalesce) const {
     return;
   k.exchange = Exchange::split;
   int64_t l = std::max(k.length, k.positions);
-  for (uint32_t c = 2; c <= max_chunks && resident(k) < target; ++c)
+  for (uint32_t c = 2; c <= max_chunks && resident(k) < prof.lean_threads; ++c)
     if (l % (32 * c) == 0)
       chunk_exchange(k, c);
 }
@@ -235,7 +236,7 @@ void Planner::chunk_exchange(Kernel& k, uint32_t c) {
 // an SM, where its values still fit, rather than alone. (docs/codegen-rules.md: pairs_sm)
 bool Planner::pairs_sm(const Kernel& k) const {
   bool shapes = opt.max_radix >= 32 && opt.values_per_thread == 16 && opt.coalesce_teams == 8;
-  return dev.launch_bounds && prec == Precision::f32 && shapes && k.teams > 1 &&
+  return prof.launch_bounds && prec == Precision::f32 && shapes && k.teams > 1 &&
          k.workgroup() == 512 && k.length <= 16 * int64_t(k.threads) &&
          2 * k.shared_scalars() <= shared_scalars();
 }

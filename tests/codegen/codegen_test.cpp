@@ -37,7 +37,7 @@ Device h200() { // Vulkan on the H200: 48 KiB shared memory, 1024 invocations
 Device h200_cuda() { // CUDA on the H200: 227 KiB of shared memory a block
   Device d = h200();
   d.shared_bytes = 232448;
-  d.launch_bounds = true;
+  d.api = Api::cuda; // its profile: launch bounds, CUDA's rules
   return d;
 }
 
@@ -526,9 +526,9 @@ TEST(Plan, ChainRowsOf1024OnCuda) {
 // takes one (CUDA); the rows, F64 and the GLSL dialects keep their kernels.
 TEST(Plan, BoundColumnsOf1024OnCuda) {
   Device cuda = dialect_limits(h200_cuda(), Dialect::cuda);
-  EXPECT_TRUE(cuda.launch_bounds);
-  EXPECT_FALSE(dialect_limits(h200_cuda(), Dialect::vulkan).launch_bounds);
-  EXPECT_FALSE(dialect_limits(h200(), Dialect::opengl).launch_bounds);
+  EXPECT_TRUE(profile(cuda.api).launch_bounds);
+  EXPECT_FALSE(profile(dialect_limits(h200_cuda(), Dialect::vulkan).api).launch_bounds);
+  EXPECT_FALSE(profile(dialect_limits(h200(), Dialect::opengl).api).launch_bounds);
   auto first = [](const fftmux_desc& d, const Device& dev) {
     Plan p = plan(d, direction(d), dev);
     EXPECT_GE(p.passes.size(), 2u) << p.summary;

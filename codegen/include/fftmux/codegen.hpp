@@ -23,9 +23,15 @@ namespace fftmux::codegen {
 // Bumped whenever emitted code changes: part of every compiled-code cache key.
 constexpr int generator_version = 45;
 
+// vulkan_pointers: Vulkan GLSL whose buffers are device addresses in push
+// constants (src, dst, table, then group_offset at byte 24).
+enum class Dialect { vulkan, opengl, cuda, vulkan_pointers };
+const char* dialect_name(Dialect d);
+
 // The API a GPU backend drives: its device profile (dialect_limits) and
 // the variants it offers are keyed on it.
 enum class Api { vulkan, opengl, cuda };
+Api api_of(Dialect dialect);
 
 // What the device allows a kernel.
 struct Device {
@@ -55,17 +61,46 @@ struct Device {
   // Bulk copies from global to shared memory that complete on a shared
   // barrier (CUDA's cp.async.bulk, from compute capability 9.0).
   bool bulk_copy = false;
-  // The compiler fits as many groups an SM as a kernel asks, trading
-  // registers for them (CUDA's launch bounds; GLSL has no such hint).
-  bool launch_bounds = false;
 
   // Every field, in declaration order: what a generation is keyed on.
   auto fields() const {
     return std::tie(api, shared_bytes, max_threads, subgroup, max_binding_bytes, f64, max_radix,
                     max_composite, large_composites_from, sm_shared_bytes, group_value_bytes,
-                    cluster, bulk_copy, launch_bounds);
+                    cluster, bulk_copy);
   }
 };
+
+// A device family's facts and measured rules beyond the limits its API
+// reports: one entry an API (codegen/profiles.cpp), the planner reading
+// Device::api's. The measurements behind each rule are in
+// docs/codegen-rules.md under its name; the thresholds were measured on
+// NVIDIA's GPUs.
+struct Profile {
+  Api api;
+  // What the dialect's compiler runs well (dialect_limits copies these into
+  // the Device, where a backend's settings may override them).
+  uint32_t max_composite = 32;
+  uint32_t large_composites_from = 0;
+  uint32_t sm_shared_bytes = 0;
+  uint32_t group_value_bytes = 1 << 17;
+  // The compiler fits as many groups an SM as a kernel asks, trading
+  // registers for them (CUDA's launch bounds; GLSL has no such hint).
+  bool launch_bounds = false;
+  bool sm90 = false; // clusters and bulk copies, where the device has them
+  // Rules measured per API.
+  bool long_f64_columns = false; // long_f64_columns
+  bool f32_real_rows = false;    // real_rows: F32 R2C chains make outputs in their rows too
+  // Thresholds.
+  int64_t lean_threads = 768;          // lean: threads an SM a capped group aims for
+  int64_t rows_of_1024_from = 1 << 17; // rows_of_1024: shortest chain
+  int64_t rows_of_1024_to = 1 << 21;   // rows_of_1024: longest chain
+  int64_t wide_columns_from = 65, wide_columns_to = 128; // column_values: F32 column lengths
+};
+const Profile& profile(Api api);
+
+// The Device of an API's limits (as it reports them) under a dialect's
+// profile: its compiler facts, and no clusters or bulk copies outside CUDA.
+Device dialect_limits(Device d, Dialect dialect);
 
 // The knobs an autotuner turns (the backends' variants).
 struct Options {
@@ -107,6 +142,11 @@ struct Options {
                     split_convolution, sector_columns);
   }
 };
+
+// What a variant leaves open, filled in for the kind of device: a CPU
+// (lavapipe, llvmpipe) holds 4 values a thread in 256-invocation groups, a
+// GPU ~64-invocation groups. (docs/codegen-rules.md: device_defaults)
+Options device_defaults(Options o, bool cpu);
 
 // A problem the generator declines; what() is the reason, for query answers.
 struct Unsupported : std::runtime_error {
@@ -384,11 +424,6 @@ uint64_t side_bytes(const fftmux_desc& desc, bool input);
 void validate(const Kernel& kernel);
 
 // ---- Emission ----
-
-// vulkan_pointers: Vulkan GLSL whose buffers are device addresses in push
-// constants (src, dst, table, then group_offset at byte 24).
-enum class Dialect { vulkan, opengl, cuda, vulkan_pointers };
-const char* dialect_name(Dialect d);
 
 // Source of one kernel. Bindings: 0 = src, 1 = dst, 2 = table, each a
 // buffer of complex values of the kernel's precision; the workgroup count

@@ -1,5 +1,4 @@
-// The generator options a GPU backend offers its autotuner (variants), and
-// what the device kind and the dialect's compiler leave of them.
+// The generator options a GPU backend offers its autotuner (variants).
 #pragma once
 
 #include <fftmux/codegen.hpp>
@@ -37,16 +36,5 @@ const Offer& offered(Api api);
 const Options& variant_options(Api api, uint32_t i);
 
 const char* api_name(Api api);
-Api api_of(Dialect dialect);
-
-// What a variant leaves open, filled in for the kind of device: a CPU
-// (lavapipe, llvmpipe) holds 4 values a thread in 256-invocation groups, a
-// GPU ~64-invocation groups. (docs/codegen-rules.md: device_defaults)
-Options device_defaults(Options o, bool cpu);
-// What a dialect's compiler runs well, on top of the limits its API
-// reports (OpenGL: no radix 27, composites above 16 from 2048 points, 64 KiB
-// of shared memory an SM; Vulkan: a quarter of the register file for a
-// group's values). (docs/codegen-rules.md: dialect_limits)
-Device dialect_limits(Device d, Dialect dialect);
 
 } // namespace fftmux::codegen
