@@ -45,7 +45,7 @@ std::string Emitter::run() {
               restrict_table() ? "__restrict__ " : "", cluster_dims().c_str())
     << (inside ? shared : "");
   o << "  uint lid = " << x_.local_id << ";\n";
-  if (!k_.stream)
+  if (k_.exchange != Exchange::streamed)
     o << "  uint group = " << x_.group_id << ";\n";
   o << "  cplx_t r[" << std::max<size_t>(1, registers_) << "];\n";
   if (k_.exchange == Exchange::chunked && shared_used_) {
@@ -53,7 +53,7 @@ std::string Emitter::run() {
     o << "  real_t ys[" << std::max<size_t>(1, registers_) << "];\n";
   }
   std::string code = without_unread_indices(code_.str());
-  if (k_.stream)
+  if (k_.exchange == Exchange::streamed)
     o << stream_open() << code << "  }\n";
   else
     o << code;

@@ -81,7 +81,7 @@ Layout Emitter::load() {
   Layout from = accessed(k_.load_mapping, k_.length, target);
   for (size_t i = 0; i < from.slots.size(); ++i) // what guarded-off slots hold
     line(reg(i) + " = CPLX(K(0.0), K(0.0));");
-  if (k_.stream)
+  if (k_.exchange == Exchange::streamed)
     load_streamed(from);
   auto bases = line_bases(from, side, false);
   for (size_t i = 0; i < from.slots.size(); ++i) {
@@ -98,7 +98,8 @@ Layout Emitter::load() {
   }
   if (k_.real_step == RealStep::mirror_pairs)
     mirror_pairs(from, side, false, "");
-  if (k_.stream) { // every thread has read pre: the next line may land there
+  if (k_.exchange ==
+      Exchange::streamed) { // every thread has read pre: the next line may land there
     line("}");
     barrier();
     line(fetch(x_.sm90->next_group));

@@ -15,8 +15,8 @@ size_t Emitter::tail_stage() const {
       last = i;
     else if (k_.steps[i].kind != Step::multiply)
       return n;
-  bool plain = k_.exchange == Exchange::whole && k_.cluster == 1 && !k_.stream &&
-               k_.store_mapping == Mapping::direct;
+  bool plain =
+      k_.exchange == Exchange::whole && k_.cluster == 1 && k_.store_mapping == Mapping::direct;
   if (!k_.butterfly_tail || !plain || last == n)
     return n;
   return per_thread(k_.steps[last]) > 1 ? last : n;

@@ -38,7 +38,7 @@ uint32_t Kernel::shared_scalars() const {
                    stages > 1 || r2c_post(*this);
   // A cluster's groups leave their columns in shared memory, both components.
   uint32_t rows = cluster > 1 ? uint32_t(2 * cluster_column_stride() * cluster_columns) : 0;
-  if (stream)
+  if (exchange == Exchange::streamed)
     return uint32_t(stream_offset() + 2 * length);
   if (!exchanges)
     return rows;

@@ -260,8 +260,7 @@ void Planner::stream(Kernel& k) const {
       k.steps.empty() || k.steps[0].kind != Step::stage || !fills_sm(k))
     return;
   Kernel s = k;
-  s.stream = true;
-  s.exchange = Exchange::split;
+  s.exchange = Exchange::streamed;
   s.resident_groups = 1;
   if (s.shared_scalars() <= shared_scalars())
     k = s;

@@ -33,11 +33,11 @@ void exchanges(const Kernel& k) {
   require(!chunked || k.teams == 1, k, "a chunked exchange holds one line a group");
   require(!planning::r2c_post(k) || k.exchange == Exchange::whole || k.cluster > 1, k,
           "R2C's post step reads both components of shared memory: a whole exchange");
-  require(!k.stream || (k.teams == 1 && k.exchange == Exchange::split), k,
-          "a streamed line is one a group, its exchanges split");
-  require(!k.stream || (k.load_mapping == Mapping::direct && k.load.access == Access::complex), k,
+  bool streamed = k.exchange == Exchange::streamed;
+  require(!streamed || k.teams == 1, k, "a streamed line is one a group");
+  require(!streamed || (k.load_mapping == Mapping::direct && k.load.access == Access::complex), k,
           "a streamed line is copied whole: a direct complex load");
-  require(!k.stream || (k.cluster == 1 && k.resident_groups == 1), k,
+  require(!streamed || (k.cluster == 1 && k.resident_groups == 1), k,
           "a streamed group loops alone on its multiprocessor, in no cluster");
   require(k.cluster_columns == 1 || k.cluster > 1, k, "cluster columns only in a cluster");
   require(k.cluster == 1 || k.teams == k.cluster_columns, k, "a cluster's group holds its columns");

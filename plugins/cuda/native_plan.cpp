@@ -157,7 +157,7 @@ private:
                 p.kernel.workgroup(),
                 size_t(p.kernel.shared_scalars()) * real,
                 p.kernel.cluster,
-                p.kernel.stream};
+                p.kernel.exchange == codegen::Exchange::streamed};
       pass.kernel = pass.module->kernel(codegen::entry_point(p.kernel, codegen::Dialect::cuda));
       if (pass.shared > 48 * 1024)
         check(cudaKernelSetAttributeForDevice(pass.kernel,

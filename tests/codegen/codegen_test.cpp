@@ -198,9 +198,9 @@ TEST(Plan, ValidateNamesTheBrokenRule) {
   chunked.chunks = 2;
   EXPECT_NE(refusal(chunked).find("a chunked exchange holds one line a group"), std::string::npos);
   Kernel streamed = k;
-  streamed.stream = true;
-  EXPECT_NE(refusal(streamed).find("a streamed line is one a group, its exchanges split"),
-            std::string::npos);
+  streamed.exchange = Exchange::streamed;
+  streamed.teams = 2;
+  EXPECT_NE(refusal(streamed).find("a streamed line is one a group"), std::string::npos);
   Kernel pairs = k;
   pairs.real_step = RealStep::mirror_pairs;
   pairs.mirror_pairs = 9;
@@ -949,8 +949,7 @@ TEST(Plan, StreamedLinesOnBulkCopyDevices) {
   cuda.bulk_copy = true;
   Kernel k =
       plan(problem({16384}, FFTMUX_C2C, FFTMUX_F32, 9), FFTMUX_FORWARD, cuda).passes.at(0).kernel;
-  EXPECT_TRUE(k.stream);
-  EXPECT_EQ(k.exchange, Exchange::split);
+  EXPECT_EQ(k.exchange, Exchange::streamed);
   EXPECT_EQ(k.shared_scalars(), uint32_t(k.stream_offset() + 2 * 16384));
   EXPECT_EQ(k.stream_offset() % 4, 0) << "16-byte aligned";
   EXPECT_LE(k.shared_scalars() * 4, cuda.shared_bytes);
@@ -964,7 +963,7 @@ TEST(Plan, StreamedLinesOnBulkCopyDevices) {
   EXPECT_NE(src.find("} else {"), std::string::npos) << "an unaligned source is read directly";
   auto streams = [&](fftmux_desc d, const Device& dev) {
     for (const Pass& p : plan(d, direction(d), dev).passes)
-      if (p.kernel.stream)
+      if (p.kernel.exchange == Exchange::streamed)
         return true;
     return false;
   };

@@ -171,8 +171,9 @@ std::string image(const std::vector<Chunk>& chunks) {
         const Kernel& k = pass.kernel;
         std::ostringstream l;
         l << k.name << " groups " << k.groups() << " workgroup " << k.workgroup() << " shared "
-          << k.shared_scalars() << " cluster " << k.cluster << " stream " << k.stream
-          << " bindings " << int(pass.src) << ' ' << int(pass.dst);
+          << k.shared_scalars() << " cluster " << k.cluster << " stream "
+          << (k.exchange == Exchange::streamed) << " bindings " << int(pass.src) << ' '
+          << int(pass.dst);
         put(h, l.str());
       }
       put(h, table_hash(plan, g.precision));

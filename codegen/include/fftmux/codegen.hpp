@@ -294,6 +294,11 @@ enum class Exchange {
   split,   // one component at a time: half the shared memory, twice the barriers
   chunked, // one component at a time in Kernel::chunks rounds of chunk() positions (one line a
            // group)
+  // One component at a time by persistent groups (CUDA, Device::bulk_copy):
+  // each loops over lines (group += groups launched) and, while it
+  // transforms one, has the next copied into shared memory after the
+  // exchange area by one bulk copy. One line a group, loaded whole.
+  streamed,
 };
 
 // The two-for-one step of a long real line that a kernel pairs each of its
@@ -339,11 +344,6 @@ struct Kernel {
   // that many points, cluster_columns of them from each group's shared
   // memory (Options::sector_columns).
   uint32_t cluster_columns = 1;
-  // Persistent groups (CUDA, Device::bulk_copy): each loops over lines
-  // (group += groups launched) and, while it transforms one, has the next
-  // copied into shared memory after the exchange area by one bulk copy.
-  // One line a group, loaded whole and contiguous; exchanges split.
-  bool stream = false;
   RealStep real_step = RealStep::none;
   // RealStep::mirror_lines: lines of digit 0 (extent mirror_lines, even) in mirror pairs: lines
   // 2 p and 2 p + 1 are d0 = p and mirror_lines - p (0 and mirror_lines / 2
