@@ -6,20 +6,13 @@
 
 namespace fftmux::codegen::emission {
 
-// Kernel::butterfly_tail: the last stage where only multiplications
-// follow it and the store takes its layout, else steps.size().
+// Kernel::butterfly_tail: its last stage (the planner's tail_fits), else steps.size().
 size_t Emitter::tail_stage() const {
   size_t n = k_.steps.size(), last = n;
-  for (size_t i = 0; i < n; ++i)
+  for (size_t i = 0; k_.butterfly_tail && i < n; ++i)
     if (k_.steps[i].kind == Step::stage)
       last = i;
-    else if (k_.steps[i].kind != Step::multiply)
-      return n;
-  bool plain =
-      k_.exchange == Exchange::whole && k_.cluster == 1 && k_.store_mapping == Mapping::direct;
-  if (!k_.butterfly_tail || !plain || last == n)
-    return n;
-  return per_thread(k_.steps[last]) > 1 ? last : n;
+  return last;
 }
 
 // A thread's butterflies in stage s (the last one guarded where the

@@ -30,8 +30,10 @@ Kernel Planner::shaped(Kernel k, Binding src, Binding dst, int64_t values) {
   return s;
 }
 
-// Appends a shaped kernel as the next pass, once validate() accepts it.
+// Appends a shaped kernel as the next pass, with the butterfly tail it asks for where that
+// fits, once validate() accepts it.
 void Planner::push(Kernel k) {
+  k.butterfly_tail = k.butterfly_tail && tail_fits(k);
   validate(k);
   Binding src = k.load.buffer, dst = k.store.buffer;
   out.passes.push_back({std::move(k), src, dst});

@@ -20,6 +20,10 @@ namespace fftmux::codegen::planning {
 // Whether the kernel ends with the r2c post-processing, which reads both
 // components of a position at once (so its exchange cannot be split).
 bool r2c_post(const Kernel& k);
+// Whether a butterfly tail can run k's last stage: only multiplications follow it, both
+// components exchange at once outside a cluster, the store takes its layout, and a thread holds
+// more than one of its butterflies. (docs/codegen-rules.md: butterfly_tail)
+bool tail_fits(const Kernel& k);
 
 // A batch of lines to transform: axes[0] of each side is the line, its
 // element term the position; other terms name digits (fastest first).

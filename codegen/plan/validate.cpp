@@ -60,10 +60,26 @@ void real_steps(const Kernel& k) {
 
 } // namespace
 
+bool planning::tail_fits(const Kernel& k) {
+  const Step* last = nullptr;
+  for (const Step& s : k.steps)
+    if (s.kind == Step::stage)
+      last = &s;
+    else if (s.kind != Step::multiply)
+      return false;
+  bool plain =
+      k.exchange == Exchange::whole && k.cluster == 1 && k.store_mapping == Mapping::direct;
+  int64_t threads = int64_t(k.threads);
+  return plain && last && (k.length / last->radix + threads - 1) / threads > 1;
+}
+
 void validate(const Kernel& k) {
   mappings(k);
   exchanges(k);
   real_steps(k);
+  require(!k.butterfly_tail || planning::tail_fits(k), k,
+          "a butterfly tail runs a last stage followed by multiplications alone, exchanged whole "
+          "outside a cluster, stored in its layout, of several butterflies a thread");
 }
 
 } // namespace fftmux::codegen
