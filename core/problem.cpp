@@ -140,13 +140,6 @@ uint64_t span_bytes(const Side& s, uint32_t rank, int64_t batch, const char* sid
   return uint64_t(checked_mul(last, int64_t(s.element_bytes), what));
 }
 
-std::string list(const int64_t* v, uint32_t rank) {
-  std::string s = "{";
-  for (uint32_t i = 0; i < rank; ++i)
-    s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + "}";
-}
-
 // Whether a == factor * b, where the product may leave int64 (a stride of
 // 2^62 along an axis of length 1 is valid): then it is no int64's value.
 bool scaled_equal(int64_t a, int64_t b, int64_t factor) {
@@ -170,8 +163,9 @@ void check_in_place(const Problem& p) {
   if (d.kind == FFTMUX_C2C) {
     for (uint32_t i = 0; i < d.rank; ++i)
       if (p.in.stride[i] != p.out.stride[i])
-        invalid("in-place C2C needs equal layouts, but in_strides = " + list(p.in.stride, d.rank) +
-                " and out_strides = " + list(p.out.stride, d.rank));
+        invalid(
+            "in-place C2C needs equal layouts, but in_strides = " + list_text(p.in.stride, d.rank) +
+            " and out_strides = " + list_text(p.out.stride, d.rank));
     if (d.batch > 1 && p.in.distance != p.out.distance)
       invalid(
           "in-place C2C needs equal layouts, but in_distance = " + std::to_string(p.in.distance) +
@@ -201,6 +195,13 @@ void check_in_place(const Problem& p) {
 }
 
 } // namespace
+
+std::string list_text(const int64_t* v, uint32_t count) {
+  std::string s = "{";
+  for (uint32_t i = 0; i < count; ++i)
+    s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + "}";
+}
 
 fftmux_desc read_desc(const fftmux_desc* desc) {
   if (!desc)

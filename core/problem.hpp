@@ -41,4 +41,7 @@ double scale_factor(const Problem& problem, int direction);
 // "c2c f32 1d 1024x1 batch 8 host out-of-place": for logs and explain texts.
 std::string describe(const fftmux_desc& desc);
 
+// "{2, 1}": the first count values, for messages.
+std::string list_text(const int64_t* values, uint32_t count);
+
 } // namespace fftmux
