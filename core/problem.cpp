@@ -140,13 +140,6 @@ uint64_t span_bytes(const Side& s, uint32_t rank, int64_t batch, const char* sid
   return uint64_t(checked_mul(last, int64_t(s.element_bytes), what));
 }
 
-std::string list(const int64_t* v, uint32_t rank) {
-  std::string s = "{";
-  for (uint32_t i = 0; i < rank; ++i)
-    s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + "}";
-}
-
 // Whether a == factor * b, where the product may leave int64 (a stride of
 // 2^62 along an axis of length 1 is valid): then it is no int64's value.
 bool scaled_equal(int64_t a, int64_t b, int64_t factor) {
@@ -170,8 +163,9 @@ void check_in_place(const Problem& p) {
   if (d.kind == FFTMUX_C2C) {
     for (uint32_t i = 0; i < d.rank; ++i)
       if (p.in.stride[i] != p.out.stride[i])
-        invalid("in-place C2C needs equal layouts, but in_strides = " + list(p.in.stride, d.rank) +
-                " and out_strides = " + list(p.out.stride, d.rank));
+        invalid(
+            "in-place C2C needs equal layouts, but in_strides = " + list_text(p.in.stride, d.rank) +
+            " and out_strides = " + list_text(p.out.stride, d.rank));
     if (d.batch > 1 && p.in.distance != p.out.distance)
       invalid(
           "in-place C2C needs equal layouts, but in_distance = " + std::to_string(p.in.distance) +
@@ -200,7 +194,22 @@ void check_in_place(const Problem& p) {
             "_distance), got " + std::to_string(real.distance));
 }
 
+// "8x6": the first count values joined by x, as the command line takes them.
+std::string dims(const int64_t* v, uint32_t count) {
+  std::string s;
+  for (uint32_t i = 0; i < count; ++i)
+    s += (i ? "x" : "") + std::to_string(v[i]);
+  return s;
+}
+
 } // namespace
+
+std::string list_text(const int64_t* v, uint32_t count) {
+  std::string s = "{";
+  for (uint32_t i = 0; i < count; ++i)
+    s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + "}";
+}
 
 fftmux_desc read_desc(const fftmux_desc* desc) {
   if (!desc)
@@ -267,15 +276,22 @@ std::string describe(const fftmux_desc& d) {
   std::ostringstream s;
   s << (d.kind < 3 ? kind_names[d.kind] : "?") << ' '
     << (d.precision < 2 ? precision_names[d.precision] : "?") << ' ';
-  for (uint32_t i = 0; i < d.rank && i < FFTMUX_MAX_RANK; ++i)
-    s << (i ? "x" : "") << d.n[i];
-  s << " batch " << d.batch << ' ' << (d.placement < 2 ? placement_names[d.placement] : "?")
+  uint32_t rank = std::min<uint32_t>(d.rank, FFTMUX_MAX_RANK);
+  s << dims(d.n, rank) << " batch " << d.batch << ' '
+    << (d.placement < 2 ? placement_names[d.placement] : "?")
     << ((d.flags & FFTMUX_IN_PLACE) ? " in-place" : " out-of-place") << " norm "
     << (d.norm < 4 ? norm_names[d.norm] : "?");
   if (d.flags & FFTMUX_SHIFT_INPUT)
     s << " shift-input";
   if (d.flags & FFTMUX_SHIFT_OUTPUT)
     s << " shift-output";
+  for (bool input : {true, false}) { // a layout only where it is not the default
+    const char* side = input ? " in-" : " out-";
+    if (plugin::custom_strides(d, input))
+      s << side << "strides " << dims(input ? d.in_strides : d.out_strides, rank);
+    if (plugin::custom_distance(d, input))
+      s << side << "distance " << (input ? d.in_distance : d.out_distance);
+  }
   return s.str();
 }
 

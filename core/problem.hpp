@@ -38,7 +38,12 @@ fftmux_desc read_desc(const fftmux_desc* desc);
 // The scale a transform applies in the given direction under its norm.
 double scale_factor(const Problem& problem, int direction);
 
-// "c2c f32 1d 1024x1 batch 8 host out-of-place": for logs and explain texts.
+// "c2c f32 1024 batch 8 host out-of-place norm backward", then the strides and
+// distances that differ from the default layout ("in-strides 2"): for logs
+// and explain texts, of a resolved descriptor.
 std::string describe(const fftmux_desc& desc);
+
+// "{2, 1}": the first count values, for messages.
+std::string list_text(const int64_t* values, uint32_t count);
 
 } // namespace fftmux

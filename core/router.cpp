@@ -3,6 +3,8 @@
 #include "error.hpp"
 #include "paths.hpp"
 
+#include <fftmux/plugin_support.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -12,28 +14,55 @@ namespace fftmux {
 
 namespace {
 
-// Declines from the static capability summary, without initializing devices.
-std::string capability_gap(const fftmux_backend_v1& t, const fftmux_desc& d) {
+// How a side departs from the default layout ("the input strides {2} are
+// not the default layout's {1}"); "" where it does not.
+std::string layout_departure(const fftmux_desc& d, bool input) {
+  plugin::Shape def = plugin::default_layout(d, input);
+  std::string side = input ? "the input " : "the output ";
+  if (plugin::custom_strides(d, input))
+    return side + "strides " + list_text(input ? d.in_strides : d.out_strides, d.rank) +
+           " are not the default layout's " +
+           list_text(def.stride + FFTMUX_MAX_RANK - d.rank, d.rank);
+  if (plugin::custom_distance(d, input))
+    return side + "distance " + std::to_string(input ? d.in_distance : d.out_distance) +
+           " is not the default layout's " + std::to_string(def.distance);
+  return "";
+}
+
+// The first capability the problem needs that the backend's table does not
+// advertise, as the reason of a decline made before the plugin is asked; ""
+// when the table covers the problem.
+std::string capability_gap(const std::string& name, const fftmux_backend_v1& t,
+                           const fftmux_desc& d) {
+  std::string layout = layout_departure(d, true);
+  if (layout.empty())
+    layout = layout_departure(d, false);
   struct Rule {
     bool needed;
     uint32_t cap;
-    const char* what;
+    const char* cap_name;
+    std::string why;
   };
   const Rule rules[] = {
-      {d.precision == FFTMUX_F32, FFTMUX_CAP_F32, "F32"},
-      {d.precision == FFTMUX_F64, FFTMUX_CAP_F64, "F64"},
-      {d.kind == FFTMUX_C2C, FFTMUX_CAP_C2C, "C2C"},
-      {d.kind != FFTMUX_C2C, FFTMUX_CAP_R2C, "R2C/C2R"},
-      {(d.flags & FFTMUX_IN_PLACE) != 0, FFTMUX_CAP_IN_PLACE, "in-place transforms"},
-      {(d.flags & (FFTMUX_SHIFT_INPUT | FFTMUX_SHIFT_OUTPUT)) != 0, FFTMUX_CAP_SHIFT,
-       "shift flags"},
+      {d.precision == FFTMUX_F32, FFTMUX_CAP_F32, "F32", "the problem is in single precision"},
+      {d.precision == FFTMUX_F64, FFTMUX_CAP_F64, "F64", "the problem is in double precision"},
+      {d.kind == FFTMUX_C2C, FFTMUX_CAP_C2C, "C2C", "the problem is a C2C transform"},
+      {d.kind != FFTMUX_C2C, FFTMUX_CAP_R2C, "R2C", "the problem is an R2C or C2R transform"},
+      {(d.flags & FFTMUX_IN_PLACE) != 0, FFTMUX_CAP_IN_PLACE, "IN_PLACE",
+       "the problem is in place"},
+      {(d.flags & (FFTMUX_SHIFT_INPUT | FFTMUX_SHIFT_OUTPUT)) != 0, FFTMUX_CAP_SHIFT, "SHIFT",
+       "the problem shifts its input or output"},
+      {!layout.empty(), FFTMUX_CAP_STRIDES, "STRIDES", layout},
   };
   for (const Rule& r : rules)
     if (r.needed && !(t.caps & r.cap))
-      return std::string(r.what) + " not supported";
+      return "backend " + name + " lacks FFTMUX_CAP_" + r.cap_name + ": " + r.why;
   if (d.rank > t.max_rank)
-    return "rank " + std::to_string(d.rank) + " exceeds its maximum rank " +
-           std::to_string(t.max_rank);
+    return "backend " + name + " runs rank " + std::to_string(t.max_rank) +
+           " at most (max_rank): the problem has rank " + std::to_string(d.rank);
+  if (d.placement == FFTMUX_DEVICE && !t.buffer_alloc)
+    return "backend " + name +
+           " has no buffers of its own (no buffer_alloc): DEVICE placement needs them";
   return "";
 }
 
@@ -73,7 +102,8 @@ std::vector<Candidate> ask(Backend& backend, const Problem& problem) {
     base.reason = "skipped: " + backend.reason();
     return {base};
   }
-  if (std::string gap = capability_gap(backend.table(), problem.desc); !gap.empty()) {
+  if (std::string gap = capability_gap(backend.name(), backend.table(), problem.desc);
+      !gap.empty()) {
     base.reason = gap;
     return {base};
   }

@@ -5,7 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <sstream>
 
 namespace fftmux::cli {
@@ -27,21 +29,26 @@ std::vector<std::string> lines(const std::string& text, char sep = '\n') {
   return out;
 }
 
-// One row a backend; its devices (or the reason it cannot run) and its
-// variants on the lines below, under the DEVICES column.
+// One row a backend, the name column as wide as the longest name; its
+// devices (or the reason it cannot run) and its variants on the lines below,
+// under the DEVICES column.
 void print_table(const std::vector<fftmux_backend_info>& all,
                  const std::vector<std::string>& variants, const std::string& notes) {
-  std::printf("%-10s %-12s %-8s %s\n", "NAME", "STATUS", "VERSION", "DEVICES / REASON");
+  int name = 10;
+  for (const fftmux_backend_info& b : all)
+    name = std::max(name, int(std::strlen(b.name)));
+  int devices = name + 23; // where the DEVICES column starts
+  std::printf("%-*s %-12s %-8s %s\n", name, "NAME", "STATUS", "VERSION", "DEVICES / REASON");
   for (size_t i = 0; i < all.size(); ++i) {
     const fftmux_backend_info& b = all[i];
     bool ok = b.state == FFTMUX_BACKEND_READY;
     std::vector<std::string> detail = lines(ok ? b.devices : b.reason);
     if (!variants[i].empty())
       detail.push_back("variants: " + variants[i]);
-    std::printf("%-10s %-12s %-8s %s\n", b.name, state_name(b.state), b.version,
+    std::printf("%-*s %-12s %-8s %s\n", name, b.name, state_name(b.state), b.version,
                 detail.empty() ? "" : detail[0].c_str());
     for (size_t i = 1; i < detail.size(); ++i)
-      std::printf("%33s%s\n", "", detail[i].c_str());
+      std::printf("%*s%s\n", devices, "", detail[i].c_str());
   }
   if (all.empty())
     std::printf("(no plugins found; FFTMUX_LOG=debug shows where fftmux looked)\n");

@@ -50,6 +50,36 @@ inline Shape packed(Shape s) {
   return s;
 }
 
+// The layout a side gets when its strides and distance are left 0: packed,
+// the real side of an in-place R2C or C2R padded to whole complex rows.
+inline Shape default_layout(const fftmux_desc& d, bool input) {
+  Shape s = packed(shape(d, input));
+  if (!(d.flags & FFTMUX_IN_PLACE) || d.kind == FFTMUX_C2C || s.complex)
+    return s;
+  int64_t step = 1;
+  for (int i = FFTMUX_MAX_RANK - 1; i >= 0; --i) {
+    s.stride[i] = step;
+    step *= i == FFTMUX_MAX_RANK - 1 ? 2 * (s.extent[i] / 2 + 1) : s.extent[i];
+  }
+  s.distance = step;
+  return s;
+}
+
+// Whether a side's strides place its elements other than the default layout
+// does (the stride of an axis of one element places nothing).
+inline bool custom_strides(const fftmux_desc& d, bool input) {
+  Shape s = shape(d, input), def = default_layout(d, input);
+  for (int i = 0; i < FFTMUX_MAX_RANK; ++i)
+    if (s.extent[i] > 1 && s.stride[i] != def.stride[i])
+      return true;
+  return false;
+}
+
+// Whether a batched side's distance differs from the default layout's.
+inline bool custom_distance(const fftmux_desc& d, bool input) {
+  return d.batch > 1 && shape(d, input).distance != default_layout(d, input).distance;
+}
+
 inline int64_t points(const fftmux_desc& d) {
   int64_t n = 1;
   for (uint32_t i = 0; i < d.rank; ++i)

@@ -18,6 +18,9 @@
 namespace fftmux::plugin {
 
 // The descriptor's geometry (desc_geometry.hpp), under the names plugins use.
+using geometry::custom_distance;
+using geometry::custom_strides;
+using geometry::default_layout;
 using geometry::packed;
 using geometry::points;
 using geometry::scale;

@@ -29,9 +29,10 @@ std::string slurp(const std::string& path) {
   return s.str();
 }
 
-Result fftmux_cli(const std::string& args) {
+// The command with args, under the environment settings env ("NAME=value ...").
+Result fftmux_cli(const std::string& args, const std::string& env = "") {
   std::string err = ::testing::TempDir() + "cli_stderr.txt";
-  std::string cmd = std::string(FFTMUX_CLI) + " " + args + " 2>" + err;
+  std::string cmd = env + " " + FFTMUX_CLI + " " + args + " 2>" + err;
   FILE* p = popen(cmd.c_str(), "r");
   std::string out;
   char buf[4096];
@@ -39,6 +40,10 @@ Result fftmux_cli(const std::string& args) {
     out.append(buf, n);
   int status = pclose(p);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, slurp(err)};
+}
+
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
 }
 
 int lines(const std::string& s) {
@@ -164,6 +169,59 @@ TEST(Cli, ExplainShowsTheDecision) {
   r = fftmux_cli("explain --backend nope");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.out.find("no plan"), std::string::npos) << r.out;
+}
+
+// The command line with the caps fixtures beside the installed backends
+// (tests/plugins/CMakeLists.txt): their names run past ten characters.
+Result with_caps(const std::string& args) {
+  return fftmux_cli(args, "FFTMUX_ADD_PLUGIN_PATH=" + std::string(FIXTURES) + "/caps");
+}
+
+TEST(Cli, ABackendLackingACapabilityIsRefusedItsProblemNotRunWrong) {
+  for (const char* args : {"run --shape 16 --in-strides 2 --backend lacks-strides --verify",
+                           "run --shape 16 --batch 2 --in-distance 20 --backend lacks-strides "
+                           "--verify"}) {
+    Result r = with_caps(args);
+    EXPECT_NE(r.status, 0) << args << "\n" << r.out;
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_TRUE(has(r.err, "backend lacks-strides lacks FFTMUX_CAP_STRIDES: the input")) << r.err;
+  }
+  Result r = with_caps("explain --shape 97 --placement device --backend no-buffers");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(has(r.out, "no-buffers has no buffers of its own")) << r.out;
+}
+
+// Every column starts where its heading does, however long a name.
+TEST(Cli, BackendsTableFitsTheLongestName) {
+  Result r = with_caps("backends");
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::istringstream text(r.out);
+  std::string heading, line;
+  std::getline(text, heading);
+  size_t status = heading.find("STATUS"), devices = heading.find("DEVICES");
+  ASSERT_NE(devices, std::string::npos) << r.out;
+  int rows = 0;
+  while (std::getline(text, line)) {
+    if (line.rfind("lacks-in-place ", 0) == 0 || line.rfind("no-buffers ", 0) == 0) {
+      ++rows;
+      EXPECT_EQ(line.substr(status, 3), "ok ") << r.out;
+      EXPECT_EQ(line.substr(devices), "fixture device") << r.out;
+    } else if (line.find("variants: naive") != std::string::npos) {
+      EXPECT_EQ(line.find_first_not_of(' '), devices) << r.out;
+    }
+  }
+  EXPECT_EQ(rows, 2) << r.out;
+}
+
+TEST(Cli, ExplainShowsALayoutOnlyWhereItIsNotTheDefault) {
+  Result r = fftmux_cli("explain --shape 16 --batch 2 --in-strides 2 --out-distance 20");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "problem: c2c f32 16 batch 2 host out-of-place norm backward "
+                         "in-strides 2 out-distance 20\n"))
+      << r.out;
+  r = fftmux_cli("explain --shape 16 --batch 2 --in-strides 1 --out-distance 16");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "problem: c2c f32 16 batch 2 host out-of-place norm backward\n")) << r.out;
 }
 
 } // namespace

@@ -113,10 +113,10 @@ TEST(Discovery, QueryGivesTheBackendsReason) {
   fftmux::context ctx = open(matrix);
   fftmux_support s = ctx.query(fftmux::make_desc({8}, FFTMUX_C2C, FFTMUX_F32), "example");
   EXPECT_EQ(s.supported, 0u);
-  EXPECT_NE(std::string(s.reason).find("F32 not supported"), std::string::npos) << s.reason;
+  EXPECT_NE(std::string(s.reason).find("lacks FFTMUX_CAP_F32"), std::string::npos) << s.reason;
   s = ctx.query(fftmux::make_desc({8, 8}, FFTMUX_C2C, FFTMUX_F64), "example");
   EXPECT_EQ(s.supported, 0u);
-  EXPECT_NE(std::string(s.reason).find("rank 2 exceeds"), std::string::npos) << s.reason;
+  EXPECT_NE(std::string(s.reason).find("the problem has rank 2"), std::string::npos) << s.reason;
   s = ctx.query(fftmux::make_desc({8}, FFTMUX_C2C, FFTMUX_F64), "example");
   EXPECT_EQ(s.supported, 1u);
   EXPECT_STREQ(s.variants, "naive");

@@ -12,6 +12,13 @@
 // for each copy between host memory and its buffers, as a GPU's bus would
 // (twice in a HOST execution, around its kernels). delay_us and claim_us
 // take one number or, as text, one per variant ("100, 100, 300").
+//
+// Built with FIXTURE_TRUSTING it accepts every problem its host passes and
+// advertises what its DFT runs (F32, F64, C2C, strides, in place; rank 1)
+// less the FFTMUX_CAP_* bit FIXTURE_LACKS: a problem that needs a
+// capability it lacks yields NaNs, as an engine fed what it cannot run
+// yields garbage, so only the host's checks keep it right.
+// FIXTURE_NO_BUFFERS leaves out the buffer functions.
 #include <fftmux/plugin.h>
 #include <fftmux/plugin_support.hpp>
 
@@ -30,6 +37,9 @@
 #endif
 #ifndef FIXTURE_ABI
 #define FIXTURE_ABI FFTMUX_PLUGIN_ABI_VERSION
+#endif
+#ifndef FIXTURE_LACKS
+#define FIXTURE_LACKS 0u
 #endif
 
 namespace {
@@ -56,7 +66,37 @@ struct Plan {
   Backend* backend;
   fftmux_desc desc;
   long delay_us;
+  bool garbage; // needs a capability the table does not advertise
 };
+
+#if defined(FIXTURE_TRUSTING)
+constexpr uint32_t caps =
+    (FFTMUX_CAP_F32 | FFTMUX_CAP_F64 | FFTMUX_CAP_C2C | FFTMUX_CAP_STRIDES | FFTMUX_CAP_IN_PLACE) &
+    ~uint32_t(FIXTURE_LACKS);
+#else
+constexpr uint32_t caps = FFTMUX_CAP_F32 | FFTMUX_CAP_F64 | FFTMUX_CAP_C2C | FFTMUX_CAP_STRIDES;
+#endif
+
+// Whether d needs a capability the table leaves out.
+bool beyond_caps(const fftmux_desc& d) {
+  namespace plugin = fftmux::plugin;
+  bool layout = false;
+  for (bool input : {true, false})
+    layout = layout || plugin::custom_strides(d, input) || plugin::custom_distance(d, input);
+  const std::pair<bool, uint32_t> needs[] = {
+      {d.precision == FFTMUX_F32, FFTMUX_CAP_F32},
+      {d.precision == FFTMUX_F64, FFTMUX_CAP_F64},
+      {d.kind == FFTMUX_C2C, FFTMUX_CAP_C2C},
+      {d.kind != FFTMUX_C2C, FFTMUX_CAP_R2C},
+      {(d.flags & FFTMUX_IN_PLACE) != 0, FFTMUX_CAP_IN_PLACE},
+      {(d.flags & (FFTMUX_SHIFT_INPUT | FFTMUX_SHIFT_OUTPUT)) != 0, FFTMUX_CAP_SHIFT},
+      {layout, FFTMUX_CAP_STRIDES},
+  };
+  for (auto [needed, cap] : needs)
+    if (needed && !(caps & cap))
+      return true;
+  return d.rank > 1;
+}
 
 #if defined(FIXTURE_MANY_VARIANTS) // names past what fftmux_backend_info's 256 bytes hold
 const char* const variants[] = {"naive",
@@ -180,7 +220,11 @@ fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answ
   auto* b = static_cast<Backend*>(p);
   if (fails(*b, "query"))
     return fixture_status(b->status);
+#if defined(FIXTURE_TRUSTING)
+  a->supported = 1;
+#else
   a->supported = d->kind == FFTMUX_C2C && d->rank == 1 && d->flags == 0 && d->n[0] <= b->max_n;
+#endif
   if (!a->supported)
     std::snprintf(a->reason, sizeof a->reason,
                   "runs only out-of-place rank-1 C2C without shifts, up to %ld points", b->max_n);
@@ -203,7 +247,7 @@ fftmux_status plan_create(void* p, const fftmux_desc* d, uint32_t variant, void*
   auto* b = static_cast<Backend*>(p);
   if (fails(*b, "plan"))
     return fixture_status(b->status);
-  *out = new Plan{b, *d, of_variant(b->delay_us, variant)};
+  *out = new Plan{b, *d, of_variant(b->delay_us, variant), beyond_caps(*d)};
   return FFTMUX_OK;
 }
 
@@ -215,9 +259,14 @@ void wait_us(long us) {
   std::this_thread::sleep_for(std::chrono::microseconds(us));
 }
 
-// The plan's "kernels": its delay and the DFT.
+// The plan's "kernels": its delay and the DFT, or NaNs over the output.
 fftmux_status kernels(Plan& plan, int dir, const void* in, void* out) {
   wait_us(plan.delay_us);
+  if (plan.garbage) {
+    std::vector<float> nans(fftmux::plugin::side_bytes(plan.desc, false) / sizeof(float), NAN);
+    std::memcpy(out, nans.data(), nans.size() * sizeof(float));
+    return FFTMUX_OK;
+  }
   return guarded(&plan.backend->host, [&] {
     if (plan.desc.precision == FFTMUX_F64)
       dft<double>(plan, dir, in, out);
@@ -236,6 +285,7 @@ fftmux_status execute(void* p, int dir, const void* in, void* out) {
   return s;
 }
 
+#if !defined(FIXTURE_NO_BUFFERS)
 struct Buffer {
   std::vector<unsigned char> bytes;
   long bus_us;
@@ -277,13 +327,14 @@ fftmux_status buffer_read(void* b, uint64_t off, void* dst, uint64_t n) {
 uint64_t buffer_native(void* b) {
   return reinterpret_cast<uint64_t>(static_cast<Buffer*>(b)->bytes.data());
 }
+#endif
 
 const fftmux_backend_v1 table = {
     sizeof(fftmux_backend_v1),
     FIXTURE_ABI,
     FIXTURE_NAME,
     "1.0",
-    FFTMUX_CAP_F32 | FFTMUX_CAP_F64 | FFTMUX_CAP_C2C | FFTMUX_CAP_STRIDES,
+    caps,
     1,
     FFTMUX_DOMAIN_HOST,
     sizeof variants / sizeof *variants,
@@ -295,6 +346,16 @@ const fftmux_backend_v1 table = {
     plan_create,
     plan_destroy,
     execute,
+#if defined(FIXTURE_NO_BUFFERS)
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+#else
     execute_buffers,
     nullptr,
     buffer_alloc,
@@ -303,6 +364,7 @@ const fftmux_backend_v1 table = {
     buffer_write,
     buffer_read,
     buffer_native,
+#endif
     nullptr, // plan_set_stream
 };
 

@@ -72,6 +72,10 @@ inline const std::string routing = std::string(FIXTURES) + "/routing";
 // One backend, "twins", with variants naive and naive-again (the same code)
 // and other.
 inline const std::string twins = std::string(FIXTURES) + "/twins";
+// Backends that accept every problem and return NaNs for what their caps
+// leave out: trusting, lacks-<cap> for f32, f64, c2c, strides and in-place,
+// and no-buffers (tests/plugins/CMakeLists.txt).
+inline const std::string caps = std::string(FIXTURES) + "/caps";
 
 struct FixtureTest : ::testing::Test {
   std::string dir, cache;

@@ -13,6 +13,7 @@
 namespace {
 
 namespace fs = std::filesystem;
+using fftmux::test::caps;
 using fftmux::test::has;
 using fftmux::test::routing;
 using fftmux::test::slurp;
@@ -159,6 +160,27 @@ TEST_F(Routing, BadRaceSettingsAreRefusedByName) {
   EXPECT_EQ(tune(ctx, {problem(16)}, nullptr, [](fftmux_tune_options& o) { o.exhaustive = 2; }),
             FFTMUX_ERROR_INVALID_ARGUMENT);
   EXPECT_TRUE(has(fftmux_last_error(), "options->exhaustive = 2")) << fftmux_last_error();
+}
+
+// A backend without buffers of its own is never routed a DEVICE plan, and
+// forcing it there fails with the reason; HOST plans it still runs.
+TEST_F(Routing, ABackendWithoutBuffersIsNotRoutedDevicePlans) {
+  fftmux::context ctx = open(caps, {}, "calibrate = false");
+  fftmux_desc d = problem(97);
+  d.placement = FFTMUX_DEVICE;
+  fftmux::plan p = ctx.make_plan(d);
+  EXPECT_NE(p.backend(), "no-buffers") << p.explain();
+  EXPECT_TRUE(has(p.explain(), "declined: backend no-buffers has no buffers of its own"))
+      << p.explain();
+  try {
+    ctx.make_plan(d, "no-buffers");
+    ADD_FAILURE() << "no-buffers planned a DEVICE problem";
+  } catch (const fftmux::error& e) {
+    EXPECT_EQ(e.status(), FFTMUX_ERROR_UNSUPPORTED) << e.what();
+    EXPECT_TRUE(has(e.what(), "DEVICE placement needs them")) << e.what();
+  }
+  d.placement = FFTMUX_HOST;
+  EXPECT_EQ(ctx.make_plan(d, "no-buffers").backend(), "no-buffers");
 }
 
 } // namespace

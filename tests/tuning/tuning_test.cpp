@@ -10,6 +10,7 @@
 namespace {
 
 namespace fs = std::filesystem;
+using fftmux::test::caps;
 using fftmux::test::has;
 using fftmux::test::routing;
 using fftmux::test::slurp;
@@ -199,6 +200,43 @@ TEST(TuningProblems, SetsCoverWhatUsersRun) {
   }
   EXPECT_TRUE(r2c && three_d && device && f64 && huge);
   EXPECT_EQ(fftmux_autotune_problems(7, nullptr, 0, &full), FFTMUX_ERROR_INVALID_ARGUMENT);
+}
+
+// Tunes only the backend named.
+std::function<void(fftmux_tune_options&)> only(const char* backend) {
+  return [backend](fftmux_tune_options& o) { o.backends = backend; };
+}
+
+// A backend without buffers of its own is declined DEVICE problems: autotune
+// records nothing for it, and an entry an older cache holds is not followed.
+TEST_F(Tuning, ABackendWithoutBuffersGetsNoDeviceEntries) {
+  fftmux_desc d = problem(16);
+  d.placement = FFTMUX_DEVICE;
+  {
+    fftmux::context ctx = FixtureTest::open(caps, {}, "calibrate = false");
+    std::vector<fftmux_tune_record> records;
+    ASSERT_EQ(tune(ctx, {d}, &records, only("no-buffers")), FFTMUX_OK) << fftmux_last_error();
+    ASSERT_EQ(records.size(), 1u);
+    EXPECT_EQ(records[0].ok, 0u);
+    EXPECT_TRUE(has(records[0].reason, "declined: backend no-buffers has no buffers of its own"))
+        << records[0].reason;
+    EXPECT_FALSE(has(slurp(cache), "no-buffers")) << slurp(cache);
+    ASSERT_EQ(tune(ctx, {d}, nullptr, only("trusting")), FFTMUX_OK) << fftmux_last_error();
+  }
+  // trusting's measurement under no-buffers' name, as an older fftmux wrote them.
+  std::string text = slurp(cache);
+  for (const std::string field : {"backend = \"", "hardware = \"fixture "}) {
+    size_t at = text.find(field + "trusting\"");
+    ASSERT_NE(at, std::string::npos) << text;
+    text.replace(at + field.size(), 8, "no-buffers");
+  }
+  std::ofstream(cache) << text;
+  fftmux::context ctx = FixtureTest::open(caps, {}, "calibrate = false");
+  fftmux::plan p = ctx.make_plan(d);
+  EXPECT_NE(p.backend(), "no-buffers") << p.explain();
+  EXPECT_FALSE(has(p.explain(), "cache hit")) << p.explain();
+  EXPECT_TRUE(has(p.explain(), "declined: backend no-buffers has no buffers of its own"))
+      << p.explain();
 }
 
 } // namespace
