@@ -19,6 +19,8 @@ packages=(
   python3 python3-numpy python3-pytest python3-matplotlib
   # pip install of the binding, offline (its test builds a venv)
   python3-pip python3-venv python3-setuptools
+  # Debian packages (scripts/packages.sh) and their checks
+  dpkg-dev fakeroot lintian
 )
 
 missing=()

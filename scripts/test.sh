@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Every test: install what is missing, build, run the whole ctest suite
 # (FFTW, the Mesa-backed Vulkan and OpenGL backends, the CUDA backend's
-# no-driver path, the Python binding, the CLI, the install tree), then the
-# same unit tests under AddressSanitizer + UndefinedBehaviorSanitizer and
+# no-driver path, the Python binding, the CLI, the install tree, the Debian
+# packages), then the same unit tests under AddressSanitizer +
+# UndefinedBehaviorSanitizer and
 # under ThreadSanitizer, and each fuzzer for FFTMUX_FUZZ_SECONDS (default
 # 20) (scripts/sanitize.sh). FFTMUX_SANITIZE_TESTS=0 leaves the sanitized
 # runs out, saying so.
@@ -10,7 +11,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
 scripts/setup.sh
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+# Prefix /usr: Debian's layout (the multiarch library folder) for the install and package tests.
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr >/dev/null
 cmake --build build
 (cd build && ctest --output-on-failure -j "$(nproc)" --timeout 900)
 main=$((SECONDS - start))
