@@ -14,6 +14,18 @@ namespace {
   "#define real_t %s\n#define cplx_t %s\n#define CPLX(a, b) cplx_t(a, b)\n"                        \
   "#define FN\n#define INOUT(T) inout T\n"
 #define GLSL_GROUP(offset) "(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x + " offset ")"
+// The types of both precisions and their literal suffixes.
+// clang-format off
+#define GLSL_SCALARS {"float", "double"}, {"vec2", "dvec2"}, {"", "LF"}
+// clang-format on
+// From shared memory to the barrier: the entry, the invocation and workgroup
+// indices. barrier() alone orders shared memory in a compute shader (glslang
+// gives it workgroup-memory semantics; GL makes shared writes visible to the
+// group at it), where memoryBarrierShared() added a memory barrier of device
+// scope to every exchange.
+#define GLSL_BODY(offset)                                                                          \
+  "shared real_t sh[%u];\n", "void %s() {\n", "}\n", "gl_LocalInvocationID.x", GLSL_GROUP(offset), \
+      "barrier();"
 
 // Vulkan GLSL at 4.30, not 4.50: the SPIR-V is the same (only OpSource
 // differs), and glslang builds smaller built-in symbol tables for the
@@ -23,23 +35,13 @@ const Syntax vulkan = {
     Dialect::vulkan,
     "vulkan",
     "#version 430\n" GLSL_TYPES,
-    {"float", "double"},
-    {"vec2", "dvec2"},
-    {"", "LF"},
+    GLSL_SCALARS,
     "layout(local_size_x = %u) in;\n"
     "layout(std430, set = 0, binding = 0) readonly buffer Src { cplx_t d[]; } src;\n"
     "layout(std430, set = 0, binding = 1) writeonly buffer Dst { cplx_t d[]; } dst;\n"
     "layout(std430, set = 0, binding = 2) readonly buffer Tab { cplx_t d[]; } tab;\n"
     "layout(push_constant) uniform Push { uint group_offset; } pc;\n",
-    "shared real_t sh[%u];\n",
-    "void %s() {\n",
-    "}\n",
-    "gl_LocalInvocationID.x",
-    GLSL_GROUP("pc.group_offset"),
-    // barrier() alone orders shared memory in a compute shader (glslang gives
-    // it workgroup-memory semantics); memoryBarrierShared() added a memory
-    // barrier of device scope to every exchange.
-    "barrier();",
+    GLSL_BODY("pc.group_offset"),
     "src.d[%s]",
     "dst.d[%s]",
     "tab.d[%s]",
@@ -58,9 +60,7 @@ const Syntax vulkan_pointers = {
     Dialect::vulkan_pointers,
     "vulkan-pointers",
     "#version 450\n#extension GL_EXT_buffer_reference : require\n" GLSL_TYPES,
-    {"float", "double"},
-    {"vec2", "dvec2"},
-    {"", "LF"},
+    GLSL_SCALARS,
     "layout(local_size_x = %u) in;\n"
     "layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Src "
     "{ cplx_t d[]; };\n"
@@ -69,12 +69,7 @@ const Syntax vulkan_pointers = {
     "layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Tab "
     "{ cplx_t d[]; };\n"
     "layout(push_constant) uniform Push { Src src; Dst dst; Tab tab; uint group_offset; } pc;\n",
-    "shared real_t sh[%u];\n",
-    "void %s() {\n",
-    "}\n",
-    "gl_LocalInvocationID.x",
-    GLSL_GROUP("pc.group_offset"),
-    "barrier();",
+    GLSL_BODY("pc.group_offset"),
     "pc.src.d[%s]",
     "pc.dst.d[%s]",
     "pc.tab.d[%s]",
@@ -89,9 +84,7 @@ const Syntax opengl = {
     Dialect::opengl,
     "opengl",
     "#version 430\n" GLSL_TYPES,
-    {"float", "double"},
-    {"vec2", "dvec2"},
-    {"", "LF"},
+    GLSL_SCALARS,
     "layout(local_size_x = %u) in;\n"
     "layout(std430, binding = 0) readonly buffer Src { cplx_t d[]; } src;\n"
     "layout(std430, binding = 1) writeonly buffer Dst { cplx_t d[]; } dst;\n"
@@ -101,12 +94,7 @@ const Syntax opengl = {
     "layout(std430, binding = 0) readonly buffer SrcReal { real_t d[]; } src_r;\n"
     "layout(std430, binding = 1) writeonly buffer DstReal { real_t d[]; } dst_r;\n"
     "layout(location = 0) uniform uint group_offset;\n",
-    "shared real_t sh[%u];\n",
-    "void %s() {\n",
-    "}\n",
-    "gl_LocalInvocationID.x",
-    GLSL_GROUP("group_offset"),
-    "barrier();", // as in Vulkan: it makes shared writes visible to the group
+    GLSL_BODY("group_offset"),
     "src.d[%s]",
     "dst.d[%s]",
     "tab.d[%s]",
