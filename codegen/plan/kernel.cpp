@@ -20,10 +20,7 @@ namespace fftmux::codegen {
 using planning::r2c_post;
 
 int64_t Kernel::transforms() const {
-  int64_t t = 1;
-  for (int64_t d : digits)
-    t *= d;
-  return t;
+  return planning::product(digits);
 }
 
 uint64_t Kernel::groups() const {
