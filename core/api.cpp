@@ -153,15 +153,20 @@ void check_range(fftmux_buffer buf, uint64_t offset, uint64_t bytes) {
             " exceeds the buffer size " + std::to_string(buf->bytes));
 }
 
-fftmux_plan try_candidates(fftmux_context ctx, const Problem& p, Decision& d) {
+fftmux_plan try_candidates(fftmux_context ctx, const Problem& p, Decision& d, uint32_t threads) {
   for (size_t i = 0; i < d.candidates.size(); ++i) {
     Candidate& c = d.candidates[i];
     if (!c.accepted)
       break;
     void* handle = nullptr;
+    fftmux_plan_params_v1 params{sizeof params, threads};
     try {
       c.backend->call("plan_create", [&] {
-        return c.backend->table().plan_create(c.backend->handle(), &p.desc, c.variant, &handle);
+        const fftmux_backend_v1& t = c.backend->table();
+        if (FFTMUX_HAS_FIELD(&t, plan_create_v2))
+          return t.plan_create_v2(c.backend->handle(), &p.desc, c.variant, &params, &handle);
+        params.threads = 0;
+        return t.plan_create(c.backend->handle(), &p.desc, c.variant, &handle);
       });
     } catch (const Error& e) {
       c.failure = e.what();
@@ -178,10 +183,25 @@ fftmux_plan try_candidates(fftmux_context ctx, const Problem& p, Decision& d) {
     plan->problem = p;
     plan->decision = std::move(d);
     plan->chosen = i;
+    plan->threads_asked = threads;
+    plan->threads = params.threads;
     ++ctx->live;
     return plan.release();
   }
   return nullptr;
+}
+
+// The explain line of the plan's threads: what the backend answered, or
+// that it has no per-plan count.
+std::string threads_line(const fftmux_plan_s& plan) {
+  std::string asked = plan.threads_asked ? std::to_string(plan.threads_asked) + " asked" : "";
+  if (plan.threads)
+    return "threads: " + std::to_string(plan.threads) + (asked.empty() ? "" : " (" + asked + ")") +
+           "\n";
+  if (!asked.empty())
+    return "threads: " + asked + ", ignored: " + plan.backend->name() +
+           " has no per-plan thread count\n";
+  return "";
 }
 
 // When every tried candidate failed the same way (out of memory, say), that
@@ -452,9 +472,12 @@ fftmux_status fftmux_plan_create(fftmux_context ctx, const fftmux_desc* desc,
     *plan = nullptr;
     Problem p = validate(desc);
     fftmux_plan_options o =
-        read_struct(options, "fftmux_plan_options", sizeof(fftmux_plan_options));
+        read_struct(options, "fftmux_plan_options", offsetof(fftmux_plan_options, threads));
+    if (o.threads > FFTMUX_MAX_THREADS)
+      invalid("options->threads = " + std::to_string(o.threads) + ": must be at most " +
+              std::to_string(FFTMUX_MAX_THREADS) + " (0: the backend's default)");
     Decision d = route(ctx, p, o.backend, o.variant);
-    *plan = try_candidates(ctx, p, d);
+    *plan = try_candidates(ctx, p, d, o.threads);
     if (!*plan)
       no_candidate(p, d);
   });
@@ -474,7 +497,8 @@ fftmux_status fftmux_plan_explain(fftmux_plan plan, char* text, size_t size, siz
   return guard("fftmux_plan_explain", [&] {
     require(plan, "plan");
     const Decision& d = plan->decision;
-    copy_out(explain(plan->problem, d, &d.candidates[plan->chosen]), text, size, needed);
+    copy_out(explain(plan->problem, d, &d.candidates[plan->chosen]) + threads_line(*plan), text,
+             size, needed);
   });
 }
 

@@ -43,8 +43,10 @@ struct fftmux_plan_s {
   std::string variant_name;
   void* handle = nullptr;
   fftmux::Problem problem;
-  fftmux::Decision decision; // for explain
-  size_t chosen = 0;         // index of the running candidate in decision
+  fftmux::Decision decision;  // for explain
+  size_t chosen = 0;          // index of the running candidate in decision
+  uint32_t threads_asked = 0; // fftmux_plan_options.threads
+  uint32_t threads = 0;       // the backend's answer; 0: unknown (a plugin without plan_create_v2)
 };
 
 struct fftmux_buffer_s {

@@ -24,6 +24,7 @@ struct RunOptions {
   bool verify = false, json = false;
   int repeat = 10, warmup = 2;
   uint64_t seed = 1;
+  int64_t threads = 0; // 0: the backend's default
   bool shape_given = false;
 };
 
@@ -186,8 +187,12 @@ int run(RunOptions& o) {
   context ctx;
   double open_time = open_backend(ctx, o.problem.backend);
   auto t0 = Clock::now();
+  if (o.threads < 0 || o.threads > int64_t(FFTMUX_MAX_THREADS))
+    throw std::runtime_error("--threads " + std::to_string(o.threads) + ": must be from 0 (the " +
+                             "backend's default) to " + std::to_string(FFTMUX_MAX_THREADS));
   plan p = ctx.make_plan(d, o.problem.backend.c_str(),
-                         o.problem.variant.empty() ? nullptr : o.problem.variant.c_str());
+                         o.problem.variant.empty() ? nullptr : o.problem.variant.c_str(),
+                         uint32_t(o.threads));
   double plan_time = seconds_since(t0);
   // Timed runs repeat on whatever the buffers hold (an in-place run
   // transforms its last output again); the result to verify or save comes
@@ -236,7 +241,7 @@ int run(RunOptions& o) {
       {"backend", p.backend()},     {"variant", p.variant()},     {"problem", o.problem.shape},
       {"batch", d.batch},           {"open_seconds", t.open},     {"plan_seconds", t.plan},
       {"median_seconds", t.median}, {"spread_seconds", t.spread}, {"repeats", o.repeat},
-      {"gflops", gflops},           {"gbytes_per_second", gbs}};
+      {"gflops", gflops},           {"gbytes_per_second", gbs},   {"threads", o.threads}};
   int status = 0;
   if (o.verify) {
     double err =
@@ -286,6 +291,8 @@ Action add_run(CLI::App& app) {
   sub->add_option("--warmup", o->warmup, "untimed runs first")->capture_default_str();
   sub->add_option("--seed", o->seed, "seed of the random input")->capture_default_str();
   sub->add_flag("--json", o->json, "print a JSON object");
+  sub->add_option("--threads", o->threads, "threads of the plan (0: the backend's default)")
+      ->capture_default_str();
   return [o, sub] {
     o->shape_given = sub->count("--shape") > 0;
     return run(*o);

@@ -145,7 +145,8 @@ static const fftmux_backend_v1 table = {
     NULL,
     NULL,
     NULL,
-    NULL /* plan_set_stream: no queues */};
+    NULL, /* plan_set_stream: no queues */
+    NULL /* plan_create_v2: it runs on one thread */};
 
 FFTMUX_PLUGIN_EXPORT const fftmux_backend_v1* fftmux_plugin_entry(uint32_t host_abi_version) {
   return host_abi_version >= 1 ? &table : NULL;

@@ -34,6 +34,8 @@ extern "C" {
 
 /* Largest rank a descriptor can hold. */
 #define FFTMUX_MAX_RANK 3
+/* The most threads a plan may ask for (fftmux_plan_options.threads). */
+#define FFTMUX_MAX_THREADS 1024u
 
 typedef enum fftmux_status {
   FFTMUX_OK = 0,
@@ -231,6 +233,10 @@ typedef struct fftmux_plan_options {
   const char*
       backend; /* NULL or "auto": routed; else a backend name. FFTMUX_BACKEND overrides "auto". */
   const char* variant; /* NULL: the backend's best; else a variant name */
+  /* ---- added after the first release (an older struct_size reads as 0) ---- */
+  /* The threads the plan runs on; 0: the backend's default. Backends
+   * without a per-plan count ignore it, and fftmux_plan_explain says so. */
+  uint32_t threads;
 } fftmux_plan_options;
 
 FFTMUX_API void fftmux_plan_options_init(fftmux_plan_options* options);

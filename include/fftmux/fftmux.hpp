@@ -128,12 +128,14 @@ public:
   context() : handle(create(nullptr)) {}
   explicit context(const fftmux_context_options& options) : handle(create(&options)) {}
 
+  // threads: 0 for the backend's default.
   plan make_plan(const fftmux_desc& desc, const char* backend = nullptr,
-                 const char* variant = nullptr) const {
+                 const char* variant = nullptr, uint32_t threads = 0) const {
     fftmux_plan_options o;
     fftmux_plan_options_init(&o);
     o.backend = backend;
     o.variant = variant;
+    o.threads = threads;
     fftmux_plan p = nullptr;
     check(fftmux_plan_create(get(), &desc, &o, &p));
     return plan(p);

@@ -98,6 +98,16 @@ typedef struct fftmux_answer_v1 {
 #define FFTMUX_ANSWER_HAS(a, field)                                                                \
   ((a)->struct_size >= offsetof(fftmux_answer_v1, field) + sizeof((a)->field))
 
+/* What plan_create_v2 gets beyond plan_create's arguments, and answers.
+ * It only ever grows at its end: struct_size tells the plugin which fields
+ * the host wrote. */
+typedef struct fftmux_plan_params_v1 {
+  uint32_t struct_size;
+  /* In: the threads the plan is to run on, 0 for the backend's default.
+   * Out: the most threads the plan runs on; 0 where the backend cannot tell. */
+  uint32_t threads;
+} fftmux_plan_params_v1;
+
 /* Description of an initialized backend. */
 typedef struct fftmux_about_v1 {
   uint32_t struct_size;
@@ -147,6 +157,11 @@ typedef struct fftmux_backend_v1 {
   /* Runs the plan's work on a native queue of the backend (a cudaStream_t
    * for CUDA); 0 returns it to the plan's own. May be NULL. */
   fftmux_status (*plan_set_stream)(void* plan, uint64_t native_stream);
+  /* plan_create with parameters, which the host then calls instead of
+   * plan_create. A plugin that has it honours params->threads or declines
+   * the plan; one without it runs its own threads. May be NULL. */
+  fftmux_status (*plan_create_v2)(void* backend, const fftmux_desc* desc, uint32_t variant,
+                                  fftmux_plan_params_v1* params, void** plan);
 } fftmux_backend_v1;
 
 /* The size of the first release's table: the least a host accepts. */

@@ -7,8 +7,9 @@
 //
 //   FFTMUX_PLUGIN_TABLE(my::backend, identity(), nullptr)   // or its plan_set_stream
 //
-// which defines the table and exports fftmux_plugin_entry (plugin.h).
-// A plugin that leaves optional fields null writes its table by hand.
+// which defines the table and exports fftmux_plugin_entry (plugin.h); the
+// fields added later are null. FFTMUX_PLUGIN_TABLE_OPTIONAL names each
+// optional field: plan_set_stream, plan_create_v2 (nullptr where absent).
 #pragma once
 
 #include "plugin.h"
@@ -46,6 +47,8 @@ inline Identity whole_identity(const char* name, uint32_t domain,
 // The table is made on the first call of the entry point (an identity may
 // allocate its variant names); failing to, the plugin declines to load.
 #define FFTMUX_PLUGIN_TABLE(NS, IDENTITY, PLAN_SET_STREAM)                                         \
+  FFTMUX_PLUGIN_TABLE_OPTIONAL(NS, IDENTITY, PLAN_SET_STREAM, nullptr)
+#define FFTMUX_PLUGIN_TABLE_OPTIONAL(NS, IDENTITY, PLAN_SET_STREAM, PLAN_CREATE_V2)                \
   namespace NS {                                                                                   \
   const fftmux_backend_v1& plugin_table() {                                                        \
     static const ::fftmux::plugin::Identity id = IDENTITY;                                         \
@@ -73,7 +76,8 @@ inline Identity whole_identity(const char* name, uint32_t domain,
                                             buffer_write,                                          \
                                             buffer_read,                                           \
                                             buffer_native,                                         \
-                                            PLAN_SET_STREAM};                                      \
+                                            PLAN_SET_STREAM,                                       \
+                                            PLAN_CREATE_V2};                                       \
     return table;                                                                                  \
   }                                                                                                \
   }                                                                                                \

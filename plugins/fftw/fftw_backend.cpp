@@ -1,6 +1,7 @@
 // The reference CPU backend: FFTW's guru64 interface for every layout
 // (plan.hpp), its settings, wisdom and the plugin table.
 #include "plan.hpp"
+#include "threads.hpp"
 #include "work.hpp"
 
 #include <fftmux/plugin.h>
@@ -20,7 +21,6 @@
 #include <mutex>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <type_traits>
 
 namespace fftmux::fftw {
@@ -123,8 +123,12 @@ fftmux_status init(const fftmux_host_v1* h, void** out) {
   return guarded(h, [&] {
     auto b = std::make_unique<Backend>();
     b->host = *h;
-    int64_t cores = std::max(1u, std::thread::hardware_concurrency());
-    b->threads = int(whole(h, "threads", cores, 1, 1024));
+    // A wrong threads in the config fails init; the environment's are noted and skipped.
+    whole(h, "threads", 0, 1, max_threads);
+    Threads t = resolve_threads(config(h, "threads", "").c_str(), std::getenv("FFTMUX_NUM_THREADS"),
+                                std::getenv("OMP_NUM_THREADS"), affinity_cpus());
+    b->threads = t.count;
+    b->threads_from = t.source + (t.notes.empty() ? "" : "; " + t.notes);
     b->thread_threshold = whole(h, "thread_threshold", 65536, 0, INT64_MAX);
     b->rigor = parse_rigor(config(h, "planner", "estimate"));
     b->plan_seconds = seconds(h, "plan_seconds", 2, 0.001);
@@ -152,7 +156,8 @@ fftmux_status about(void* p, fftmux_about_v1* a) {
   auto* b = static_cast<Backend*>(p);
   return guarded(&b->host, [&] {
     std::string cpu = cpu_model();
-    std::snprintf(a->devices, sizeof a->devices, "CPU: %s, %d threads", cpu.c_str(), b->threads);
+    std::snprintf(a->devices, sizeof a->devices, "CPU: %s, %d threads (%s)", cpu.c_str(),
+                  b->threads, b->threads_from.c_str());
     std::snprintf(a->hardware_key, sizeof a->hardware_key, "%s; cpu %s; threads %d", fftw_version,
                   cpu.c_str(), b->threads);
   });
@@ -194,17 +199,30 @@ fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answ
   });
 }
 
-fftmux_status plan_create(void* p, const fftmux_desc* d, uint32_t variant, void** out) {
+// A plan on params->threads (0: the backend's choice), answering the most
+// threads it runs on.
+fftmux_status plan_create_v2(void* p, const fftmux_desc* d, uint32_t variant,
+                             fftmux_plan_params_v1* params, void** out) {
   auto& b = *static_cast<Backend*>(p);
   return guarded(&b.host, [&] {
+    if (params->threads > uint32_t(max_threads))
+      fail(FFTMUX_ERROR_INVALID_ARGUMENT, "fftw: threads = " + std::to_string(params->threads) +
+                                              ": must be at most " + std::to_string(max_threads));
     std::unique_ptr<PlanBase> plan;
     unsigned rigor = rigor_of(b, variant);
+    int threads = int(params->threads);
     if (d->precision == FFTMUX_F64)
-      plan = std::make_unique<Plan<double>>(b, *d, rigor);
+      plan = std::make_unique<Plan<double>>(b, *d, rigor, threads);
     else
-      plan = std::make_unique<Plan<float>>(b, *d, rigor);
+      plan = std::make_unique<Plan<float>>(b, *d, rigor, threads);
+    params->threads = uint32_t(plan->threads());
     *out = plan.release();
   });
+}
+
+fftmux_status plan_create(void* p, const fftmux_desc* d, uint32_t variant, void** out) {
+  fftmux_plan_params_v1 params{sizeof params, 0};
+  return plan_create_v2(p, d, variant, &params, out);
 }
 
 void plan_destroy(void* plan) {
@@ -270,5 +288,6 @@ uint64_t buffer_native(void* p) {
 } // namespace fftmux::fftw
 
 // No plan_set_stream: FFTW has no queues.
-FFTMUX_PLUGIN_TABLE(fftmux::fftw, plugin::whole_identity("fftw", FFTMUX_DOMAIN_HOST, variants),
-                    nullptr)
+FFTMUX_PLUGIN_TABLE_OPTIONAL(fftmux::fftw,
+                             plugin::whole_identity("fftw", FFTMUX_DOMAIN_HOST, variants), nullptr,
+                             plan_create_v2)

@@ -36,7 +36,8 @@ extern std::mutex planner;
 // rewritten by another context's init on another thread.
 struct Backend {
   fftmux_host_v1 host{};
-  int threads = 1;
+  int threads = 1;                    // a plan's default most threads
+  std::string threads_from;           // where threads came from, and environment values ignored
   int64_t thread_threshold = 1 << 16; // smaller problems run on one thread
   double plan_seconds = 2;            // the most a measuring planner spends on a plan
   unsigned rigor = FFTW_ESTIMATE;     // the default variant's planner
@@ -65,6 +66,7 @@ struct PlanBase {
   explicit PlanBase(Backend& backend) : b_(backend) {}
   virtual ~PlanBase() = default;
   virtual void execute(int direction, const void* in, void* out) = 0;
+  virtual int threads() const = 0; // the most threads the plan runs on
   const fftmux_host_v1* host() const { return &b_.host; }
 
 protected:
@@ -76,8 +78,9 @@ template <class T> class Plan final : public PlanBase {
   using Complex = typename A::complex;
 
 public:
-  Plan(Backend& backend, const fftmux_desc& d, unsigned rigor)
-      : PlanBase(backend), d_(d), rigor_(rigor) {
+  // threads: the caller's count, used as is; 0: the backend's choice.
+  Plan(Backend& backend, const fftmux_desc& d, unsigned rigor, int threads)
+      : PlanBase(backend), d_(d), rigor_(rigor), asked_(threads) {
     user_in_ = plugin::shape(d, true);
     user_out_ = plugin::shape(d, false);
     stage_in_ = (d.flags & FFTMUX_SHIFT_INPUT) || (d.kind == FFTMUX_C2R && !in_place());
@@ -105,6 +108,8 @@ public:
         if (p)
           A::destroy(p);
   }
+
+  int threads() const override { return std::max(threads_[0], threads_[1]); }
 
   void execute(int dir, const void* in, void* out) override {
     const T* src = static_cast<const T*>(in);
@@ -170,12 +175,14 @@ private:
     auto timed_threads = estimate_threads.find(key);
     bool decided = timed_threads != estimate_threads.end();
     int& threads = threads_[slot(dir)];
-    if (!extra)
+    if (!extra && asked_)
+      threads = asked_;
+    else if (!extra)
       threads = work < b_.thread_threshold ? 1 : decided ? timed_threads->second : b_.threads;
     A::set_timelimit(b_.plan_seconds); // bounds the measuring planners (FFTW_NO_TIMELIMIT: -1)
     typename A::plan p = plan_on(threads, dir, rigor_ | extra, in, out);
     int64_t points = plugin::points(d_);
-    if (!extra && rigor_ == FFTW_ESTIMATE && threads > 1 && !decided &&
+    if (!extra && !asked_ && rigor_ == FFTW_ESTIMATE && threads > 1 && !decided &&
         points <= thread_check_points) {
       // Timed on at most thread_check_points points: the batch cut to fit.
       int64_t batch = std::min(d_.batch, std::max<int64_t>(1, thread_check_points / points));
@@ -280,7 +287,7 @@ private:
   // run as wide as the transform (C2R 4096 x1024 on an H100 machine's 16
   // threads: FFTW 2 ms of 12).
   template <class F> void in_parallel(int64_t n, F&& f) const {
-    int threads = n >= 4 * b_.thread_threshold ? b_.threads : 1;
+    int threads = n < 4 * b_.thread_threshold ? 1 : asked_ ? asked_ : b_.threads;
     int64_t step = (n + threads - 1) / threads;
     std::vector<std::thread> pool;
     for (int i = 1; i < threads; ++i)
@@ -329,6 +336,7 @@ private:
 
   fftmux_desc d_;
   unsigned rigor_;
+  int asked_; // the caller's threads; 0: the backend's choice
   Shape user_in_, user_out_, engine_in_, engine_out_;
   bool stage_in_ = false, stage_out_ = false;
   bool unaligned_only_ = false; // planned FFTW_UNALIGNED (quirks.hpp): any pointer runs

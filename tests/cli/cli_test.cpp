@@ -77,7 +77,8 @@ TEST(Cli, RunVerifiesAgainstTheReference) {
                            "run --shape 16 --batch 8 --in-strides 8 --in-distance 1 "
                            "--out-distance 19 --verify",
                            "run --shape 6x10 --kind r2c --in-strides 1x6 --out-strides 12x2 "
-                           "--batch 2 --out-distance 1 --verify"}) {
+                           "--batch 2 --out-distance 1 --verify",
+                           "run --shape 256 --batch 256 --backend fftw --threads 2 --verify"}) {
     Result r = fftmux_cli(args);
     EXPECT_EQ(r.status, 0) << args << "\n" << r.out << r.err;
     EXPECT_TRUE(r.out.find("ok") != std::string::npos ||
@@ -155,6 +156,8 @@ const Bad bad[] = {
     {"run --shape 16 --out-strides -1", "--out-strides -1: expected numbers of at least 0"},
     {"run --shape 16 --batch 2 --in-distance -3", "in_distance = -3"},
     {"run --shape 16 --batch 2 --out-distance 4", "out_distance = 4 is within the reach 15"},
+    {"run --threads -1", "--threads -1: must be from 0 (the backend's default) to 1024"},
+    {"run --threads 5000", "--threads 5000: must be from 0"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Options, CliRejects, ::testing::ValuesIn(bad));

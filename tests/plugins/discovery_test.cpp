@@ -100,6 +100,22 @@ TEST(Discovery, TheContextKeepsWorkingBesideBrokenPlugins) {
   }
 }
 
+// The fixtures' tables end before plan_create_v2, as a plugin built before it.
+TEST(Discovery, APluginWithoutPlanCreateV2PlansAndIgnoresThreads) {
+  fftmux::context ctx = open(matrix);
+  fftmux_desc d = fftmux::make_desc({12}, FFTMUX_C2C, FFTMUX_F64, 2);
+  auto in = fftmux::ref::random_input(d, 3);
+  fftmux::plan p = ctx.make_plan(d, "good", nullptr, 4);
+  std::vector<unsigned char> out(fftmux::layout(d).out_bytes);
+  p.forward(in.data(), out.data());
+  double err = fftmux::ref::relative_error(fftmux::ref::read_side(d, false, out.data()),
+                                           fftmux::ref::expected(d, FFTMUX_FORWARD, in.data()));
+  EXPECT_LE(err, fftmux::ref::error_bound(d));
+  EXPECT_NE(p.explain().find("threads: 4 asked, ignored: good has no per-plan thread count"),
+            std::string::npos)
+      << p.explain();
+}
+
 TEST(Discovery, ListingLoadsNoLibrary) {
   fftmux::context ctx = open(routing);
   auto all = by_name(ctx, false);

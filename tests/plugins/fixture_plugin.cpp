@@ -25,6 +25,7 @@
 #include <chrono>
 #include <cmath>
 #include <complex>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -329,8 +330,10 @@ uint64_t buffer_native(void* b) {
 }
 #endif
 
+// The table of a plugin built before plan_create_v2: hosts still load it
+// and plan with plan_create.
 const fftmux_backend_v1 table = {
-    sizeof(fftmux_backend_v1),
+    offsetof(fftmux_backend_v1, plan_create_v2),
     FIXTURE_ABI,
     FIXTURE_NAME,
     "1.0",
@@ -366,6 +369,7 @@ const fftmux_backend_v1 table = {
     buffer_native,
 #endif
     nullptr, // plan_set_stream
+    nullptr, // plan_create_v2: beyond struct_size
 };
 
 } // namespace

@@ -9,6 +9,7 @@ from . import _loader
 from .errors import error_for
 
 MAX_RANK = 3
+MAX_THREADS = 1024  # FFTMUX_MAX_THREADS
 
 # enum values, fixed forever by the C API
 C2C, R2C, C2R = 0, 1, 2
@@ -105,6 +106,7 @@ class PlanOptions(ctypes.Structure):
         ("reserved", c_uint32),
         ("backend", c_char_p),
         ("variant", c_char_p),
+        ("threads", c_uint32),
     ]
 
 

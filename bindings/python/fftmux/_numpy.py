@@ -5,6 +5,8 @@ dtypes follow numpy >= 2: single precision stays single, double stays double. Tw
 are added: shift=None|'input'|'output'|'both' fuses numpy.fft.ifftshift of the input and/or
 fftshift of the result into the transform (along the transform axes, except the halved last
 axis of the complex side of rfft*/irfft*), and backend= picks an engine instead of routing.
+workers= is scipy.fft's: the threads of the transform (None: the backend's default; -1: one
+a CPU this process may run on).
 
 A plan has at most 3 axes, so transforms over more axes run as several passes.
 """
@@ -15,6 +17,7 @@ import numpy as np
 
 from . import _capi as C
 from ._desc import shift_flags as _shift
+from ._plan import threads_of
 from ._transforms import as_input, resize, run_pass
 
 try:
@@ -71,26 +74,26 @@ def _chunks(items, unique):
     return [items[i:i + C.MAX_RANK] for i in range(0, len(items), C.MAX_RANK)]
 
 
-def _c2c_passes(a, items, direction, norm, flags, backend, out):
+def _c2c_passes(a, items, direction, norm, flags, engine, out):
     passes = _chunks(items, len({ax for ax, _ in items}) == len(items))
     for i, chunk in enumerate(passes):
         chunk = sorted(chunk)  # axis order is free for c2c; C order suits the engines best
         axes, sizes = [ax for ax, _ in chunk], [n for _, n in chunk]
         a = resize(a, axes, sizes)
         last = i == len(passes) - 1
-        a = run_pass(a, C.C2C, axes, sizes, direction, norm, flags, backend,
+        a = run_pass(a, C.C2C, axes, sizes, direction, norm, flags, engine,
                      out if last else None)
     return a
 
 
-def _c2cn(a, s, axes, norm, out, shift, backend, direction):
+def _c2cn(a, s, axes, norm, out, shift, engine, direction):
     a = as_input(a, complex_input=True)
     norm, flags = _norm(norm), _shift(shift)
     s, axes = _cook(a, s, axes, inverse_real=False)
     if not axes:
         return _no_axes(a, out)
     items = list(zip(axes, s))[::-1]  # numpy transforms the last axis first
-    return _c2c_passes(a, items, direction, norm, flags, backend, out)
+    return _c2c_passes(a, items, direction, norm, flags, engine, out)
 
 
 def _no_axes(a, out):
@@ -108,7 +111,7 @@ def _split_last(axes, s):
     return list(zip(axes[:-k], s[:-k])), axes[-k:], s[-k:]
 
 
-def _rfftn(a, s, axes, norm, out, shift, backend):
+def _rfftn(a, s, axes, norm, out, shift, engine):
     a = as_input(a, complex_input=False)
     norm, flags = _norm(norm), _shift(shift)
     s, axes = _cook(a, s, axes, inverse_real=False)
@@ -116,12 +119,12 @@ def _rfftn(a, s, axes, norm, out, shift, backend):
         raise ValueError("a real transform needs at least one axis")
     rest, real_axes, real_sizes = _split_last(axes, s)
     a = resize(a, real_axes, real_sizes)
-    a = run_pass(a, C.R2C, real_axes, real_sizes, C.FORWARD, norm, flags, backend,
+    a = run_pass(a, C.R2C, real_axes, real_sizes, C.FORWARD, norm, flags, engine,
                  None if rest else out)
-    return _c2c_passes(a, rest, C.FORWARD, norm, flags, backend, out) if rest else a
+    return _c2c_passes(a, rest, C.FORWARD, norm, flags, engine, out) if rest else a
 
 
-def _irfftn(a, s, axes, norm, out, shift, backend):
+def _irfftn(a, s, axes, norm, out, shift, engine):
     a = as_input(a, complex_input=True)
     norm, flags = _norm(norm), _shift(shift)
     s, axes = _cook(a, s, axes, inverse_real=True)
@@ -129,9 +132,15 @@ def _irfftn(a, s, axes, norm, out, shift, backend):
         raise ValueError("a real transform needs at least one axis")
     rest, real_axes, real_sizes = _split_last(axes, s)
     if rest:
-        a = _c2c_passes(a, rest, C.INVERSE, norm, flags, backend, None)
+        a = _c2c_passes(a, rest, C.INVERSE, norm, flags, engine, None)
     a = resize(a, real_axes, real_sizes[:-1] + [real_sizes[-1] // 2 + 1])
-    return run_pass(a, C.C2R, real_axes, real_sizes, C.INVERSE, norm, flags, backend, out)
+    return run_pass(a, C.C2R, real_axes, real_sizes, C.INVERSE, norm, flags, engine, out)
+
+
+def _engine(backend, workers):
+    """What runs a transform: (backend, threads or None for the default), workers checked
+    as scipy.fft does here, before any work."""
+    return backend, None if workers is None else threads_of(workers)
 
 
 def _one(n):
@@ -141,75 +150,75 @@ def _one(n):
 # ---- the numpy.fft interface ----
 
 
-def fft(a, n=None, axis=-1, norm=None, out=None, *, shift=None, backend=None):
+def fft(a, n=None, axis=-1, norm=None, out=None, *, shift=None, backend=None, workers=None):
     """numpy.fft.fft: the 1-D discrete Fourier transform."""
-    return _c2cn(a, _one(n), [axis], norm, out, shift, backend, C.FORWARD)
+    return _c2cn(a, _one(n), [axis], norm, out, shift, _engine(backend, workers), C.FORWARD)
 
 
-def ifft(a, n=None, axis=-1, norm=None, out=None, *, shift=None, backend=None):
+def ifft(a, n=None, axis=-1, norm=None, out=None, *, shift=None, backend=None, workers=None):
     """numpy.fft.ifft: the 1-D inverse discrete Fourier transform."""
-    return _c2cn(a, _one(n), [axis], norm, out, shift, backend, C.INVERSE)
+    return _c2cn(a, _one(n), [axis], norm, out, shift, _engine(backend, workers), C.INVERSE)
 
 
-def fft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, shift=None, backend=None):
+def fft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, shift=None, backend=None, workers=None):
     """numpy.fft.fft2: the 2-D discrete Fourier transform."""
-    return _c2cn(a, s, axes, norm, out, shift, backend, C.FORWARD)
+    return _c2cn(a, s, axes, norm, out, shift, _engine(backend, workers), C.FORWARD)
 
 
-def ifft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, shift=None, backend=None):
+def ifft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, shift=None, backend=None, workers=None):
     """numpy.fft.ifft2: the 2-D inverse discrete Fourier transform."""
-    return _c2cn(a, s, axes, norm, out, shift, backend, C.INVERSE)
+    return _c2cn(a, s, axes, norm, out, shift, _engine(backend, workers), C.INVERSE)
 
 
-def fftn(a, s=None, axes=None, norm=None, out=None, *, shift=None, backend=None):
+def fftn(a, s=None, axes=None, norm=None, out=None, *, shift=None, backend=None, workers=None):
     """numpy.fft.fftn: the N-D discrete Fourier transform (several passes above 3 axes)."""
-    return _c2cn(a, s, axes, norm, out, shift, backend, C.FORWARD)
+    return _c2cn(a, s, axes, norm, out, shift, _engine(backend, workers), C.FORWARD)
 
 
-def ifftn(a, s=None, axes=None, norm=None, out=None, *, shift=None, backend=None):
+def ifftn(a, s=None, axes=None, norm=None, out=None, *, shift=None, backend=None, workers=None):
     """numpy.fft.ifftn: the N-D inverse discrete Fourier transform."""
-    return _c2cn(a, s, axes, norm, out, shift, backend, C.INVERSE)
+    return _c2cn(a, s, axes, norm, out, shift, _engine(backend, workers), C.INVERSE)
 
 
-def rfft(a, n=None, axis=-1, norm=None, out=None, *, shift=None, backend=None):
+def rfft(a, n=None, axis=-1, norm=None, out=None, *, shift=None, backend=None, workers=None):
     """numpy.fft.rfft: the 1-D transform of real input, n//2+1 outputs."""
-    return _rfftn(a, _one(n), [axis], norm, out, shift, backend)
+    return _rfftn(a, _one(n), [axis], norm, out, shift, _engine(backend, workers))
 
 
-def irfft(a, n=None, axis=-1, norm=None, out=None, *, shift=None, backend=None):
+def irfft(a, n=None, axis=-1, norm=None, out=None, *, shift=None, backend=None, workers=None):
     """numpy.fft.irfft: the inverse of rfft; n defaults to 2*(m-1)."""
-    return _irfftn(a, _one(n), [axis], norm, out, shift, backend)
+    return _irfftn(a, _one(n), [axis], norm, out, shift, _engine(backend, workers))
 
 
-def rfft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, shift=None, backend=None):
+def rfft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, shift=None, backend=None, workers=None):
     """numpy.fft.rfft2: the 2-D transform of real input."""
-    return _rfftn(a, s, axes, norm, out, shift, backend)
+    return _rfftn(a, s, axes, norm, out, shift, _engine(backend, workers))
 
 
-def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, shift=None, backend=None):
+def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, shift=None, backend=None, workers=None):
     """numpy.fft.irfft2: the inverse of rfft2."""
-    return _irfftn(a, s, axes, norm, out, shift, backend)
+    return _irfftn(a, s, axes, norm, out, shift, _engine(backend, workers))
 
 
-def rfftn(a, s=None, axes=None, norm=None, out=None, *, shift=None, backend=None):
+def rfftn(a, s=None, axes=None, norm=None, out=None, *, shift=None, backend=None, workers=None):
     """numpy.fft.rfftn: the N-D transform of real input."""
-    return _rfftn(a, s, axes, norm, out, shift, backend)
+    return _rfftn(a, s, axes, norm, out, shift, _engine(backend, workers))
 
 
-def irfftn(a, s=None, axes=None, norm=None, out=None, *, shift=None, backend=None):
+def irfftn(a, s=None, axes=None, norm=None, out=None, *, shift=None, backend=None, workers=None):
     """numpy.fft.irfftn: the inverse of rfftn."""
-    return _irfftn(a, s, axes, norm, out, shift, backend)
+    return _irfftn(a, s, axes, norm, out, shift, _engine(backend, workers))
 
 
-def hfft(a, n=None, axis=-1, norm=None, out=None, *, backend=None):
+def hfft(a, n=None, axis=-1, norm=None, out=None, *, backend=None, workers=None):
     """numpy.fft.hfft: the transform of a Hermitian-symmetric signal (real output)."""
     a = as_input(a, complex_input=True)
-    return _irfftn(np.conjugate(a), _one(n), [axis], _swap(norm), out, None, backend)
+    return _irfftn(np.conjugate(a), _one(n), [axis], _swap(norm), out, None, _engine(backend, workers))
 
 
-def ihfft(a, n=None, axis=-1, norm=None, out=None, *, backend=None):
+def ihfft(a, n=None, axis=-1, norm=None, out=None, *, backend=None, workers=None):
     """numpy.fft.ihfft: the inverse of hfft."""
-    result = _rfftn(a, _one(n), [axis], _swap(norm), out, None, backend)
+    result = _rfftn(a, _one(n), [axis], _swap(norm), out, None, _engine(backend, workers))
     return np.conjugate(result, out=result)
 
 

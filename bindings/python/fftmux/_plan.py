@@ -1,6 +1,8 @@
 """Plans (reusable transforms on one backend) and Buffers (a backend's own memory)."""
 
 import ctypes
+import operator
+import os
 import threading
 import weakref
 
@@ -12,6 +14,26 @@ from ._context import _destroy, default_context
 
 _DIRECTIONS = {"forward": C.FORWARD, "inverse": C.INVERSE, C.FORWARD: C.FORWARD,
                C.INVERSE: C.INVERSE}
+
+
+def threads_of(workers):
+    """scipy.fft's workers as a thread count of the C API: None is 0 (the backend's
+    default), n > 0 is n, n < 0 counts back from the CPUs this process may run on
+    (-1: all of them)."""
+    if workers is None:
+        return 0
+    workers = operator.index(workers)
+    if workers == 0:
+        raise ValueError("workers must not be zero")
+    if workers > C.MAX_THREADS:
+        raise ValueError(f"workers = {workers}: must be at most {C.MAX_THREADS}")
+    if workers > 0:
+        return workers
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    if cpus + 1 + workers <= 0:
+        raise ValueError(f"workers value out of range; got {workers}, must not be less than "
+                         f"{-cpus}")
+    return cpus + 1 + workers
 
 
 def direction_code(direction):
@@ -130,31 +152,34 @@ class Plan(_Handle):
     in_strides/out_strides/in_distance/out_distance: in elements of each side's type; default
     contiguous. backend: 'auto' (routed by the tuning cache) or a name; variant: the
     backend's algorithm, default its best. context: default_context() unless given.
+    workers: the plan's threads as scipy.fft counts them (threads_of); None: the backend's.
     """
 
     _destroy_function = "fftmux_plan_destroy"
 
     def __init__(self, shape, kind="c2c", precision="f64", *, batch=1, norm="backward",
                  shift=None, in_place=False, placement="host", in_strides=None, in_distance=0,
-                 out_strides=None, out_distance=0, backend="auto", variant=None, context=None):
+                 out_strides=None, out_distance=0, backend="auto", variant=None, context=None,
+                 workers=None):
         desc = _desc.make(shape, kind, precision, batch=batch, norm=norm, shift=shift,
                           in_place=in_place, placement=placement, in_strides=in_strides,
                           in_distance=in_distance, out_strides=out_strides,
                           out_distance=out_distance)
-        self._create(desc, backend, variant, context)
+        self._create(desc, backend, variant, context, workers)
 
     @classmethod
-    def from_desc(cls, desc, backend="auto", variant=None, context=None):
+    def from_desc(cls, desc, backend="auto", variant=None, context=None, workers=None):
         """A plan for a ready fftmux_desc (used by the numpy-style functions)."""
         plan = cls.__new__(cls)
-        plan._create(desc, backend, variant, context)
+        plan._create(desc, backend, variant, context, workers)
         return plan
 
-    def _create(self, desc, backend, variant, context):
+    def _create(self, desc, backend, variant, context, workers):
         context = context or default_context()
         options = C.new(C.PlanOptions, "fftmux_plan_options_init")
         options.backend = None if backend in (None, "auto") else backend.encode()
         options.variant = None if variant is None else variant.encode()
+        options.threads = threads_of(workers)
         handle = ctypes.c_void_p()
         C.call("fftmux_plan_create", context.handle, ctypes.byref(desc), ctypes.byref(options),
                ctypes.byref(handle))

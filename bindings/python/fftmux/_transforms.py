@@ -111,8 +111,9 @@ def _check_out(out, shape, dtype):
         raise ValueError("out is read-only")
 
 
-def run_pass(a, kind, axes, n, direction, norm, flags, backend, out=None):
-    """One fftmux transform of kind over axes (unique, at most 3) of a.
+def run_pass(a, kind, axes, n, direction, norm, flags, engine, out=None):
+    """One fftmux transform of kind over axes (unique, at most 3) of a, on engine =
+    (backend, workers).
 
     a holds the input side already resized; n are the logical sizes. Returns the result,
     written into out when given.
@@ -141,7 +142,7 @@ def run_pass(a, kind, axes, n, direction, norm, flags, backend, out=None):
     dst, dst_side, result = _destination(out, perm, out_shape, out_dtype, len(batch_axes), src)
     problem = (tuple(n), kind, precision, src_side[1], norm, flags, tuple(src_side[0]),
                src_side[2], tuple(dst_side[0]), dst_side[2])
-    plan_cache.get(problem, backend).run(direction, src.ctypes.data, dst.ctypes.data)
+    plan_cache.get(problem, engine).run(direction, src.ctypes.data, dst.ctypes.data)
     return result if out is None or result is out else _copy_into(out, result)
 
 
@@ -195,16 +196,19 @@ class PlanCache:
         with self._lock:
             return list(self._plans.values())
 
-    def get(self, problem, backend):
+    def get(self, problem, engine):
         """The plan for problem = (n, kind, precision, batch, norm, flags, in_strides,
-        in_distance, out_strides, out_distance) on backend, made on a miss."""
-        key = (problem, backend)
+        in_distance, out_strides, out_distance) on engine = (backend, workers), made on a
+        miss."""
+        key = (problem, engine)
         with self._lock:
             plan = self._plans.pop(key, None)
             if plan is not None and not plan.closed:  # a caller may have closed it
                 self._plans[key] = plan
                 return plan
-        plan = Plan.from_desc(_make_desc(*problem), backend or "auto")  # slow: not locked
+        backend, workers = engine
+        plan = Plan.from_desc(_make_desc(*problem), backend or "auto",  # slow: not locked
+                              workers=workers)
         with self._lock:
             self._plans[key] = plan
             while len(self._plans) > max(0, self.maxsize):
