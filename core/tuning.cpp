@@ -18,6 +18,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <optional>
 #include <sstream>
 #include <type_traits>
@@ -395,8 +396,11 @@ void refuse_read_only(const std::string& path) {
   }
 }
 
-void merge_locked(const std::string& path, const std::vector<Measurement>& fresh,
-                  std::vector<std::string>& notes) {
+// Re-reads the file under its lock, lets change edit the entries, and
+// replaces the file atomically. A file of another schema is left as it is
+// (Error); an unreadable one is kept aside as <path>.corrupt.
+void rewrite_locked(const std::string& path, std::vector<std::string>& notes,
+                    const std::function<void(std::vector<Measurement>&)>& change) {
   refuse_read_only(path);
   FileLock lock(path);
   remove_stale_temporaries(path);
@@ -414,33 +418,62 @@ void merge_locked(const std::string& path, const std::vector<Measurement>& fresh
                       "); it was moved to " + aside + " and a new one started");
     }
   }
-  std::unordered_map<std::string, size_t> at;
-  for (size_t i = 0; i < all.size(); ++i)
-    at[identity_key(all[i])] = i;
-  for (const Measurement& m : fresh) {
-    auto it = at.find(identity_key(m));
-    if (it != at.end()) {
-      all[it->second] = m;
-    } else {
-      at[identity_key(m)] = all.size();
-      all.push_back(m);
-    }
-  }
+  change(all);
   write_file_atomic(path, write_cache_text(all));
   store_index(path, all);
 }
 
-} // namespace
-
-void merge_cache(const std::string& path, const std::vector<Measurement>& fresh,
-                 std::vector<std::string>& notes) {
+void rewrite(const std::string& path, std::vector<std::string>& notes,
+             const std::function<void(std::vector<Measurement>&)>& change) {
   try {
-    merge_locked(path, fresh, notes);
+    rewrite_locked(path, notes, change);
   } catch (const Error& e) {
     if (e.status() != FFTMUX_ERROR_IO)
       throw;
     fail(FFTMUX_ERROR_IO, "the tuning cache " + path + " was not written: " + e.what());
   }
+}
+
+// Whether fresh takes the place of old under the rule how. Timestamps are
+// RFC 3339 UTC of one width, so text order is time order.
+bool takes_over(const Measurement& old, const Measurement& fresh, Merge how) {
+  return how == Merge::replace || fresh.timestamp > old.timestamp;
+}
+
+} // namespace
+
+void merge_cache(const std::string& path, const std::vector<Measurement>& fresh,
+                 std::vector<std::string>& notes, Merge how) {
+  rewrite(path, notes, [&](std::vector<Measurement>& all) {
+    std::unordered_map<std::string, size_t> at;
+    for (size_t i = 0; i < all.size(); ++i)
+      at[identity_key(all[i])] = i;
+    for (const Measurement& m : fresh) {
+      auto it = at.find(identity_key(m));
+      if (it == at.end()) {
+        at[identity_key(m)] = all.size();
+        all.push_back(m);
+      } else if (takes_over(all[it->second], m, how)) {
+        all[it->second] = m;
+      }
+    }
+  });
+}
+
+size_t clear_cache(const std::string& path, const std::string& backend,
+                   std::vector<std::string>& notes) {
+  std::error_code ec;
+  if (!fs::exists(path, ec))
+    return 0;
+  size_t removed = 0;
+  rewrite(path, notes, [&](std::vector<Measurement>& all) {
+    auto gone = std::remove_if(all.begin(), all.end(), [&](const Measurement& m) {
+      return backend.empty() || m.backend == backend;
+    });
+    removed = size_t(all.end() - gone);
+    all.erase(gone, all.end());
+  });
+  return removed;
 }
 
 void TuningCache::load(const std::vector<std::string>& paths, std::vector<std::string>& notes) {
@@ -473,6 +506,17 @@ void TuningCache::assign(std::vector<Measurement> entries) {
   for (auto& [key, list] : neighbours_)
     std::sort(list.begin(), list.end(),
               [&](size_t a, size_t b) { return entries_[a].log_points < entries_[b].log_points; });
+}
+
+std::vector<Measurement> TuningCache::entries() const {
+  std::vector<size_t> kept;
+  for (auto& [key, i] : exact_)
+    kept.push_back(i);
+  std::sort(kept.begin(), kept.end());
+  std::vector<Measurement> out;
+  for (size_t i : kept)
+    out.push_back(entries_[i]);
+  return out;
 }
 
 const Measurement* TuningCache::exact(const std::string& problem, const std::string& backend,
