@@ -246,7 +246,33 @@ std::vector<Measurement> load_indexed(const std::string& path) {
 }
 
 std::string identity_key(const Measurement& m) {
-  return m.problem + '\n' + m.backend + '\n' + m.hardware;
+  return m.problem + '\n' + m.backend + '\n' + hardware_class(m.hardware);
+}
+
+bool unique_to_one_device(const std::string& part) {
+  for (const char* prefix : {"device-uuid ", "driver-uuid ", "uuid ", "GPU-", "MIG-"})
+    if (part.rfind(prefix, 0) == 0)
+      return true;
+  return false;
+}
+
+// "driver 550.54.15" -> "driver 550"; Vulkan's packed "driver NVIDIA
+// (2307194880)" -> "driver NVIDIA (major 550)": NVIDIA and Mesa both keep
+// the major version in the bits from 22 up.
+std::string driver_class(std::string part) {
+  const char* digits = "0123456789";
+  size_t open = part.rfind(" (");
+  if (open != std::string::npos && part.back() == ')') {
+    std::string packed = part.substr(open + 2, part.size() - open - 3);
+    if (!packed.empty() && packed.size() <= 10 &&
+        packed.find_first_not_of(digits) == std::string::npos)
+      return part.substr(0, open) + " (major " + std::to_string(std::stoull(packed) >> 22) + ")";
+  }
+  size_t at = part.find_first_of(digits);
+  size_t end = at == std::string::npos ? at : part.find_first_not_of(digits, at);
+  if (end != std::string::npos && part[end] == '.')
+    part.erase(end, part.find_first_not_of(std::string(digits) + ".", end) - end);
+  return part;
 }
 
 bool is_schema_error(const Error& e) {
@@ -254,6 +280,20 @@ bool is_schema_error(const Error& e) {
 }
 
 } // namespace
+
+std::string hardware_class(const std::string& key) {
+  std::string out;
+  size_t at = 0;
+  while (at <= key.size()) {
+    size_t end = std::min(key.find("; ", at), key.size());
+    std::string part = key.substr(at, end - at);
+    if (!unique_to_one_device(part))
+      out +=
+          (out.empty() ? "" : "; ") + (part.rfind("driver ", 0) == 0 ? driver_class(part) : part);
+    at = end + 2;
+  }
+  return out;
+}
 
 std::string problem_key(const Problem& p) {
   const fftmux_desc& d = p.desc;
@@ -501,7 +541,7 @@ void TuningCache::assign(std::vector<Measurement> entries) {
     exact_[identity_key(entries_[i])] = i; // later files win
   for (auto& [key, i] : exact_) {
     const Measurement& m = entries_[i];
-    neighbours_[m.family + '\n' + m.backend + '\n' + m.hardware].push_back(i);
+    neighbours_[m.family + '\n' + m.backend + '\n' + hardware_class(m.hardware)].push_back(i);
   }
   for (auto& [key, list] : neighbours_)
     std::sort(list.begin(), list.end(),
@@ -521,14 +561,14 @@ std::vector<Measurement> TuningCache::entries() const {
 
 const Measurement* TuningCache::exact(const std::string& problem, const std::string& backend,
                                       const std::string& hardware) const {
-  auto it = exact_.find(problem + '\n' + backend + '\n' + hardware);
+  auto it = exact_.find(problem + '\n' + backend + '\n' + hardware_class(hardware));
   return it == exact_.end() ? nullptr : &entries_[it->second];
 }
 
 std::optional<Estimate> TuningCache::interpolate(const Problem& p, const std::string& backend,
                                                  const std::string& hardware,
                                                  const std::string& variant) const {
-  auto it = neighbours_.find(family_key(p.desc) + '\n' + backend + '\n' + hardware);
+  auto it = neighbours_.find(family_key(p.desc) + '\n' + backend + '\n' + hardware_class(hardware));
   if (it == neighbours_.end())
     return std::nullopt;
   // Cost per element and stage, which varies slowly with size.

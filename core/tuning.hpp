@@ -37,6 +37,12 @@ std::string problem_key(const Problem& p);
 // "c2c f32 rank 2 host": kind, precision, rank and placement.
 std::string family_key(const fftmux_desc& d);
 
+// What makes identical machines' keys equal: the key without the parts
+// unique to one device (device-uuid, driver-uuid, GPU-/MIG- UUIDs) and with
+// only the major version of its driver part. Keys of older caches, which
+// carried them, compare equal to the class of the same machine.
+std::string hardware_class(const std::string& key);
+
 // Reads a cache file. Throws Error(INVALID_ARGUMENT) naming file and line
 // for text that is not TOML or lacks fields, and for another schema.
 std::vector<Measurement> read_cache(const std::string& path);

@@ -144,6 +144,40 @@ TEST_F(Travel, ShowListsTheSystemCacheBeneathTheUsers) {
   EXPECT_EQ(ctx.make_plan(problem(16)).backend(), "fast") << "the system's serves again";
 }
 
+// A node's hardware key as its backend reports it: UUIDs, full driver version.
+std::string key(const char* backend, const char* driver, const char* uuid) {
+  return std::string("fixture ") + backend + "; driver " + driver + "; device-uuid " + uuid +
+         "; driver-uuid " + uuid;
+}
+
+TEST_F(Travel, OneNodesTuningServesItsIdenticalNeighboursOnly) {
+  auto open_node = [&](const char* driver, const char* uuid, bool fast_wins) {
+    return open(std::string(fast_wins ? "delay_us = 0" : "delay_us = 3000") + "\nhardware = \"" +
+                    key("fast", driver, uuid) + "\"",
+                std::string(fast_wins ? "delay_us = 3000" : "delay_us = 0") + "\nhardware = \"" +
+                    key("slow", driver, uuid) + "\"");
+  };
+  {
+    fftmux::context ctx = open_node("550.54.15", "aa", true);
+    ASSERT_EQ(tune(ctx, {problem(16)}), FFTMUX_OK);
+  }
+  std::string text = slurp(cache);
+  EXPECT_FALSE(has(text, "uuid")) << "nothing unique to the node is written";
+  for (const char* b : {"fast", "slow"}) { // rewritten as an older fftmux keyed it
+    std::string written = std::string("fixture ") + b + "; driver 550\"";
+    ASSERT_TRUE(has(text, written)) << text;
+    text.replace(text.find(written), written.size(), key(b, "550.54.15", "aa") + "\"");
+  }
+  std::ofstream(cache) << text;
+  fftmux::context same = open_node("550.90.07", "bb", false);
+  fftmux::plan p = same.make_plan(problem(16));
+  EXPECT_EQ(p.backend(), "fast") << "another node, same model and driver 550\n" << p.explain();
+  EXPECT_TRUE(has(p.explain(), "cache hit")) << p.explain();
+  fftmux::context newer = open_node("560.28.03", "aa", false);
+  EXPECT_FALSE(has(newer.make_plan(problem(16)).explain(), "cache hit"))
+      << "driver 560 is another class";
+}
+
 TEST_F(Travel, EveryBadArgumentIsNamed) {
   fftmux::context ctx = open("delay_us = 0", "delay_us = 0");
   fftmux_context c = ctx.get();
