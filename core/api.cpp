@@ -1,5 +1,6 @@
 // The C entry points: each validates its arguments, then delegates; guard()
 // turns every failure into a status and a message.
+#include "api_util.hpp"
 #include "context.hpp"
 #include "error.hpp"
 #include "log.hpp"
@@ -21,11 +22,6 @@
 using namespace fftmux;
 
 namespace {
-
-template <class T> void require(const T* p, const char* what) {
-  if (!p)
-    invalid(std::string(what) + " is NULL");
-}
 
 // Copies a caller's size-prefixed struct over its defaults.
 template <class T> T read_struct(const T* in, const char* name, size_t v1_size) {
@@ -58,17 +54,6 @@ template <size_t N> void copy_list(char (&dst)[N], const std::vector<std::string
     text = std::move(next);
   }
   copy_text(dst, text);
-}
-
-// Text out through a caller's buffer, truncated to size, with the full length.
-void copy_out(const std::string& s, char* text, size_t size, size_t* needed) {
-  if (needed)
-    *needed = s.size() + 1;
-  if (!text || !size)
-    return;
-  size_t n = std::min(size - 1, s.size());
-  std::memcpy(text, s.data(), n);
-  text[n] = '\0';
 }
 
 std::string join(const std::vector<std::string>& v, const char* sep) {
@@ -330,10 +315,9 @@ fftmux_status fftmux_context_create(const fftmux_context_options* options,
     ctx->calibrations.path = env("FFTMUX_CALIBRATION");
     if (ctx->calibrations.path.empty())
       ctx->calibrations.path = cache + "/calibration.toml";
-    std::string lib = library_dir();
     ctx->system_tuning_path = env("FFTMUX_SYSTEM_TUNING_CACHE");
-    if (ctx->system_tuning_path.empty() && !lib.empty())
-      ctx->system_tuning_path = lib + "/fftmux/tuning.toml";
+    if (ctx->system_tuning_path.empty())
+      ctx->system_tuning_path = ctx->config.system_tuning_cache;
     for (auto& b : ctx->registry.all()) {
       auto it = ctx->config.backends.find(b->name());
       if (it != ctx->config.backends.end())

@@ -37,12 +37,14 @@ Config parse_config(const std::string& text, const std::string& origin) {
   c.plugin_dirs = string_list(t, "plugin_dirs", origin);
   if (t.contains("preference"))
     c.preference = string_list(t, "preference", origin);
-  if (const toml::node* n = t.get("tuning_cache")) {
-    auto s = n->value<std::string>();
-    if (!s)
-      invalid(origin + ": tuning_cache must be a string");
-    c.tuning_cache = *s;
-  }
+  for (auto [key, field] : {std::pair{"tuning_cache", &c.tuning_cache},
+                            std::pair{"system_tuning_cache", &c.system_tuning_cache}})
+    if (const toml::node* n = t.get(key)) {
+      auto s = n->value<std::string>();
+      if (!s)
+        invalid(origin + ": " + key + " must be a string");
+      *field = *s;
+    }
   if (const toml::node* n = t.get("calibrate")) {
     auto b = n->value<bool>();
     if (!b || !n->is_boolean())

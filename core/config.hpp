@@ -12,7 +12,10 @@ struct Config {
   std::vector<std::string> plugin_dirs;
   std::vector<std::string> preference = {"cuda", "vulkan", "opengl", "fftw"};
   std::string tuning_cache; // "" = default location
-  bool calibrate = true;    // measure device models for routing without measurements
+  // What an administrator measured for every user (`fftmux autotune --system`);
+  // /var/lib holds state a program writes, by the FHS and Debian policy.
+  std::string system_tuning_cache = "/var/lib/fftmux/tuning.toml";
+  bool calibrate = true; // measure device models for routing without measurements
   // [backends.<name>] tables, flattened to text values.
   std::map<std::string, std::map<std::string, std::string>> backends;
 };

@@ -24,7 +24,7 @@ struct fftmux_context_s {
   std::atomic<int> live{0};       // plans and buffers not yet destroyed
 
   std::string tuning_path;           // the user's cache: read, and written by autotune
-  std::string system_tuning_path;    // read-only, shipped beside the library
+  std::string system_tuning_path;    // beneath the user's: what an administrator measured
   fftmux::Calibrations calibrations; // device models for routing without measurements
 
   // The tuning cache, loaded on first use and replaced after autotune.

@@ -42,7 +42,7 @@ std::vector<Measurement> summarize(const Problem& p, const std::vector<Entry>& e
       m.log_points = std::log2(double(p.points));
       m.batch = p.desc.batch;
       m.backend = e.t.b().name();
-      m.hardware = e.t.b().hardware_key();
+      m.hardware = hardware_class(e.t.b().hardware_key()); // what identical machines share
       m.timestamp = utc_now();
       m.failed = true;
     }

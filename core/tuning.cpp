@@ -18,6 +18,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <optional>
 #include <sstream>
 #include <type_traits>
@@ -245,7 +246,33 @@ std::vector<Measurement> load_indexed(const std::string& path) {
 }
 
 std::string identity_key(const Measurement& m) {
-  return m.problem + '\n' + m.backend + '\n' + m.hardware;
+  return m.problem + '\n' + m.backend + '\n' + hardware_class(m.hardware);
+}
+
+bool unique_to_one_device(const std::string& part) {
+  for (const char* prefix : {"device-uuid ", "driver-uuid ", "uuid ", "GPU-", "MIG-"})
+    if (part.rfind(prefix, 0) == 0)
+      return true;
+  return false;
+}
+
+// "driver 550.54.15" -> "driver 550"; Vulkan's packed "driver NVIDIA
+// (2307194880)" -> "driver NVIDIA (major 550)": NVIDIA and Mesa both keep
+// the major version in the bits from 22 up.
+std::string driver_class(std::string part) {
+  const char* digits = "0123456789";
+  size_t open = part.rfind(" (");
+  if (open != std::string::npos && part.back() == ')') {
+    std::string packed = part.substr(open + 2, part.size() - open - 3);
+    if (!packed.empty() && packed.size() <= 10 &&
+        packed.find_first_not_of(digits) == std::string::npos)
+      return part.substr(0, open) + " (major " + std::to_string(std::stoull(packed) >> 22) + ")";
+  }
+  size_t at = part.find_first_of(digits);
+  size_t end = at == std::string::npos ? at : part.find_first_not_of(digits, at);
+  if (end != std::string::npos && part[end] == '.')
+    part.erase(end, part.find_first_not_of(std::string(digits) + ".", end) - end);
+  return part;
 }
 
 bool is_schema_error(const Error& e) {
@@ -253,6 +280,20 @@ bool is_schema_error(const Error& e) {
 }
 
 } // namespace
+
+std::string hardware_class(const std::string& key) {
+  std::string out;
+  size_t at = 0;
+  while (at <= key.size()) {
+    size_t end = std::min(key.find("; ", at), key.size());
+    std::string part = key.substr(at, end - at);
+    if (!unique_to_one_device(part))
+      out +=
+          (out.empty() ? "" : "; ") + (part.rfind("driver ", 0) == 0 ? driver_class(part) : part);
+    at = end + 2;
+  }
+  return out;
+}
 
 std::string problem_key(const Problem& p) {
   const fftmux_desc& d = p.desc;
@@ -395,8 +436,11 @@ void refuse_read_only(const std::string& path) {
   }
 }
 
-void merge_locked(const std::string& path, const std::vector<Measurement>& fresh,
-                  std::vector<std::string>& notes) {
+// Re-reads the file under its lock, lets change edit the entries, and
+// replaces the file atomically. A file of another schema is left as it is
+// (Error); an unreadable one is kept aside as <path>.corrupt.
+void rewrite_locked(const std::string& path, std::vector<std::string>& notes,
+                    const std::function<void(std::vector<Measurement>&)>& change) {
   refuse_read_only(path);
   FileLock lock(path);
   remove_stale_temporaries(path);
@@ -414,33 +458,62 @@ void merge_locked(const std::string& path, const std::vector<Measurement>& fresh
                       "); it was moved to " + aside + " and a new one started");
     }
   }
-  std::unordered_map<std::string, size_t> at;
-  for (size_t i = 0; i < all.size(); ++i)
-    at[identity_key(all[i])] = i;
-  for (const Measurement& m : fresh) {
-    auto it = at.find(identity_key(m));
-    if (it != at.end()) {
-      all[it->second] = m;
-    } else {
-      at[identity_key(m)] = all.size();
-      all.push_back(m);
-    }
-  }
+  change(all);
   write_file_atomic(path, write_cache_text(all));
   store_index(path, all);
 }
 
-} // namespace
-
-void merge_cache(const std::string& path, const std::vector<Measurement>& fresh,
-                 std::vector<std::string>& notes) {
+void rewrite(const std::string& path, std::vector<std::string>& notes,
+             const std::function<void(std::vector<Measurement>&)>& change) {
   try {
-    merge_locked(path, fresh, notes);
+    rewrite_locked(path, notes, change);
   } catch (const Error& e) {
     if (e.status() != FFTMUX_ERROR_IO)
       throw;
     fail(FFTMUX_ERROR_IO, "the tuning cache " + path + " was not written: " + e.what());
   }
+}
+
+// Whether fresh takes the place of old under the rule how. Timestamps are
+// RFC 3339 UTC of one width, so text order is time order.
+bool takes_over(const Measurement& old, const Measurement& fresh, Merge how) {
+  return how == Merge::replace || fresh.timestamp > old.timestamp;
+}
+
+} // namespace
+
+void merge_cache(const std::string& path, const std::vector<Measurement>& fresh,
+                 std::vector<std::string>& notes, Merge how) {
+  rewrite(path, notes, [&](std::vector<Measurement>& all) {
+    std::unordered_map<std::string, size_t> at;
+    for (size_t i = 0; i < all.size(); ++i)
+      at[identity_key(all[i])] = i;
+    for (const Measurement& m : fresh) {
+      auto it = at.find(identity_key(m));
+      if (it == at.end()) {
+        at[identity_key(m)] = all.size();
+        all.push_back(m);
+      } else if (takes_over(all[it->second], m, how)) {
+        all[it->second] = m;
+      }
+    }
+  });
+}
+
+size_t clear_cache(const std::string& path, const std::string& backend,
+                   std::vector<std::string>& notes) {
+  std::error_code ec;
+  if (!fs::exists(path, ec))
+    return 0;
+  size_t removed = 0;
+  rewrite(path, notes, [&](std::vector<Measurement>& all) {
+    auto gone = std::remove_if(all.begin(), all.end(), [&](const Measurement& m) {
+      return backend.empty() || m.backend == backend;
+    });
+    removed = size_t(all.end() - gone);
+    all.erase(gone, all.end());
+  });
+  return removed;
 }
 
 void TuningCache::load(const std::vector<std::string>& paths, std::vector<std::string>& notes) {
@@ -468,23 +541,34 @@ void TuningCache::assign(std::vector<Measurement> entries) {
     exact_[identity_key(entries_[i])] = i; // later files win
   for (auto& [key, i] : exact_) {
     const Measurement& m = entries_[i];
-    neighbours_[m.family + '\n' + m.backend + '\n' + m.hardware].push_back(i);
+    neighbours_[m.family + '\n' + m.backend + '\n' + hardware_class(m.hardware)].push_back(i);
   }
   for (auto& [key, list] : neighbours_)
     std::sort(list.begin(), list.end(),
               [&](size_t a, size_t b) { return entries_[a].log_points < entries_[b].log_points; });
 }
 
+std::vector<Measurement> TuningCache::entries() const {
+  std::vector<size_t> kept;
+  for (auto& [key, i] : exact_)
+    kept.push_back(i);
+  std::sort(kept.begin(), kept.end());
+  std::vector<Measurement> out;
+  for (size_t i : kept)
+    out.push_back(entries_[i]);
+  return out;
+}
+
 const Measurement* TuningCache::exact(const std::string& problem, const std::string& backend,
                                       const std::string& hardware) const {
-  auto it = exact_.find(problem + '\n' + backend + '\n' + hardware);
+  auto it = exact_.find(problem + '\n' + backend + '\n' + hardware_class(hardware));
   return it == exact_.end() ? nullptr : &entries_[it->second];
 }
 
 std::optional<Estimate> TuningCache::interpolate(const Problem& p, const std::string& backend,
                                                  const std::string& hardware,
                                                  const std::string& variant) const {
-  auto it = neighbours_.find(family_key(p.desc) + '\n' + backend + '\n' + hardware);
+  auto it = neighbours_.find(family_key(p.desc) + '\n' + backend + '\n' + hardware_class(hardware));
   if (it == neighbours_.end())
     return std::nullopt;
   // Cost per element and stage, which varies slowly with size.

@@ -37,6 +37,12 @@ std::string problem_key(const Problem& p);
 // "c2c f32 rank 2 host": kind, precision, rank and placement.
 std::string family_key(const fftmux_desc& d);
 
+// What makes identical machines' keys equal: the key without the parts
+// unique to one device (device-uuid, driver-uuid, GPU-/MIG- UUIDs) and with
+// only the major version of its driver part. Keys of older caches, which
+// carried them, compare equal to the class of the same machine.
+std::string hardware_class(const std::string& key);
+
 // Reads a cache file. Throws Error(INVALID_ARGUMENT) naming file and line
 // for text that is not TOML or lacks fields, and for another schema.
 std::vector<Measurement> read_cache(const std::string& path);
@@ -62,8 +68,16 @@ std::optional<std::vector<Measurement>> decode_index(const std::string& bytes,
 // kept aside as <path>.corrupt and replaced; a read-only one (no write
 // permission) is never replaced (Error(IO)); temporary files of writers
 // that died are removed.
+// How an entry already in the file meets a fresh one of the same key:
+// autotune's fresh measurement replaces it; an imported one replaces it only
+// when measured later (a tie keeps what the user had).
+enum class Merge { replace, keep_newer };
 void merge_cache(const std::string& path, const std::vector<Measurement>& fresh,
-                 std::vector<std::string>& notes);
+                 std::vector<std::string>& notes, Merge how = Merge::replace);
+// Removes the entries of backend ("" = every entry) the same way, under the
+// same lock; returns how many went. A missing file is left missing.
+size_t clear_cache(const std::string& path, const std::string& backend,
+                   std::vector<std::string>& notes);
 
 struct Estimate {
   double seconds = -1;
@@ -85,6 +99,8 @@ public:
                                       const std::string& hardware,
                                       const std::string& variant) const;
   size_t size() const { return entries_.size(); }
+  // Every entry, one a key, the later file's where two share one.
+  std::vector<Measurement> entries() const;
 
 private:
   std::vector<Measurement> entries_;

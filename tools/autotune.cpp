@@ -18,7 +18,7 @@ namespace {
 
 struct TuneOptions {
   ProblemOptions problem;
-  bool quick = false, json = false, exhaustive = false;
+  bool quick = false, json = false, exhaustive = false, system = false;
   std::string backends, cache;
   double budget = 0, skip_factor = 0;
   uint32_t repeat = 15, warmup = 3;
@@ -174,6 +174,10 @@ std::vector<fftmux_desc> problem_set(const TuneOptions& o) {
 int tune(TuneOptions& o) {
   std::vector<fftmux_desc> problems = problem_set(o);
   context ctx;
+  if (o.system) // every user reads it beneath their own cache
+    o.cache = detail::text([&](char* s, size_t n, size_t* need) {
+      return fftmux_system_tuning_path(ctx.get(), s, n, need);
+    });
   Progress progress;
   progress.terminal = progress.terminal && !o.json;
   fftmux_tune_options t;
@@ -226,6 +230,9 @@ Action add_autotune(CLI::App& app) {
   sub->add_option("--skip-factor", o->skip_factor,
                   "race: skip candidates estimated over this many times the best time (0: 4)");
   sub->add_option("--cache", o->cache, "tuning cache to write (default: the configured one)");
+  sub->add_flag("--system", o->system,
+                "write the system tuning cache every user reads (/var/lib/fftmux/tuning.toml)")
+      ->excludes(sub->get_option("--cache"));
   sub->add_flag("--json", o->json, "print the measurements as JSON");
   return [o, sub] {
     o->problem_given = sub->count("--shape") > 0;

@@ -15,5 +15,6 @@ Action add_backends(CLI::App& app);
 Action add_run(CLI::App& app);
 Action add_explain(CLI::App& app);
 Action add_autotune(CLI::App& app);
+Action add_tuning(CLI::App& app);
 
 } // namespace fftmux::cli

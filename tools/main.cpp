@@ -1,4 +1,5 @@
-// fftmux: list backends, run a transform, explain a routing decision, autotune.
+// fftmux: list backends, run a transform, explain a routing decision, autotune,
+// carry tuning between machines.
 #include "commands.hpp"
 
 #include <fftmux/fftmux.hpp>
@@ -22,6 +23,7 @@ int main(int argc, char** argv) {
   add(add_run);
   add(add_explain);
   add(add_autotune);
+  add(add_tuning);
   std::string names;
   bool known = argc < 2 || argv[1][0] == '-';
   for (auto& [sub, action] : commands) {

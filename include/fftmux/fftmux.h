@@ -370,6 +370,35 @@ FFTMUX_API const char* fftmux_last_error(void);
 FFTMUX_API const char* fftmux_status_name(fftmux_status status);
 FFTMUX_API const char* fftmux_version(int* major, int* minor, int* patch);
 
+/* ---- Tuning that travels: show, export, import and clear measurements ---- */
+
+/* The measurements the context routes by, as tuning-cache TOML
+ * (config/tuning.example.toml): the system cache's entries beneath the
+ * user's, the user's winning where both measured one problem. */
+FFTMUX_API fftmux_status fftmux_tuning_show(fftmux_context context, char* text, size_t size,
+                                            size_t* needed);
+
+/* Writes a copy of the user's tuning cache to path, atomically. */
+FFTMUX_API fftmux_status fftmux_tuning_export(fftmux_context context, const char* path);
+
+/* Merges the tuning file at path into the user's cache under the lock
+ * autotune takes. An entry in both keeps the later measurement (a tie keeps
+ * the user's). A file of another schema or one that cannot be parsed is
+ * refused (FFTMUX_ERROR_INVALID_ARGUMENT) and nothing changes. Writes the
+ * number of entries the file held to imported (may be NULL). */
+FFTMUX_API fftmux_status fftmux_tuning_import(fftmux_context context, const char* path,
+                                              size_t* imported);
+
+/* Removes the user's measurements of backend (NULL: every one) atomically,
+ * under the same lock; writes how many went to removed (may be NULL). */
+FFTMUX_API fftmux_status fftmux_tuning_clear(fftmux_context context, const char* backend,
+                                             size_t* removed);
+
+/* Path of the system tuning cache, read beneath the user's by every context
+ * and written by `fftmux autotune --system`. */
+FFTMUX_API fftmux_status fftmux_system_tuning_path(fftmux_context context, char* text, size_t size,
+                                                   size_t* needed);
+
 #ifdef __cplusplus
 }
 #endif

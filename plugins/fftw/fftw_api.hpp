@@ -27,6 +27,7 @@ template <class T> struct Api;
     static constexpr auto plan_with_nthreads = P##plan_with_nthreads;                              \
     static constexpr auto set_timelimit = P##set_timelimit;                                        \
     static constexpr auto import_wisdom = P##import_wisdom_from_string;                            \
+    static constexpr auto import_system_wisdom = P##import_system_wisdom;                          \
     static constexpr auto export_wisdom = P##export_wisdom_to_string;                              \
     static constexpr const char* wisdom_file = #P "wisdom";                                        \
   };

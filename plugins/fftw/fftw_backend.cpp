@@ -102,7 +102,10 @@ template <class T> std::string wisdom_path(const Backend& b) {
   return b.wisdom_dir + "/" + Api<T>::wisdom_file;
 }
 
+// The administrator's wisdom (/etc/fftw/wisdom, as fftw-wisdom writes it)
+// first, then the user's on top, as FFTW's own tools do.
 template <class T> void import_wisdom(const Backend& b) {
+  Api<T>::import_system_wisdom(); // none installed is the common case
   std::ifstream f(wisdom_path<T>(b));
   std::stringstream s;
   s << f.rdbuf();

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -225,6 +226,59 @@ TEST(Cli, ExplainShowsALayoutOnlyWhereItIsNotTheDefault) {
   r = fftmux_cli("explain --shape 16 --batch 2 --in-strides 1 --out-distance 16");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(has(r.out, "problem: c2c f32 16 batch 2 host out-of-place norm backward\n")) << r.out;
+}
+
+// The environment of a tuning test: its own user and system caches.
+struct TuningFiles {
+  std::string dir = ::testing::TempDir() + "cli_tuning/";
+  std::string user = dir + "user.toml", system = dir + "system.toml";
+  std::string env = "FFTMUX_TUNING_CACHE=" + user + " FFTMUX_SYSTEM_TUNING_CACHE=" + system;
+  TuningFiles() { std::system(("rm -rf " + dir + " && mkdir -p " + dir).c_str()); }
+};
+
+TEST(Cli, AutotuneSystemWritesTheCacheEveryUserReadsBeneathTheirOwn) {
+  TuningFiles f;
+  Result r =
+      fftmux_cli("autotune --system --shape 64 --backends fftw --repeat 2 --warmup 0", f.env);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(has(slurp(f.system), "backend = \"fftw\"")) << slurp(f.system);
+  EXPECT_TRUE(slurp(f.user).empty()) << "the user's cache is not written";
+  r = fftmux_cli("tuning show", f.env);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "# system cache, beneath it: " + f.system)) << r.out;
+  EXPECT_TRUE(has(r.out, "problem = \"c2c f32 64 batch 1 host")) << r.out;
+  r = fftmux_cli("explain --shape 64", f.env);
+  EXPECT_TRUE(has(r.out, "cache hit")) << r.out;
+  r = fftmux_cli("autotune --system --cache " + f.user, f.env);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(has(r.err, "--cache excludes --system")) << r.err;
+}
+
+TEST(Cli, TuningImportsExportsAndClears) {
+  TuningFiles f;
+  std::string out = f.dir + "out.toml", foreign = f.dir + "foreign.toml";
+  ASSERT_EQ(fftmux_cli("autotune --system --shape 32 --backends fftw --repeat 2", f.env).status, 0);
+  Result r = fftmux_cli("tuning export " + out, f.env);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(has(r.err, "does not exist: run fftmux autotune first")) << r.err;
+  r = fftmux_cli("tuning import " + f.system, f.env);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "merged 1 measurement from " + f.system)) << r.out;
+  ASSERT_EQ(fftmux_cli("tuning export " + out, f.env).status, 0);
+  EXPECT_EQ(slurp(out), slurp(f.user));
+  std::ofstream(foreign) << "[meta]\nschema = 7\n";
+  r = fftmux_cli("tuning import " + foreign, f.env);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_TRUE(has(r.err, "has schema 7, this fftmux reads schema 1")) << r.err;
+  EXPECT_EQ(slurp(out), slurp(f.user)) << "a refused import changes nothing";
+  r = fftmux_cli("tuning clear --backend nope", f.env);
+  EXPECT_TRUE(has(r.out, "removed 0 measurements")) << r.out;
+  r = fftmux_cli("tuning clear --backend fftw", f.env);
+  EXPECT_TRUE(has(r.out, "removed 1 measurement from " + f.user)) << r.out;
+  EXPECT_FALSE(has(slurp(f.user), "[[measurement]]"));
+  EXPECT_TRUE(has(slurp(f.system), "[[measurement]]")) << "the system cache is only read";
+  EXPECT_EQ(fftmux_cli("tuning", f.env).status, 2);
 }
 
 } // namespace

@@ -61,6 +61,7 @@ struct Backend {
   bool gpu_work = false;             // reports a GPU's work
   long bus_us = 0;                   // each copy between host memory and buffers
   long max_n = 1024;                 // longer lines are declined
+  std::string hardware;              // the hardware key; "": "fixture <name>"
 };
 
 struct Plan {
@@ -198,6 +199,7 @@ fftmux_status init(const fftmux_host_v1* h, void** out) {
     b->gpu_work = config(h, "work") == "gpu";
     b->bus_us = number(h, "bus_us", 0);
     b->max_n = number(h, "max_n", 1024);
+    b->hardware = config(h, "hardware");
   });
   if (s != FFTMUX_OK)
     return s;
@@ -211,9 +213,13 @@ void shutdown(void* b) {
   delete static_cast<Backend*>(b);
 }
 
-fftmux_status about(void*, fftmux_about_v1* a) {
+fftmux_status about(void* p, fftmux_about_v1* a) {
+  const std::string& hardware = static_cast<Backend*>(p)->hardware;
   std::snprintf(a->devices, sizeof a->devices, "fixture device");
-  std::snprintf(a->hardware_key, sizeof a->hardware_key, "fixture %s", FIXTURE_NAME);
+  if (hardware.empty())
+    std::snprintf(a->hardware_key, sizeof a->hardware_key, "fixture %s", FIXTURE_NAME);
+  else
+    std::snprintf(a->hardware_key, sizeof a->hardware_key, "%s", hardware.c_str());
   return FFTMUX_OK;
 }
 

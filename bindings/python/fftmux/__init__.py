@@ -20,6 +20,7 @@ from ._numpy import (fft, fft2, fftn, hfft, ifft, ifft2, ifftn, ihfft, irfft, ir
 from ._plan import Buffer, Plan
 from ._transforms import plan_cache
 from ._tune import TuneRecord, problem_set
+from ._tuning import tuning_clear, tuning_export, tuning_import, tuning_show
 from .errors import (BackendError, Error, FileError, InternalError, InvalidArgumentError,
                      NotFoundError, OutOfMemoryError, UnavailableError, UnsupportedError)
 
@@ -42,6 +43,7 @@ __all__ = [
     "Plan", "Buffer", "Context", "BackendInfo", "Support", "backends", "query",
     "default_context", "plan_cache", "library_path", "library_version",
     "autotune", "TuneRecord", "problem_set",
+    "tuning_show", "tuning_export", "tuning_import", "tuning_clear",
     "Error", "InvalidArgumentError", "UnsupportedError", "NotFoundError", "UnavailableError",
     "BackendError", "OutOfMemoryError", "FileError", "InternalError", "LibraryNotFoundError",
 ]

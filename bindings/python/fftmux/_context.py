@@ -146,6 +146,10 @@ class Context:
         """The tuning cache this context reads and autotune writes."""
         return C.text("fftmux_tuning_cache_path", self.handle)
 
+    def system_tuning_path(self):
+        """The system tuning cache, read beneath the user's (`fftmux autotune --system`)."""
+        return C.text("fftmux_system_tuning_path", self.handle)
+
     def buffer(self, backend, nbytes):
         """Memory of the named backend (e.g. device memory of a GPU backend)."""
         from ._plan import Buffer
