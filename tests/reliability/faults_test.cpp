@@ -23,13 +23,10 @@ namespace {
 namespace fs = std::filesystem;
 namespace ref = fftmux::ref;
 using fftmux::test::has;
+using fftmux::test::problem;
 using fftmux::test::routing;
 using fftmux::test::slurp;
 using fftmux::test::tune;
-
-fftmux_desc problem(int64_t n) {
-  return fftmux::make_desc({n}, FFTMUX_C2C, FFTMUX_F64, 4);
-}
 
 struct Failure {
   fftmux_status status = FFTMUX_OK;

@@ -29,6 +29,11 @@ inline bool has(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
+// The fixture suites' problem: 4 F64 C2C lines of n points.
+inline fftmux_desc problem(int64_t n) {
+  return fftmux::make_desc({n}, FFTMUX_C2C, FFTMUX_F64, 4);
+}
+
 // Sets an environment variable for its lifetime, then restores it.
 class ScopedEnv {
 public:

@@ -15,14 +15,11 @@ namespace {
 namespace fs = std::filesystem;
 using fftmux::test::caps;
 using fftmux::test::has;
+using fftmux::test::problem;
 using fftmux::test::routing;
 using fftmux::test::slurp;
 using fftmux::test::tune;
 using fftmux::test::twins;
-
-fftmux_desc problem(int64_t n) {
-  return fftmux::make_desc({n}, FFTMUX_C2C, FFTMUX_F64, 4);
-}
 
 struct Routing : fftmux::test::FixtureTest {
   Routing() { calibrate = true; }

@@ -12,14 +12,11 @@ namespace {
 
 namespace fs = std::filesystem;
 using fftmux::test::has;
+using fftmux::test::problem;
 using fftmux::test::routing;
 using fftmux::test::ScopedEnv;
 using fftmux::test::slurp;
 using fftmux::test::tune;
-
-fftmux_desc problem(int64_t n) {
-  return fftmux::make_desc({n}, FFTMUX_C2C, FFTMUX_F64, 4);
-}
 
 void exhaustive(fftmux_tune_options& o) {
   o.exhaustive = 1;

@@ -12,6 +12,7 @@ namespace {
 namespace fs = std::filesystem;
 using fftmux::test::caps;
 using fftmux::test::has;
+using fftmux::test::problem;
 using fftmux::test::routing;
 using fftmux::test::slurp;
 using fftmux::test::tune;
@@ -24,10 +25,6 @@ struct Tuning : fftmux::test::FixtureTest {
     return FixtureTest::open(routing, {{"fast", fast}, {"slow", slow}}, extra);
   }
 };
-
-fftmux_desc problem(int64_t n) {
-  return fftmux::make_desc({n}, FFTMUX_C2C, FFTMUX_F64, 4);
-}
 
 TEST_F(Tuning, TheCacheRoutesToTheFasterAndFollowsARetune) {
   {
