@@ -17,7 +17,7 @@ from ._context import (BackendInfo, Context, Support, autotune, backends, defaul
 from ._loader import LibraryNotFoundError
 from ._numpy import (fft, fft2, fftn, hfft, ifft, ifft2, ifftn, ihfft, irfft, irfft2, irfftn,
                      rfft, rfft2, rfftn)
-from ._plan import Buffer, Plan
+from ._plan import Buffer, BufferArray, Plan
 from ._transforms import plan_cache
 from ._tune import TuneRecord, problem_set
 from ._tuning import tuning_clear, tuning_export, tuning_import, tuning_show
@@ -40,7 +40,7 @@ def library_version():
 __all__ = [
     "fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2",
     "rfftn", "irfftn", "hfft", "ihfft", "fftshift", "ifftshift", "fftfreq", "rfftfreq",
-    "Plan", "Buffer", "Context", "BackendInfo", "Support", "backends", "query",
+    "Plan", "Buffer", "BufferArray", "Context", "BackendInfo", "Support", "backends", "query",
     "default_context", "plan_cache", "library_path", "library_version",
     "autotune", "TuneRecord", "problem_set",
     "tuning_show", "tuning_export", "tuning_import", "tuning_clear",

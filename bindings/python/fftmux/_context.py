@@ -155,14 +155,14 @@ class Context:
         from ._plan import Buffer
 
         return Buffer._create(self, "fftmux_buffer_create", self.handle, backend.encode(),
-                              int(nbytes))
+                              int(nbytes), backend=backend)
 
     def wrap(self, backend, native, nbytes):
         """A Buffer over a native handle the caller owns (CUdeviceptr, VkBuffer, GL name)."""
         from ._plan import Buffer
 
         return Buffer._create(self, "fftmux_buffer_wrap", self.handle, backend.encode(),
-                              int(native), int(nbytes))
+                              int(native), int(nbytes), backend=backend)
 
 
 _default_lock = threading.Lock()

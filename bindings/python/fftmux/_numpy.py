@@ -11,11 +11,13 @@ a CPU this process may run on).
 A plan has at most 3 axes, so transforms over more axes run as several passes.
 """
 
+import functools
 import operator
 
 import numpy as np
 
 from . import _capi as C
+from . import _device
 from ._desc import shift_flags as _shift
 from ._plan import threads_of
 from ._transforms import as_input, resize, run_pass
@@ -147,78 +149,111 @@ def _one(n):
     return None if n is None else [n]
 
 
+def _arrays(function):
+    """Takes arrays of other libraries too (DLPack, __cuda_array_interface__): CUDA arrays
+    are transformed where they live and come back as the producer's arrays."""
+
+    @functools.wraps(function)
+    def wrapper(a, *args, **kwargs):
+        result = function(_device.adopt(a), *args, **kwargs)
+        out = kwargs.get("out", args[3] if len(args) > 3 else None)  # every function's 5th
+        return result if result is out else _device.give_back(result, a)
+
+    return wrapper
+
+
+def _conj(a):
+    return a.conj() if getattr(a, "on_device", False) else np.conjugate(a)
+
+
 # ---- the numpy.fft interface ----
 
 
+@_arrays
 def fft(a, n=None, axis=-1, norm=None, out=None, *, shift=None, backend=None, workers=None):
     """numpy.fft.fft: the 1-D discrete Fourier transform."""
     return _c2cn(a, _one(n), [axis], norm, out, shift, _engine(backend, workers), C.FORWARD)
 
 
+@_arrays
 def ifft(a, n=None, axis=-1, norm=None, out=None, *, shift=None, backend=None, workers=None):
     """numpy.fft.ifft: the 1-D inverse discrete Fourier transform."""
     return _c2cn(a, _one(n), [axis], norm, out, shift, _engine(backend, workers), C.INVERSE)
 
 
+@_arrays
 def fft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, shift=None, backend=None, workers=None):
     """numpy.fft.fft2: the 2-D discrete Fourier transform."""
     return _c2cn(a, s, axes, norm, out, shift, _engine(backend, workers), C.FORWARD)
 
 
+@_arrays
 def ifft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, shift=None, backend=None, workers=None):
     """numpy.fft.ifft2: the 2-D inverse discrete Fourier transform."""
     return _c2cn(a, s, axes, norm, out, shift, _engine(backend, workers), C.INVERSE)
 
 
+@_arrays
 def fftn(a, s=None, axes=None, norm=None, out=None, *, shift=None, backend=None, workers=None):
     """numpy.fft.fftn: the N-D discrete Fourier transform (several passes above 3 axes)."""
     return _c2cn(a, s, axes, norm, out, shift, _engine(backend, workers), C.FORWARD)
 
 
+@_arrays
 def ifftn(a, s=None, axes=None, norm=None, out=None, *, shift=None, backend=None, workers=None):
     """numpy.fft.ifftn: the N-D inverse discrete Fourier transform."""
     return _c2cn(a, s, axes, norm, out, shift, _engine(backend, workers), C.INVERSE)
 
 
+@_arrays
 def rfft(a, n=None, axis=-1, norm=None, out=None, *, shift=None, backend=None, workers=None):
     """numpy.fft.rfft: the 1-D transform of real input, n//2+1 outputs."""
     return _rfftn(a, _one(n), [axis], norm, out, shift, _engine(backend, workers))
 
 
+@_arrays
 def irfft(a, n=None, axis=-1, norm=None, out=None, *, shift=None, backend=None, workers=None):
     """numpy.fft.irfft: the inverse of rfft; n defaults to 2*(m-1)."""
     return _irfftn(a, _one(n), [axis], norm, out, shift, _engine(backend, workers))
 
 
+@_arrays
 def rfft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, shift=None, backend=None, workers=None):
     """numpy.fft.rfft2: the 2-D transform of real input."""
     return _rfftn(a, s, axes, norm, out, shift, _engine(backend, workers))
 
 
+@_arrays
 def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, shift=None, backend=None, workers=None):
     """numpy.fft.irfft2: the inverse of rfft2."""
     return _irfftn(a, s, axes, norm, out, shift, _engine(backend, workers))
 
 
+@_arrays
 def rfftn(a, s=None, axes=None, norm=None, out=None, *, shift=None, backend=None, workers=None):
     """numpy.fft.rfftn: the N-D transform of real input."""
     return _rfftn(a, s, axes, norm, out, shift, _engine(backend, workers))
 
 
+@_arrays
 def irfftn(a, s=None, axes=None, norm=None, out=None, *, shift=None, backend=None, workers=None):
     """numpy.fft.irfftn: the inverse of rfftn."""
     return _irfftn(a, s, axes, norm, out, shift, _engine(backend, workers))
 
 
+@_arrays
 def hfft(a, n=None, axis=-1, norm=None, out=None, *, backend=None, workers=None):
     """numpy.fft.hfft: the transform of a Hermitian-symmetric signal (real output)."""
     a = as_input(a, complex_input=True)
-    return _irfftn(np.conjugate(a), _one(n), [axis], _swap(norm), out, None, _engine(backend, workers))
+    return _irfftn(_conj(a), _one(n), [axis], _swap(norm), out, None, _engine(backend, workers))
 
 
+@_arrays
 def ihfft(a, n=None, axis=-1, norm=None, out=None, *, backend=None, workers=None):
     """numpy.fft.ihfft: the inverse of hfft."""
     result = _rfftn(a, _one(n), [axis], _swap(norm), out, None, _engine(backend, workers))
+    if getattr(result, "on_device", False):
+        return result.conj()
     return np.conjugate(result, out=result)
 
 

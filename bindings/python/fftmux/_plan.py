@@ -9,7 +9,7 @@ import weakref
 import numpy as np
 
 from . import _capi as C
-from . import _desc
+from . import _desc, _device, _dlpack
 from ._context import _destroy, default_context
 
 _DIRECTIONS = {"forward": C.FORWARD, "inverse": C.INVERSE, C.FORWARD: C.FORWARD,
@@ -103,11 +103,12 @@ class Buffer(_Handle):
         raise TypeError("create buffers with Plan.buffer, Plan.upload or Context.buffer")
 
     @classmethod
-    def _create(cls, context, function, *args):
+    def _create(cls, context, function, *args, backend):
         handle = ctypes.c_void_p()
         C.call(function, *args, ctypes.byref(handle))
         buf = cls.__new__(cls)
         buf._own(handle.value, context)
+        buf.backend = backend
         return buf
 
     @property
@@ -128,6 +129,12 @@ class Buffer(_Handle):
         array = np.ascontiguousarray(array)
         C.call("fftmux_buffer_write", self.handle, int(offset), array.ctypes.data, array.nbytes)
 
+    def array(self, shape, dtype, strides=None, writer=None):
+        """The buffer's memory as an array of shape and dtype (strides in elements, default
+        C order) that other libraries take through DLPack or __cuda_array_interface__;
+        writer: the plan that writes it, whose stream consumers wait for."""
+        return BufferArray(self, shape, dtype, strides, writer)
+
     def read(self, dtype=np.uint8, count=None, offset=0, out=None):
         """Copies bytes out: into out, or a new array of count elements of dtype."""
         if out is None:
@@ -138,6 +145,55 @@ class Buffer(_Handle):
         _contiguous_bytes(out, "out", writable=True)
         C.call("fftmux_buffer_read", self.handle, int(offset), out.ctypes.data, out.nbytes)
         return out
+
+
+class BufferArray:
+    """An array in a Buffer of the cuda or fftw backend, exported without a copy:
+    cupy.from_dlpack(a), torch.from_dlpack(a), numpy.from_dlpack(a) (fftw), or any reader
+    of __cuda_array_interface__ (cuda). The exporter keeps the buffer alive."""
+
+    def __init__(self, buffer, shape, dtype, strides=None, writer=None):
+        self.buffer, self.shape, self.dtype = buffer, tuple(shape), np.dtype(dtype)
+        self.strides = _dlpack.contiguous(self.shape) if strides is None else tuple(strides)
+        self._writer = writer  # the plan whose stream last wrote the memory
+        backend = buffer.backend
+        if backend not in ("cuda", "fftw"):
+            raise TypeError(f"a {backend} buffer is a handle, not an address: only cuda and "
+                            "fftw buffers export their memory")
+        self.device = (_dlpack.CUDA if backend == "cuda" else _dlpack.CPU, 0)
+        if _dlpack.View(0, self.shape, self.strides, self.dtype, None).span_bytes() > \
+                buffer.nbytes:
+            raise ValueError(f"shape {self.shape} of {self.dtype} with strides "
+                             f"{self.strides} needs more than the buffer's {buffer.nbytes} "
+                             "bytes")
+
+    def transpose(self, perm):
+        return BufferArray(self.buffer, [self.shape[p] for p in perm], self.dtype,
+                           [self.strides[p] for p in perm], self._writer)
+
+    def __dlpack_device__(self):
+        return self.device
+
+    def __dlpack__(self, stream=None):
+        """A DLPack capsule; a consumer's stream other than the writer's first waits for
+        the writing plan to finish."""
+        if self._writer is not None and stream not in (None, -1, self._writer.stream):
+            self._writer.synchronize()
+        return _dlpack.capsule(self.buffer.native, self.shape, self.strides, self.dtype,
+                               self.device, self)
+
+    @property
+    def __cuda_array_interface__(self):
+        if self.device[0] != _dlpack.CUDA:
+            raise AttributeError("__cuda_array_interface__: the buffer is host memory")
+        stream = None if self._writer is None else self._writer.stream
+        if stream == 0:  # the plan's own queue, which no consumer can name: done first
+            self._writer.synchronize()
+            stream = None
+        size = self.dtype.itemsize
+        return {"version": 3, "shape": self.shape, "typestr": self.dtype.str,
+                "data": (self.buffer.native, False),
+                "strides": tuple(s * size for s in self.strides), "stream": stream}
 
 
 class Plan(_Handle):
@@ -185,6 +241,11 @@ class Plan(_Handle):
                ctypes.byref(handle))
         self._own(handle.value, context)
         self._lock = threading.Lock()  # the C API runs one call at a time per plan
+        self._stream = 0
+        self._wraps = {}  # (address, bytes) -> Buffer: the memory execute_views last saw
+        name = ctypes.c_char_p()
+        C.call("fftmux_plan_backend", self.handle, ctypes.byref(name), None)
+        self._backend = C.decode(name.value)
         self._given_layout = any(desc.in_strides) or any(desc.out_strides) or bool(
             desc.in_distance or desc.out_distance)
         resolved = C.new(C.Desc, "fftmux_desc_init")
@@ -210,9 +271,7 @@ class Plan(_Handle):
 
     @property
     def backend(self):
-        name = ctypes.c_char_p()
-        C.call("fftmux_plan_backend", self.handle, ctypes.byref(name), None)
-        return C.decode(name.value)
+        return self._backend
 
     @property
     def variant(self):
@@ -263,6 +322,11 @@ class Plan(_Handle):
         direction = direction_code(direction)
         if isinstance(x, Buffer):
             return self._execute_buffers(direction, x, out)
+        foreign = _device.adopt(x)
+        if getattr(foreign, "on_device", False):
+            return self._execute_device(direction, foreign, out)
+        if foreign is not x:
+            return _device.give_back(self.execute(direction, foreign, out), x)
         in_place = bool(self._desc.flags & C.IN_PLACE)
         x = self._host_input(x, in_place)
         target = x if in_place else self._host_output(out)
@@ -323,7 +387,7 @@ class Plan(_Handle):
         if not isinstance(nbytes, (int, np.integer)):
             raise ValueError(f"side = {side!r}: use 'in', 'out' or a byte count")
         return Buffer._create(self._context, "fftmux_buffer_create_for_plan", self.handle,
-                              int(nbytes))
+                              int(nbytes), backend=self.backend)
 
     def upload(self, x):
         """A new 'in' buffer holding x (validated as for execute)."""
@@ -350,4 +414,70 @@ class Plan(_Handle):
     def synchronize(self):
         """Waits until work submitted through the plan has finished."""
         C.call("fftmux_plan_synchronize", self.handle)
+
+    # ---- arrays of other libraries ----
+
+    @property
+    def stream(self):
+        """The native queue the plan's work goes to: a cudaStream_t as an int on cuda
+        (1: the legacy default stream), 0 for the plan's own."""
+        return self._stream
+
+    @stream.setter
+    def stream(self, native):
+        with self._lock:
+            self._set_stream(int(native))
+
+    def _set_stream(self, native):
+        if native != self._stream:
+            C.call("fftmux_plan_set_stream", self.handle, native)
+            self._stream = native
+
+    def execute_views(self, direction, src, dst, stream):
+        """Runs the plan from one device view to another (_dlpack.View) in stream: no
+        copy, nothing waits."""
+        direction = direction_code(direction)
+        with self._lock:
+            buffers = self._wrapped(src), self._wrapped(dst)
+            self._set_stream(stream)
+            C.call("fftmux_execute_buffers", self.handle, direction, buffers[0].handle,
+                   buffers[1].handle)
+
+    _MAX_WRAPS = 8
+
+    def _wrapped(self, view):
+        """A Buffer over a view's memory, remembered so that a loop over the same arrays
+        (or a memory pool's reused blocks) wraps each address once."""
+        key = (view.address, view.span_bytes())
+        buf = self._wraps.pop(key, None)
+        if buf is None:
+            if len(self._wraps) >= self._MAX_WRAPS:
+                self._wraps.pop(next(iter(self._wraps))).close()
+            buf = Buffer._create(self._context, "fftmux_buffer_wrap", self._context.handle,
+                                 self._backend.encode(), view.address, key[1],
+                                 backend=self._backend)
+        self._wraps[key] = buf  # most recent last
+        return buf
+
+    def _execute_device(self, direction, x, out):
+        """execute for a CUDA array: read where it lives, result in the producer's kind."""
+        if self._desc.placement != C.DEVICE or self.backend != "cuda":
+            raise TypeError(f"the input is CUDA memory and this plan runs on {self.backend} "
+                            f"with placement={self.desc['placement']!r}: make the plan with "
+                            "placement='device' and backend 'cuda' (or 'auto')")
+        if self._desc.flags & C.IN_PLACE:
+            raise TypeError("in-place plans take Buffers; pass device arrays to an "
+                            "out-of-place plan")
+        shape = self.out_shape
+        _device.check_input(x, self.in_dtype, self.in_bytes)
+        if out is None:
+            target = x.adapter.empty(x.obj, shape, self.out_dtype)
+            out = self.buffer("out").array(shape or (self.out_bytes //
+                                                      self.out_dtype.itemsize,),
+                                           self.out_dtype, writer=self) \
+                if target is None else target
+        y = _device.adopt(out)
+        _device.check_input(y, self.out_dtype, self.out_bytes, "out")
+        self.execute_views(direction, x.view, y.view, x.stream)
+        return out
 

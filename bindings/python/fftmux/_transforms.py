@@ -17,8 +17,8 @@ from . import _capi as C
 from . import _desc
 from ._plan import Plan
 
-_REAL = {C.F32: np.dtype(np.float32), C.F64: np.dtype(np.float64)}
-_COMPLEX = {C.F32: np.dtype(np.complex64), C.F64: np.dtype(np.complex128)}
+REAL = {C.F32: np.dtype(np.float32), C.F64: np.dtype(np.float64)}
+COMPLEX = {C.F32: np.dtype(np.complex64), C.F64: np.dtype(np.complex128)}
 
 
 def precision_of(dtype):
@@ -39,17 +39,21 @@ def precision_of(dtype):
 def as_input(a, complex_input):
     """a converted to complex (or real) float of its precision; complex data to a real
     transform is refused rather than dropping its imaginary part."""
+    if getattr(a, "on_device", False):
+        return a.as_input(complex_input)
     a = np.asarray(a)
     precision = precision_of(a.dtype)
     if not complex_input and a.dtype.kind == "c":
         raise TypeError(f"a real-input transform got {a.dtype} data; pass a.real explicitly "
                         "if the imaginary part is to be dropped")
-    target = (_COMPLEX if complex_input else _REAL)[precision]
+    target = (COMPLEX if complex_input else REAL)[precision]
     return a if a.dtype == target else a.astype(target)
 
 
 def resize(a, axes, sizes):
     """a cropped (a view) or zero-padded (a copy) to sizes along axes, as numpy's n/s do."""
+    if getattr(a, "on_device", False):
+        return a.resize(axes, sizes)
     crop = [slice(None)] * a.ndim
     for ax, n in zip(axes, sizes):
         crop[ax] = slice(0, min(n, a.shape[ax]))
@@ -67,25 +71,18 @@ def resize(a, axes, sizes):
 def _element_strides(view):
     """Strides in elements, or None where fftmux cannot express one (<= 0, not whole)."""
     size = view.dtype.itemsize
-    out = []
-    for n, stride in zip(view.shape, view.strides):
-        if n == 1:
-            out.append(1)  # never stepped over; any positive value is right
-        elif stride <= 0 or stride % size:
-            return None
-        else:
-            out.append(stride // size)
-    return out
+    if any(stride % size for n, stride in zip(view.shape, view.strides) if n != 1):
+        return None
+    return [stride // size for stride in view.strides]
 
 
-def _side(view, batch_rank):
-    """(transform strides, batch count, distance) of a canonical view, or None."""
-    if not view.flags.aligned or not view.dtype.isnative:
+def side_layout(shape, strides, batch_rank):
+    """(transform strides, batch count, distance) of a canonical view given its strides in
+    elements, or None where the descriptor cannot address it."""
+    strides = [1 if n == 1 else s for n, s in zip(shape, strides)]  # never stepped over
+    if any(s <= 0 for s in strides):
         return None
-    strides = _element_strides(view)
-    if strides is None:
-        return None
-    batch = [(n, s) for n, s in zip(view.shape[:batch_rank], strides[:batch_rank]) if n != 1]
+    batch = [(n, s) for n, s in zip(shape[:batch_rank], strides[:batch_rank]) if n != 1]
     for (_, outer), (n, inner) in zip(batch, batch[1:]):
         if outer != inner * n:
             return None  # needs a second batch stride, which the descriptor lacks
@@ -94,7 +91,32 @@ def _side(view, batch_rank):
     return strides[batch_rank:], count, distance
 
 
-def _inverse(perm):
+def _side(view, batch_rank):
+    """side_layout of a canonical numpy view, or None."""
+    if not view.flags.aligned or not view.dtype.isnative:
+        return None
+    strides = _element_strides(view)
+    return None if strides is None else side_layout(view.shape, strides, batch_rank)
+
+
+def canonical_order(strides, axes):
+    """The batch axes by decreasing stride, then the transform axes."""
+    batch = sorted((ax for ax in range(len(strides)) if ax not in axes),
+                   key=lambda ax: -abs(strides[ax]))
+    return batch + list(axes)
+
+
+def result_of(shape, kind, axes, n, precision):
+    """(shape, dtype) of the output of kind over axes with logical sizes n."""
+    out_shape = list(shape)
+    for ax, size in zip(axes, n):
+        out_shape[ax] = size
+    if kind == C.R2C:
+        out_shape[axes[-1]] = n[-1] // 2 + 1
+    return out_shape, (REAL if kind == C.C2R else COMPLEX)[precision]
+
+
+def inverse(perm):
     inv = [0] * len(perm)
     for i, p in enumerate(perm):
         inv[p] = i
@@ -118,28 +140,24 @@ def run_pass(a, kind, axes, n, direction, norm, flags, engine, out=None):
     a holds the input side already resized; n are the logical sizes. Returns the result,
     written into out when given.
     """
-    precision = C.F32 if a.dtype in (_REAL[C.F32], _COMPLEX[C.F32]) else C.F64
-    out_dtype = (_REAL if kind == C.C2R else _COMPLEX)[precision]
-    out_shape = list(a.shape)
-    for ax, size in zip(axes, n):
-        out_shape[ax] = size
-    if kind == C.R2C:
-        out_shape[axes[-1]] = n[-1] // 2 + 1
+    if getattr(a, "on_device", False):
+        return a.transform(kind, axes, n, direction, norm, flags, engine, out)
+    precision = C.F32 if a.dtype in (REAL[C.F32], COMPLEX[C.F32]) else C.F64
+    out_shape, out_dtype = result_of(a.shape, kind, axes, n, precision)
     if out is not None:
         _check_out(out, out_shape, out_dtype)
     if a.size == 0 or 0 in out_shape:  # nothing to transform: the descriptor needs batch >= 1
         result = np.zeros(out_shape, out_dtype)
         return result if out is None else _copy_into(out, result)
 
-    batch_axes = sorted((ax for ax in range(a.ndim) if ax not in axes),
-                        key=lambda ax: -abs(a.strides[ax]))
-    perm = batch_axes + list(axes)
+    perm = canonical_order(a.strides, axes)
+    batch_rank = a.ndim - len(axes)
     src = a.transpose(perm)
-    src_side = _side(src, len(batch_axes))
+    src_side = _side(src, batch_rank)
     if src_side is None:
         src = np.array(src, order="C")  # a fresh, aligned copy in canonical order
-        src_side = _side(src, len(batch_axes))
-    dst, dst_side, result = _destination(out, perm, out_shape, out_dtype, len(batch_axes), src)
+        src_side = _side(src, batch_rank)
+    dst, dst_side, result = _destination(out, perm, out_shape, out_dtype, batch_rank, src)
     problem = (tuple(n), kind, precision, src_side[1], norm, flags, tuple(src_side[0]),
                src_side[2], tuple(dst_side[0]), dst_side[2])
     plan_cache.get(problem, engine).run(direction, src.ctypes.data, dst.ctypes.data)
@@ -154,7 +172,7 @@ def _destination(out, perm, out_shape, dtype, batch_rank, src):
         if side is not None:
             return view, side, out
     canonical = np.empty([out_shape[ax] for ax in perm], dtype)
-    return canonical, _side(canonical, batch_rank), canonical.transpose(_inverse(perm))
+    return canonical, _side(canonical, batch_rank), canonical.transpose(inverse(perm))
 
 
 def _copy_into(out, result):
@@ -196,19 +214,20 @@ class PlanCache:
         with self._lock:
             return list(self._plans.values())
 
-    def get(self, problem, engine):
+    def get(self, problem, engine, placement=C.HOST):
         """The plan for problem = (n, kind, precision, batch, norm, flags, in_strides,
-        in_distance, out_strides, out_distance) on engine = (backend, workers), made on a
-        miss."""
-        key = (problem, engine)
+        in_distance, out_strides, out_distance) on engine = (backend, workers) for memory at
+        placement, made on a miss."""
+        key = (problem, engine, placement)
         with self._lock:
             plan = self._plans.pop(key, None)
             if plan is not None and not plan.closed:  # a caller may have closed it
                 self._plans[key] = plan
                 return plan
         backend, workers = engine
-        plan = Plan.from_desc(_make_desc(*problem), backend or "auto",  # slow: not locked
-                              workers=workers)
+        desc = _make_desc(*problem)
+        desc.placement = placement
+        plan = Plan.from_desc(desc, backend or "auto", workers=workers)  # slow: not locked
         with self._lock:
             self._plans[key] = plan
             while len(self._plans) > max(0, self.maxsize):
