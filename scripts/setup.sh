@@ -16,7 +16,7 @@ packages=(
   # OpenGL backend: EGL, GL, Mesa's llvmpipe, the glad loader generator
   libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri python3-glad
   # Python binding, examples, plots
-  python3 python3-numpy python3-pytest python3-matplotlib
+  python3 python3-numpy python3-scipy python3-pytest python3-matplotlib
   # pip install of the binding, offline (its test builds a venv)
   python3-pip python3-venv python3-setuptools
   # Debian packages (scripts/packages.sh) and their checks

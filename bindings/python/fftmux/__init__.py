@@ -11,7 +11,7 @@ the build tree next to these sources, then the system's loader path.
 
 from numpy.fft import fftfreq, fftshift, ifftshift, rfftfreq
 
-from . import _capi
+from . import _capi, scipy_fft
 from ._context import (BackendInfo, Context, Support, autotune, backends, default_context,
                        query)
 from ._loader import LibraryNotFoundError
@@ -40,6 +40,7 @@ def library_version():
 __all__ = [
     "fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2",
     "rfftn", "irfftn", "hfft", "ihfft", "fftshift", "ifftshift", "fftfreq", "rfftfreq",
+    "scipy_fft",
     "Plan", "Buffer", "BufferArray", "Context", "BackendInfo", "Support", "backends", "query",
     "default_context", "plan_cache", "library_path", "library_version",
     "autotune", "TuneRecord", "problem_set",
