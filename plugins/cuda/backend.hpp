@@ -54,6 +54,12 @@ public:
   // A caller's stream, or 0 for the plan's own.
   void set_stream(cudaStream_t stream);
   void synchronize();
+  // Marks the end of the work just queued, on whichever stream it went to.
+  void queued();
+  // Waits for the work queued so far, before the derived plan frees the
+  // kernels, workspace and cuFFT handle it uses. An event, not the stream:
+  // a caller's stream may be gone by then.
+  void drain() noexcept;
 
   Backend& backend() const { return backend_; }
   const fftmux_desc& desc() const { return desc_; }
@@ -66,6 +72,7 @@ private:
   Backend& backend_;
   fftmux_desc desc_;
   cudaStream_t own_ = nullptr, stream_ = nullptr;
+  cudaEvent_t done_ = nullptr;
   DeviceMemory host_in_, host_out_; // staging of execute_host, made on first use
 };
 

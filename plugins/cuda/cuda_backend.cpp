@@ -140,6 +140,7 @@ fftmux_status plan_create(void* p, const fftmux_desc* d, uint32_t variant, void*
 void plan_destroy(void* plan) {
   if (plan) {
     plan_of(plan)->backend().use();
+    plan_of(plan)->drain();
     delete plan_of(plan);
   }
 }
@@ -166,6 +167,7 @@ fftmux_status execute_buffers(void* plan, int direction, void* in, void* out) {
     check_aligned(p, "in", buffer_of(in)->data);
     check_aligned(p, "out", buffer_of(out)->data);
     p.enqueue(direction, buffer_of(in)->data, buffer_of(out)->data);
+    p.queued();
   });
 }
 

@@ -39,13 +39,23 @@ Plan::Plan(Backend& backend, const fftmux_desc& desc) : backend_(backend), desc_
   backend_.use();
   check(cudaStreamCreateWithFlags(&own_, cudaStreamDefault), "cudaStreamCreate");
   stream_ = own_;
+  check(cudaEventCreateWithFlags(&done_, cudaEventDisableTiming), "cudaEventCreate");
 }
 
 Plan::~Plan() {
-  if (own_) {
-    cudaStreamSynchronize(own_);
+  if (done_)
+    cudaEventDestroy(done_);
+  if (own_)
     cudaStreamDestroy(own_);
-  }
+}
+
+void Plan::queued() {
+  check(cudaEventRecord(done_, stream_), "cudaEventRecord");
+}
+
+void Plan::drain() noexcept {
+  cudaEventSynchronize(done_);
+  cudaStreamSynchronize(own_);
 }
 
 void Plan::set_stream(cudaStream_t stream) {

@@ -183,6 +183,7 @@ _PROTOTYPES = {
     "fftmux_execute": (_S, [_H, c_int, c_void_p, c_void_p]),
     "fftmux_execute_buffers": (_S, [_H, c_int, _H, _H]),
     "fftmux_plan_synchronize": (_S, [_H]),
+    "fftmux_plan_set_stream": (_S, [_H, c_uint64]),
     "fftmux_buffer_create": (_S, [_H, c_char_p, c_uint64, POINTER(_H)]),
     "fftmux_buffer_create_for_plan": (_S, [_H, c_uint64, POINTER(_H)]),
     "fftmux_buffer_wrap": (_S, [_H, c_char_p, c_uint64, c_uint64, POINTER(_H)]),

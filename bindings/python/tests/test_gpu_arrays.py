@@ -150,3 +150,22 @@ def test_device_array_on_a_host_plan_is_refused(rng):
     plan = fftmux.Plan((512,), precision="f32", backend="fftw")
     with pytest.raises(TypeError, match="placement='device'"):
         plan.forward(cupy.zeros(512, cupy.complex64))
+
+
+def test_plans_dropped_while_their_work_is_queued(rng):
+    """A plan leaves the cache (and is destroyed) with its transform still queued on a
+    stream that is itself gone by then: the transform completes, nothing faults."""
+    x = cupy.asarray(random(rng, (64, 1 << 14), np.complex64))
+    size, fftmux.plan_cache.maxsize = fftmux.plan_cache.maxsize, 1
+    try:
+        results = []
+        for n in (1 << 14, 1 << 13, 4099, 1 << 12, 10007):
+            stream = cupy.cuda.Stream(non_blocking=True)
+            with stream:
+                results.append((n, fftmux.fft(x, n=n)))
+            del stream
+        cupy.cuda.Device().synchronize()
+        for n, y in results:
+            assert_close(cupy.asnumpy(y), cupy.asnumpy(cupy.fft.fft(x, n=n)))
+    finally:
+        fftmux.plan_cache.maxsize = size
