@@ -271,16 +271,28 @@ def adopt(obj):
                            "fftmux backend reads")
 
 
+# Where a library that is not its arrays' root module keeps from_dlpack.
+_IMPORTERS = {"jaxlib": "jax.dlpack", "jax": "jax.dlpack"}
+
+
+def _importer(like):
+    root = type(like).__module__.partition(".")[0]
+    module = sys.modules.get(_IMPORTERS.get(root, root))
+    return None if module is np else getattr(module, "from_dlpack", None)
+
+
 def give_back(result, like):
-    """A result as the kind of array the caller passed: the producer's own array for CUDA
-    input; for host input through DLPack, its library's from_dlpack of the numpy result."""
+    """A result as the kind of array the caller passed: CuPy and PyTorch results are
+    theirs already; others go through their library's from_dlpack where it has one (a
+    BufferArray stays as it is where none)."""
     if getattr(result, "on_device", False):
-        return result.obj
-    if isinstance(like, np.ndarray) or _dlpack.device_of(like) is None:
+        if not isinstance(result.adapter, _Buffers):
+            return result.obj
+        result = result.obj
+    elif isinstance(like, np.ndarray) or _dlpack.device_of(like) is None:
         return result
-    library = sys.modules.get(type(like).__module__.partition(".")[0])
-    convert = getattr(library, "from_dlpack", None)
-    return result if convert is None or library is np else convert(result)
+    convert = _importer(like)
+    return result if convert is None else convert(result)
 
 
 def check_input(x, dtype, nbytes, what="x"):

@@ -147,15 +147,23 @@ class _Consumed:
 _exports = {}  # address of a DLManagedTensor -> what it points into, until its deleter runs
 
 
-@_Deleter
-def _release(address):
-    _exports.pop(address, None)
+def _callbacks(exports, is_valid, pointer, name):
+    """The deleter and the capsule destructor, holding what they use: they may run while
+    the interpreter tears this module down."""
+
+    @_Deleter
+    def release(address):
+        exports.pop(address, None)
+
+    @ctypes.CFUNCTYPE(None, c_void_p)
+    def capsule_freed(capsule):
+        if is_valid(capsule, name):  # never consumed: the tensor is still ours
+            release(pointer(capsule, name))
+
+    return release, capsule_freed
 
 
-@ctypes.CFUNCTYPE(None, c_void_p)
-def _capsule_freed(capsule):
-    if _is_valid_raw(capsule, _NAME):  # never consumed: the tensor is still ours
-        _release(_pointer_raw(capsule, _NAME))
+_release, _capsule_freed = _callbacks(_exports, _is_valid_raw, _pointer_raw, _NAME)
 
 
 def capsule(address, shape, strides, dtype, device, owner):

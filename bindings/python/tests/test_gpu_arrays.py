@@ -2,6 +2,8 @@
 cupy.fft and torch.fft: strides, dtype conversion, padding, the producer's stream, results
 of the producer's kind, and DLPack both ways. Needs a CUDA GPU, CuPy and PyTorch."""
 
+import os
+
 import numpy as np
 import pytest
 
@@ -169,3 +171,16 @@ def test_plans_dropped_while_their_work_is_queued(rng):
             assert_close(cupy.asnumpy(y), cupy.asnumpy(cupy.fft.fft(x, n=n)))
     finally:
         fftmux.plan_cache.maxsize = size
+
+
+def test_jax_arrays_come_back_as_jax_arrays(rng):
+    os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # share the GPU
+    jax = pytest.importorskip("jax", reason="JAX is not installed")
+    import jax.numpy as jnp
+
+    if jax.devices()[0].platform != "gpu":
+        pytest.skip(f"JAX runs on {jax.devices()[0].platform}, not on the GPU")
+    x = jnp.asarray(random(rng, (8, 1000), np.complex64))
+    y = fftmux.fft(x)
+    assert isinstance(y, jax.Array)
+    assert_close(np.asarray(y), np.asarray(jnp.fft.fft(x)))
