@@ -66,10 +66,13 @@ def measure(size, repeat, queue):
     row["fftmux_torch_ms"] = timed(lambda: ours(t), tstream, repeat, queue)
     plan = fftmux.plan_cache.plans()[-1]
     row["fftmux_variant"] = f"{plan.backend}/{plan.variant}"
-    del x, t
+    return row
+
+
+def release():
+    """Hands the pools' memory back between sizes (2^27 elements take 1 GiB a side)."""
     cupy.get_default_memory_pool().free_all_blocks()
     torch.cuda.empty_cache()
-    return row
 
 
 def main():
@@ -79,7 +82,10 @@ def main():
     ap.add_argument("--queue", type=int, default=10)
     ap.add_argument("--json")
     args = ap.parse_args()
-    rows = [measure(s, args.repeat, args.queue) for s in args.sizes]
+    rows = []
+    for size in args.sizes:
+        rows.append(measure(size, args.repeat, args.queue))
+        release()
     print(f"{'size':>16} {'cupy ms':>9} {'fftmux ms':>9} {'ratio':>6} {'torch ms':>9} "
           f"{'fftmux ms':>9} {'ratio':>6}  fftmux ran")
     for r in rows:
