@@ -26,18 +26,9 @@ struct TuneOptions {
   bool problem_given = false;
 };
 
-std::string describe(const fftmux_desc& d) {
-  static const char* kinds[] = {"c2c", "r2c", "c2r"};
-  std::string s = std::string(kinds[d.kind % 3]) + (d.precision ? " f64 " : " f32 ");
-  for (uint32_t i = 0; i < d.rank; ++i)
-    s += (i ? "x" : "") + std::to_string(d.n[i]);
-  return s + " batch " + std::to_string(d.batch) + (d.placement ? " device" : " host");
-}
-
 std::string family(const fftmux_desc& d) {
-  static const char* kinds[] = {"c2c", "r2c", "c2r"};
-  return std::string(kinds[d.kind % 3]) + (d.precision ? " f64 " : " f32 ") +
-         std::to_string(d.rank) + "D" + (d.placement ? " device" : " host");
+  return std::string(kind_names[d.kind % 3]) + " " + precision_names[d.precision % 2] + " " +
+         std::to_string(d.rank) + "D " + placement_names[d.placement % 2];
 }
 
 std::string duration(double s) {
@@ -141,22 +132,25 @@ void print_summary(const std::vector<fftmux_tune_record>& all, const std::string
 
 nlohmann::json to_json(const std::vector<fftmux_tune_record>& all) {
   nlohmann::json out = nlohmann::json::array();
-  for (const auto& r : all)
-    out.push_back({{"problem", describe(r.desc)},
-                   {"backend", r.backend},
-                   {"variant", r.variant},
-                   {"ok", bool(r.ok)},
-                   {"reason", r.reason},
-                   {"plan_seconds", r.plan_seconds},
-                   {"upload_seconds", r.upload_seconds},
-                   {"execute_seconds", r.execute_seconds},
-                   {"download_seconds", r.download_seconds},
-                   {"median_seconds", r.median_seconds},
-                   {"spread_seconds", r.spread_seconds},
-                   {"round_trip_error", r.round_trip_error},
-                   {"gbytes_per_second", r.gbytes_per_second},
-                   {"runs", r.runs},
-                   {"same_as", r.same_as}});
+  for (const auto& r : all) {
+    nlohmann::json j = {{"problem", describe(r.desc)},
+                        {"backend", r.backend},
+                        {"variant", r.variant},
+                        {"ok", bool(r.ok)},
+                        {"reason", r.reason},
+                        {"plan_seconds", r.plan_seconds},
+                        {"upload_seconds", r.upload_seconds},
+                        {"execute_seconds", r.execute_seconds},
+                        {"download_seconds", r.download_seconds},
+                        {"median_seconds", r.median_seconds},
+                        {"spread_seconds", r.spread_seconds},
+                        {"round_trip_error", r.round_trip_error},
+                        {"gbytes_per_second", r.gbytes_per_second},
+                        {"runs", r.runs},
+                        {"same_as", r.same_as}};
+    j.update(problem_json(r.desc));
+    out.push_back(j);
+  }
   return out;
 }
 
