@@ -133,23 +133,22 @@ void print_summary(const std::vector<fftmux_tune_record>& all, const std::string
 nlohmann::json to_json(const std::vector<fftmux_tune_record>& all) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& r : all) {
-    nlohmann::json j = {{"problem", describe(r.desc)},
-                        {"backend", r.backend},
-                        {"variant", r.variant},
-                        {"ok", bool(r.ok)},
-                        {"reason", r.reason},
-                        {"plan_seconds", r.plan_seconds},
-                        {"upload_seconds", r.upload_seconds},
-                        {"execute_seconds", r.execute_seconds},
-                        {"download_seconds", r.download_seconds},
-                        {"median_seconds", r.median_seconds},
-                        {"spread_seconds", r.spread_seconds},
-                        {"round_trip_error", r.round_trip_error},
-                        {"gbytes_per_second", r.gbytes_per_second},
-                        {"runs", r.runs},
-                        {"same_as", r.same_as}};
-    j.update(problem_json(r.desc));
-    out.push_back(j);
+    out.push_back({{"problem", describe(r.desc)},
+                   {"backend", r.backend},
+                   {"variant", r.variant},
+                   {"ok", bool(r.ok)},
+                   {"reason", r.reason},
+                   {"plan_seconds", r.plan_seconds},
+                   {"upload_seconds", r.upload_seconds},
+                   {"execute_seconds", r.execute_seconds},
+                   {"download_seconds", r.download_seconds},
+                   {"median_seconds", r.median_seconds},
+                   {"spread_seconds", r.spread_seconds},
+                   {"round_trip_error", r.round_trip_error},
+                   {"gbytes_per_second", r.gbytes_per_second},
+                   {"runs", r.runs},
+                   {"same_as", r.same_as}});
+    out.back().update(problem_json(r.desc));
   }
   return out;
 }
