@@ -738,6 +738,11 @@ const char* fftmux_status_name(fftmux_status s) {
   return unsigned(s) < sizeof names / sizeof *names ? names[s] : "unknown status";
 }
 
+const char* fftmux_backend_state_name(uint32_t state) {
+  static const char* names[] = {"listed", "ready", "unavailable", "skipped"};
+  return state < sizeof names / sizeof *names ? names[state] : "unknown state";
+}
+
 const char* fftmux_version(int* major, int* minor, int* patch) {
   if (major)
     *major = FFTMUX_VERSION_MAJOR;

@@ -1,5 +1,6 @@
-// Diagnostics go to stderr only when FFTMUX_LOG asks for them (error, warn,
-// info, debug): a library inside someone else's process stays quiet.
+// Diagnostics go to the callback of fftmux_set_log_callback, or else to
+// stderr when FFTMUX_LOG asks for them (error, warn, info, debug): a library
+// inside someone else's process stays quiet.
 #pragma once
 
 #include <string>

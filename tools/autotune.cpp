@@ -26,18 +26,9 @@ struct TuneOptions {
   bool problem_given = false;
 };
 
-std::string describe(const fftmux_desc& d) {
-  static const char* kinds[] = {"c2c", "r2c", "c2r"};
-  std::string s = std::string(kinds[d.kind % 3]) + (d.precision ? " f64 " : " f32 ");
-  for (uint32_t i = 0; i < d.rank; ++i)
-    s += (i ? "x" : "") + std::to_string(d.n[i]);
-  return s + " batch " + std::to_string(d.batch) + (d.placement ? " device" : " host");
-}
-
 std::string family(const fftmux_desc& d) {
-  static const char* kinds[] = {"c2c", "r2c", "c2r"};
-  return std::string(kinds[d.kind % 3]) + (d.precision ? " f64 " : " f32 ") +
-         std::to_string(d.rank) + "D" + (d.placement ? " device" : " host");
+  return std::string(kind_names[d.kind % 3]) + " " + precision_names[d.precision % 2] + " " +
+         std::to_string(d.rank) + "D " + placement_names[d.placement % 2];
 }
 
 std::string duration(double s) {
@@ -141,7 +132,7 @@ void print_summary(const std::vector<fftmux_tune_record>& all, const std::string
 
 nlohmann::json to_json(const std::vector<fftmux_tune_record>& all) {
   nlohmann::json out = nlohmann::json::array();
-  for (const auto& r : all)
+  for (const auto& r : all) {
     out.push_back({{"problem", describe(r.desc)},
                    {"backend", r.backend},
                    {"variant", r.variant},
@@ -157,6 +148,8 @@ nlohmann::json to_json(const std::vector<fftmux_tune_record>& all) {
                    {"gbytes_per_second", r.gbytes_per_second},
                    {"runs", r.runs},
                    {"same_as", r.same_as}});
+    out.back().update(problem_json(r.desc));
+  }
   return out;
 }
 

@@ -14,11 +14,6 @@ namespace fftmux::cli {
 
 namespace {
 
-const char* state_name(uint32_t s) {
-  static const char* names[] = {"listed", "ok", "unavailable", "skipped"};
-  return s < 4 ? names[s] : "?";
-}
-
 std::vector<std::string> lines(const std::string& text, char sep = '\n') {
   std::vector<std::string> out;
   std::stringstream s(text);
@@ -45,7 +40,7 @@ void print_table(const std::vector<fftmux_backend_info>& all,
     std::vector<std::string> detail = lines(ok ? b.devices : b.reason);
     if (!variants[i].empty())
       detail.push_back("variants: " + variants[i]);
-    std::printf("%-*s %-12s %-8s %s\n", name, b.name, state_name(b.state), b.version,
+    std::printf("%-*s %-12s %-8s %s\n", name, b.name, fftmux_backend_state_name(b.state), b.version,
                 detail.empty() ? "" : detail[0].c_str());
     for (size_t i = 1; i < detail.size(); ++i)
       std::printf("%*s%s\n", devices, "", detail[i].c_str());
@@ -63,7 +58,7 @@ nlohmann::json to_json(const std::vector<fftmux_backend_info>& all,
     const fftmux_backend_info& b = all[i];
     out.push_back({{"name", b.name},
                    {"version", b.version},
-                   {"status", state_name(b.state)},
+                   {"status", fftmux_backend_state_name(b.state)},
                    {"reason", b.reason},
                    {"library", b.library},
                    {"devices", lines(b.devices)},

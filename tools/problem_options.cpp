@@ -1,5 +1,6 @@
 #include "problem_options.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace fftmux::cli {
@@ -49,6 +50,21 @@ void parse_strides(const std::string& option, const std::string& text, uint32_t 
   std::copy(v.begin(), v.end(), strides);
 }
 
+// A side's strides and distance, where they were given.
+void add_layout(nlohmann::json& j, const std::string& side, const int64_t* strides, uint32_t rank,
+                int64_t distance) {
+  std::vector<int64_t> given(strides, strides + rank);
+  if (std::any_of(given.begin(), given.end(), [](int64_t s) { return s != 0; }))
+    j[side + "_strides"] = given;
+  if (distance)
+    j[side + "_distance"] = distance;
+}
+
+// The name of value in names, "?" for a value from newer code.
+const char* name(const std::vector<const char*>& names, uint32_t value) {
+  return value < names.size() ? names[value] : "?";
+}
+
 } // namespace
 
 std::vector<int64_t> parse_shape(const std::string& text) {
@@ -56,7 +72,7 @@ std::vector<int64_t> parse_shape(const std::string& text) {
 }
 
 uint32_t choice(const std::string& option, const std::string& value,
-                std::initializer_list<const char*> names) {
+                const std::vector<const char*>& names) {
   uint32_t i = 0;
   std::string list;
   for (const char* n : names) {
@@ -98,11 +114,11 @@ fftmux_desc ProblemOptions::desc() const {
   if (batch < 1)
     throw std::runtime_error("--batch " + std::to_string(batch) + ": must be at least 1");
   d.batch = batch;
-  d.kind = choice("--kind", kind, {"c2c", "r2c", "c2r"});
-  d.precision = choice("--precision", precision, {"f32", "f64"});
-  d.norm = choice("--norm", norm, {"none", "backward", "ortho", "forward"});
-  d.placement = choice("--placement", placement, {"host", "device"});
-  d.flags = choice("--shift", shift, {"none", "input", "output", "both"});
+  d.kind = choice("--kind", kind, kind_names);
+  d.precision = choice("--precision", precision, precision_names);
+  d.norm = choice("--norm", norm, norm_names);
+  d.placement = choice("--placement", placement, placement_names);
+  d.flags = choice("--shift", shift, shift_names);
   if (in_place)
     d.flags |= FFTMUX_IN_PLACE;
   parse_strides("--in-strides", in_strides, d.rank, d.in_strides);
@@ -110,6 +126,29 @@ fftmux_desc ProblemOptions::desc() const {
   d.in_distance = in_distance;
   d.out_distance = out_distance;
   return d;
+}
+
+std::string describe(const fftmux_desc& d) {
+  std::string s = std::string(name(kind_names, d.kind)) + " " + name(precision_names, d.precision);
+  for (uint32_t i = 0; i < d.rank; ++i)
+    s += (i ? "x" : " ") + std::to_string(d.n[i]);
+  return s + " batch " + std::to_string(d.batch) + " " + name(placement_names, d.placement);
+}
+
+nlohmann::json problem_json(const fftmux_desc& d) {
+  uint32_t shifts = d.flags & (FFTMUX_SHIFT_INPUT | FFTMUX_SHIFT_OUTPUT);
+  nlohmann::json j = {{"rank", d.rank},
+                      {"shape", std::vector<int64_t>(d.n, d.n + d.rank)},
+                      {"batch", d.batch},
+                      {"kind", name(kind_names, d.kind)},
+                      {"precision", name(precision_names, d.precision)},
+                      {"norm", name(norm_names, d.norm)},
+                      {"placement", name(placement_names, d.placement)},
+                      {"shift", name(shift_names, shifts)},
+                      {"in_place", bool(d.flags & FFTMUX_IN_PLACE)}};
+  add_layout(j, "in", d.in_strides, d.rank, d.in_distance);
+  add_layout(j, "out", d.out_strides, d.rank, d.out_distance);
+  return j;
 }
 
 } // namespace fftmux::cli

@@ -4,8 +4,10 @@
 #include <fftmux/fftmux.h>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include <string>
+#include <vector>
 
 namespace fftmux::cli {
 
@@ -33,6 +35,21 @@ std::vector<int64_t> parse_shape(const std::string& text);
 
 // Index of value in names, or a runtime_error listing the choices.
 uint32_t choice(const std::string& option, const std::string& value,
-                std::initializer_list<const char*> names);
+                const std::vector<const char*>& names);
+
+// The descriptor's values as the options spell them, indexed by the C enums.
+inline const std::vector<const char*> kind_names = {"c2c", "r2c", "c2r"};
+inline const std::vector<const char*> precision_names = {"f32", "f64"};
+inline const std::vector<const char*> norm_names = {"none", "backward", "ortho", "forward"};
+inline const std::vector<const char*> placement_names = {"host", "device"};
+inline const std::vector<const char*> shift_names = {"none", "input", "output", "both"};
+
+// "c2c f32 64x64 batch 8 host": a problem in one line.
+std::string describe(const fftmux_desc& d);
+
+// The problem as fields of every --json output: rank, shape, batch, kind,
+// precision, norm, placement, shift, in_place, and the strides and
+// distances that were given.
+nlohmann::json problem_json(const fftmux_desc& d);
 
 } // namespace fftmux::cli

@@ -242,6 +242,7 @@ int run(RunOptions& o) {
       {"batch", d.batch},           {"open_seconds", t.open},     {"plan_seconds", t.plan},
       {"median_seconds", t.median}, {"spread_seconds", t.spread}, {"repeats", o.repeat},
       {"gflops", gflops},           {"gbytes_per_second", gbs},   {"threads", o.threads}};
+  report.update(problem_json(d));
   int status = 0;
   if (o.verify) {
     double err =

@@ -368,7 +368,43 @@ FFTMUX_API fftmux_status fftmux_tuning_cache_path(fftmux_context context, char* 
  * Valid until the next fftmux call on this thread. */
 FFTMUX_API const char* fftmux_last_error(void);
 FFTMUX_API const char* fftmux_status_name(fftmux_status status);
+/* "listed", "ready", "unavailable", "skipped" for an fftmux_backend_state;
+ * "unknown state" for any other value. */
+FFTMUX_API const char* fftmux_backend_state_name(uint32_t state);
 FFTMUX_API const char* fftmux_version(int* major, int* minor, int* patch);
+
+/* ---- Log: what the library notices (a skipped plugin, an unusable cache) ---- */
+
+/* A message's level; as a threshold, messages at it or more severe (lower
+ * values) pass. */
+typedef enum fftmux_log_level {
+  FFTMUX_LOG_ERROR = 0,
+  FFTMUX_LOG_WARN = 1,
+  FFTMUX_LOG_INFO = 2,
+  FFTMUX_LOG_DEBUG = 3,
+  /* Thresholds only, never a message's level: */
+  FFTMUX_LOG_OFF = 0x100, /* no message passes */
+  FFTMUX_LOG_ENV = 0x101  /* the level $FFTMUX_LOG names (error, warn, info, debug);
+                             OFF when it is unset or names none */
+} fftmux_log_level;
+
+/* Receives one message: its fftmux_log_level, the text (NUL-terminated,
+ * valid during the call) and the user pointer given with it. Called on
+ * whichever thread the message arises, possibly on several at once. */
+typedef void (*fftmux_log_callback)(void* user, uint32_t level, const char* message);
+
+/* Where the library's messages go, for the whole process (messages arise
+ * where no context is at hand, e.g. while plugins are discovered, and
+ * FFTMUX_LOG is process-wide too). callback NULL: printed to stderr, as
+ * before any call; else passed to callback and not printed. threshold: a
+ * level, FFTMUX_LOG_OFF or FFTMUX_LOG_ENV, the default.
+ * fftmux_set_log_callback(NULL, NULL, FFTMUX_LOG_ENV) restores the default.
+ * When it returns, the previous callback is running nowhere and is never
+ * called again. Messages of fftmux calls made inside the callback go to
+ * stderr as FFTMUX_LOG says, never to the callback again; calling this
+ * function from inside the callback fails. */
+FFTMUX_API fftmux_status fftmux_set_log_callback(fftmux_log_callback callback, void* user,
+                                                 uint32_t threshold);
 
 /* ---- Tuning that travels: show, export, import and clear measurements ---- */
 

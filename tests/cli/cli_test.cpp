@@ -63,7 +63,7 @@ TEST(Cli, BackendsJsonListsFftw) {
   for (auto& b : j)
     if (b["name"] == "fftw") {
       found = true;
-      EXPECT_EQ(b["status"], "ok");
+      EXPECT_EQ(b["status"], "ready");
       EXPECT_FALSE(b["devices"].empty());
       EXPECT_EQ(b["variants"][0], "default");
     }
@@ -104,6 +104,78 @@ TEST(Cli, RunTimesTheBackendsOpeningApart) {
   Result routed = fftmux_cli("run --shape 64 --repeat 1");
   ASSERT_EQ(routed.status, 0) << routed.err;
   EXPECT_EQ(routed.out.find("\nopen "), std::string::npos) << routed.out;
+}
+
+// The environment of a tuning test: its own user and system caches.
+struct TuningFiles {
+  std::string dir = ::testing::TempDir() + "cli_tuning/";
+  std::string user = dir + "user.toml", system = dir + "system.toml";
+  std::string env = "FFTMUX_TUNING_CACHE=" + user + " FFTMUX_SYSTEM_TUNING_CACHE=" + system;
+  TuningFiles() { std::system(("rm -rf " + dir + " && mkdir -p " + dir).c_str()); }
+};
+
+// Every --json output holds the problem as fields, from one conversion.
+void expect_problem_fields(const nlohmann::json& j, const nlohmann::json& expected) {
+  for (auto& [key, value] : expected.items())
+    EXPECT_EQ(j[key], value) << key << " in\n" << j.dump(2);
+}
+
+TEST(Cli, JsonOutputsHoldTheProblemAsFields) {
+  Result r = fftmux_cli("run --shape 16x6 --batch 2 --kind r2c --precision f64 --norm ortho "
+                        "--shift output --in-strides 12x2 --repeat 1 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["problem"], "16x6");
+  expect_problem_fields(j, {{"rank", 2},
+                            {"shape", {16, 6}},
+                            {"batch", 2},
+                            {"kind", "r2c"},
+                            {"precision", "f64"},
+                            {"norm", "ortho"},
+                            {"placement", "host"},
+                            {"shift", "output"},
+                            {"in_place", false},
+                            {"in_strides", {12, 2}}});
+  EXPECT_FALSE(j.contains("out_strides")) << "default layouts are left out";
+
+  r = fftmux_cli("explain --shape 64 --batch 4 --in-place --placement device "
+                 "--in-distance 70 --out-distance 70 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["problem"], "c2c f32 64 batch 4 device");
+  expect_problem_fields(j, {{"rank", 1},
+                            {"shape", nlohmann::json::array({64})},
+                            {"batch", 4},
+                            {"kind", "c2c"},
+                            {"precision", "f32"},
+                            {"norm", "backward"},
+                            {"placement", "device"},
+                            {"shift", "none"},
+                            {"in_place", true},
+                            {"in_distance", 70},
+                            {"out_distance", 70},
+                            {"planned", true}});
+  EXPECT_TRUE(has(j["explanation"].get<std::string>(), "chosen: ")) << j.dump(2);
+
+  r = fftmux_cli("explain --shape 8 --backend nope --json");
+  EXPECT_EQ(r.status, 1);
+  j = nlohmann::json::parse(r.out);
+  expect_problem_fields(j, {{"shape", nlohmann::json::array({8})}, {"planned", false}});
+  EXPECT_TRUE(has(j["error"].get<std::string>(), "no backend named 'nope'")) << j.dump(2);
+  EXPECT_FALSE(j["backends"].empty()) << "each backend's answer";
+
+  TuningFiles f;
+  r = fftmux_cli("autotune --shape 32 --batch 3 --precision f64 --backends fftw --repeat 2 "
+                 "--warmup 0 --json",
+                 f.env);
+  ASSERT_EQ(r.status, 0) << r.err;
+  j = nlohmann::json::parse(r.out);
+  ASSERT_FALSE(j["records"].empty()) << r.out;
+  for (const auto& record : j["records"]) {
+    EXPECT_EQ(record["problem"], "c2c f64 32 batch 3 host");
+    expect_problem_fields(
+        record, {{"shape", nlohmann::json::array({32})}, {"batch", 3}, {"precision", "f64"}});
+  }
 }
 
 TEST(Cli, NpyInputAndOutput) {
@@ -208,7 +280,7 @@ TEST(Cli, BackendsTableFitsTheLongestName) {
   while (std::getline(text, line)) {
     if (line.rfind("lacks-in-place ", 0) == 0 || line.rfind("no-buffers ", 0) == 0) {
       ++rows;
-      EXPECT_EQ(line.substr(status, 3), "ok ") << r.out;
+      EXPECT_EQ(line.substr(status, 6), "ready ") << r.out;
       EXPECT_EQ(line.substr(devices), "fixture device") << r.out;
     } else if (line.find("variants: naive") != std::string::npos) {
       EXPECT_EQ(line.find_first_not_of(' '), devices) << r.out;
@@ -227,14 +299,6 @@ TEST(Cli, ExplainShowsALayoutOnlyWhereItIsNotTheDefault) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(has(r.out, "problem: c2c f32 16 batch 2 host out-of-place norm backward\n")) << r.out;
 }
-
-// The environment of a tuning test: its own user and system caches.
-struct TuningFiles {
-  std::string dir = ::testing::TempDir() + "cli_tuning/";
-  std::string user = dir + "user.toml", system = dir + "system.toml";
-  std::string env = "FFTMUX_TUNING_CACHE=" + user + " FFTMUX_SYSTEM_TUNING_CACHE=" + system;
-  TuningFiles() { std::system(("rm -rf " + dir + " && mkdir -p " + dir).c_str()); }
-};
 
 TEST(Cli, AutotuneSystemWritesTheCacheEveryUserReadsBeneathTheirOwn) {
   TuningFiles f;

@@ -192,9 +192,12 @@ TEST(Errors, MessagesArePerThread) {
   EXPECT_TRUE(contains(last(), "rank = 0"));
 }
 
-TEST(Errors, StatusNamesAndVersion) {
+TEST(Errors, StatusAndStateNamesAndVersion) {
   EXPECT_STREQ(fftmux_status_name(FFTMUX_ERROR_NOT_FOUND), "not found");
   EXPECT_STREQ(fftmux_status_name(static_cast<fftmux_status>(99)), "unknown status");
+  EXPECT_STREQ(fftmux_backend_state_name(FFTMUX_BACKEND_READY), "ready");
+  EXPECT_STREQ(fftmux_backend_state_name(FFTMUX_BACKEND_SKIPPED), "skipped");
+  EXPECT_STREQ(fftmux_backend_state_name(99), "unknown state");
   int major = -1, minor = -1, patch = -1;
   EXPECT_STREQ(fftmux_version(&major, &minor, &patch), FFTMUX_VERSION_STRING);
   EXPECT_EQ(major, FFTMUX_VERSION_MAJOR);

@@ -5,7 +5,7 @@ import threading
 from ctypes import POINTER, c_char, c_char_p, c_double, c_int, c_int64, c_size_t, c_uint32
 from ctypes import c_uint64, c_void_p
 
-from . import _loader
+from . import _loader, _log
 from .errors import error_for
 
 MAX_RANK = 3
@@ -19,7 +19,6 @@ HOST, DEVICE = 0, 1
 FORWARD, INVERSE = -1, 1
 SHIFT_INPUT, SHIFT_OUTPUT, IN_PLACE = 0x1, 0x2, 0x4
 PROBE = 0x1
-BACKEND_STATES = ("listed", "ready", "unavailable", "skipped")
 
 _Dims = c_int64 * MAX_RANK
 
@@ -203,6 +202,8 @@ _PROTOTYPES = {
     "fftmux_system_tuning_path": (_S, [_H, c_char_p, c_size_t, POINTER(c_size_t)]),
     "fftmux_last_error": (c_char_p, []),
     "fftmux_status_name": (c_char_p, [c_int]),
+    "fftmux_backend_state_name": (c_char_p, [c_uint32]),
+    "fftmux_set_log_callback": (_S, [_log.Callback, c_void_p, c_uint32]),
     "fftmux_version": (c_char_p, [POINTER(c_int), POINTER(c_int), POINTER(c_int)]),
 }
 
@@ -219,6 +220,7 @@ def lib():
             for name, (restype, argtypes) in _PROTOTYPES.items():
                 fn = getattr(dll, name)
                 fn.restype, fn.argtypes = restype, argtypes
+            _log.install(dll)
             _lib = dll
         return _lib
 
@@ -230,6 +232,11 @@ def library_path():
 
 def last_error():
     return (lib().fftmux_last_error() or b"").decode("utf-8", "replace")
+
+
+def backend_state_name(state):
+    """'listed', 'ready', 'unavailable' or 'skipped': the names the command line uses too."""
+    return lib().fftmux_backend_state_name(state).decode()
 
 
 def check(status):

@@ -48,10 +48,9 @@ def _split(text, sep):
 
 def _backend_info(raw, variants):
     """variants: the whole list (fftmux_backend_variants); raw's field holds what fits."""
-    state = raw.state
     return BackendInfo(
         name=C.decode(raw.name),
-        state=C.BACKEND_STATES[state] if state < len(C.BACKEND_STATES) else f"state {state}",
+        state=C.backend_state_name(raw.state),
         version=C.decode(raw.version),
         library=C.decode(raw.library),
         reason=C.decode(raw.reason),
