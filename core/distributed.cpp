@@ -195,7 +195,7 @@ fftmux_plan create(fftmux_context ctx, const Request& r, const std::vector<Backe
   d.how = forced ? "forced by the plan option backend = \"" + std::string(forced) + "\""
                  : "distributed: the first backend by name that accepts (never timed)";
   std::vector<std::string> why;
-  bool tried = false;
+  std::vector<Error> failures; // of the backends that accepted, then failed alike on every rank
   for (Backend* b : backends) {
     if (forced && b->name() != forced)
       continue;
@@ -220,7 +220,7 @@ fftmux_plan create(fftmux_context ctx, const Request& r, const std::vector<Backe
     } catch (const Error& e) { // every rank failed alike: the backend agreed on it
       d.candidates.back().failure = e.what();
       why.push_back(e.what());
-      tried = true;
+      failures.push_back(e);
       continue;
     }
     auto plan = std::make_unique<fftmux_plan_s>();
@@ -250,7 +250,9 @@ fftmux_plan create(fftmux_context ctx, const Request& r, const std::vector<Backe
       if (o.rfind(std::string(forced) + " ", 0) == 0)
         fail(FFTMUX_ERROR_UNSUPPORTED, o);
   }
-  fail(tried ? FFTMUX_ERROR_BACKEND : FFTMUX_ERROR_UNSUPPORTED,
+  if (failures.size() == 1 && why.size() == 1)
+    throw failures[0];
+  fail(failures.empty() ? FFTMUX_ERROR_UNSUPPORTED : FFTMUX_ERROR_BACKEND,
        "no backend runs " + describe(r.problem.desc) + " distributed: " + join(why));
 }
 

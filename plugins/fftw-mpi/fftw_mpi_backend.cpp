@@ -154,7 +154,7 @@ fftmux_status query_distributed(void* p, const fftmux_desc* d, uint32_t variant,
   return guarded(&static_cast<Backend*>(p)->host, [&] {
     if (variant != 0)
       fail(FFTMUX_ERROR_INVALID_ARGUMENT,
-           "fftw-mpi: variant " + std::to_string(variant) + " does not exist (0: default)");
+           "variant " + std::to_string(variant) + " does not exist (0: default)");
     std::string why = dist->decomposition == FFTMUX_GIVEN ? unsupported(*d, FFTMUX_SLABS)
                                                           : unsupported(*d, dist->decomposition);
     a->supported = why.empty();

@@ -26,11 +26,24 @@ inline std::vector<std::complex<double>> phases(int64_t n, int64_t lower, int64_
   return p;
 }
 
+// Where an axis is shifted on both sides, the phases of the two shifts
+// commute with a constant e^(i 2 pi dir (n/2)^2 / n) (+-1 for even n): the
+// product of the axes' in the bit set both.
+inline std::complex<double> commuted(const fftmux_desc& d, unsigned both, int dir) {
+  std::complex<double> c = 1.0;
+  for (uint32_t i = 0; i < d.rank; ++i)
+    if (both >> i & 1) {
+      int64_t s = d.n[i] / 2;
+      c *= std::polar(1.0, 2 * M_PI * dir * double(s * s % d.n[i]) / double(d.n[i]));
+    }
+  return c;
+}
+
 // Multiplies the box of one side (complex or real elements, the batch
 // innermost) by scale and the phases of the axes in the bit set axes.
 template <class T>
 void modulate(T* data, bool complex, const fftmux_box& box, const fftmux_desc& d, unsigned axes,
-              int dir, double scale) {
+              int dir, std::complex<double> scale) {
   std::vector<std::complex<double>> p[FFTMUX_MAX_RANK];
   int64_t stride[FFTMUX_MAX_RANK] = {0, 0, 0};
   for (uint32_t i = 0; i < FFTMUX_MAX_RANK; ++i) {

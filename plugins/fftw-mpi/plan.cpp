@@ -46,12 +46,12 @@ uint32_t decomposition_of(const fftmux_desc& d, const fftmux_distribution& dist,
   together(comm, [&] {
     if (!mine)
       fail(FFTMUX_ERROR_UNSUPPORTED,
-           "fftw-mpi: its boxes, in " + box_text(dist.in_box, d.rank) + " and out " +
+           "its boxes, in " + box_text(dist.in_box, d.rank) + " and out " +
                box_text(dist.out_box, d.rank) + ", are none of FFTW-MPI's: its slabs are in " +
                box_text(slab.in, d.rank) + " and out " + box_text(slab.out, d.rank) +
                " (boxes that overlap, leave gaps or differ from the slabs cannot run)");
   });
-  fail(FFTMUX_ERROR_UNSUPPORTED, "fftw-mpi: the ranks' boxes match different FFTW-MPI "
+  fail(FFTMUX_ERROR_UNSUPPORTED, "the ranks' boxes match different FFTW-MPI "
                                  "decompositions: give every rank the boxes of one");
 }
 

@@ -112,7 +112,8 @@ public:
     else
       A::run_c2r(p, reinterpret_cast<Complex*>(src), dst);
     if (after)
-      modulate(dst, d_.kind != FFTMUX_C2R, local_.out, d_, post, dir, s);
+      modulate(dst, d_.kind != FFTMUX_C2R, local_.out, d_, post, dir,
+               s * commuted(d_, pre & post, dir));
   }
 
 private:
@@ -171,7 +172,7 @@ private:
       else
         p = A::c2r(r, n, d_.batch, block, block, reinterpret_cast<Complex*>(i), o, c, flags);
       if (!p)
-        fail(FFTMUX_ERROR_UNSUPPORTED, "fftw-mpi: FFTW-MPI could not plan " +
+        fail(FFTMUX_ERROR_UNSUPPORTED, "FFTW-MPI could not plan " +
                                            std::string(dir < 0 ? "the forward" : "the inverse") +
                                            " transform of this problem");
     });
