@@ -33,17 +33,22 @@ struct Request {
   fftmux_distribution dist{};
 };
 
-// Why a backend runs no distributed plans; "" when it does.
+// Why a backend runs no distributed plans; "" when it does. unavailable: set
+// where one that has them cannot start (MPI not initialized, say).
 std::string no_distributed(Backend& b, bool& unavailable) {
-  if (!b.ready()) {
-    unavailable = true;
-    return b.name() + " is unavailable: " + b.reason();
-  }
+  bool ready = b.ready();
+  if (!ready && b.state() != FFTMUX_BACKEND_UNAVAILABLE) // never loaded: no table to read
+    return b.name() + " is skipped: " + b.reason();
   const fftmux_backend_v1& t = b.table();
   bool all = FFTMUX_HAS_FIELD(&t, distributed_agree) && FFTMUX_HAS_FIELD(&t, query_distributed) &&
              FFTMUX_HAS_FIELD(&t, plan_create_distributed) && FFTMUX_HAS_FIELD(&t, plan_local);
-  return (t.caps & FFTMUX_CAP_DISTRIBUTED) && all ? ""
-                                                  : b.name() + " has no distributed transforms";
+  if (!(t.caps & FFTMUX_CAP_DISTRIBUTED) || !all)
+    return b.name() + " has no distributed transforms";
+  if (!ready) {
+    unavailable = true;
+    return b.name() + " is unavailable: " + b.reason();
+  }
+  return "";
 }
 
 // The backends with distributed plans, by name; the others' reasons in why.

@@ -88,9 +88,11 @@ public:
   }
 
   ~Plan() override {
+    int finalized = 0; // FFTW-MPI's plans free communicators: after MPI_Finalize, leave them
+    MPI_Finalized(&finalized);
     for (auto* set : {&planned_, &unaligned_})
       for (auto p : *set)
-        if (p)
+        if (p && !finalized)
           A::destroy(p);
   }
 
