@@ -410,8 +410,9 @@ FFTMUX_API fftmux_status fftmux_system_tuning_path(fftmux_context context, char*
  * buffer) is every rank's, with the same status and message. Arguments
  * without which no communicator is known (NULL context, plan or
  * distribution) fail on their rank alone. Distributed plans may overwrite
- * their input, in place or not, as FFTW-MPI does; they are never timed or
- * routed by the tuning cache: the first backend by name that accepts runs. */
+ * their input, in place or not (a SHIFT_OUTPUT phase is applied to it, C2R
+ * uses it as workspace); they are never timed or routed by the tuning
+ * cache: the first backend by name that accepts runs. */
 
 /* The part of one side a rank holds, in the side's global coordinates
  * (real sizes on a real side, n/2+1 on the halved last axis of a complex

@@ -2,6 +2,7 @@
 arrays, which a deterministic function of the global indices fills, and compares its part of
 the result with numpy.fft's whole one. Not a test_* file: plain pytest runs have no mpirun."""
 
+import ctypes
 import os
 import sys
 
@@ -86,3 +87,8 @@ def test_a_descriptor_unlike_the_others_fails_every_rank():
         fftmux.mpi.DistributedPlan(shape, "c2c", "f64", COMM)
     messages = COMM.allgather(str(e.value))
     assert len(set(messages)) == 1 and "differs from rank 0's" in messages[0]
+
+
+def test_the_distribution_struct_matches_the_library():
+    size = fftmux._capi.library_struct_size(fftmux.mpi.Distribution, "fftmux_distribution_init")
+    assert size == ctypes.sizeof(fftmux.mpi.Distribution)
