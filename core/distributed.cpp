@@ -152,12 +152,16 @@ std::string key_of(const Request& r) {
          (o.variant ? o.variant : "default");
 }
 
-Verdict agree(Backend& b, uint64_t comm, void* plan, const Verdict& local, const char* key) {
+// in, out: an execution's arrays, else NULL.
+Verdict agree(Backend& b, uint64_t comm, void* plan, const Verdict& local, const char* key,
+              const void* in = nullptr, const void* out = nullptr) {
   auto a = std::make_unique<fftmux_agreement_v1>();
   std::memset(a.get(), 0, sizeof *a);
   a->struct_size = sizeof *a;
   a->status = local.status;
   a->key = key;
+  a->in = in;
+  a->out = out;
   std::snprintf(a->message, sizeof a->message, "%s", local.message.c_str());
   b.call("distributed_agree",
          [&] { return b.table().distributed_agree(b.handle(), comm, plan, a.get()); });
@@ -273,7 +277,7 @@ void execute_distributed(fftmux_plan_s& plan, int direction, const void* in,
     local = {e.status(), e.what()};
   }
   Backend& b = *plan.backend;
-  Verdict v = agree(b, plan.comm, plan.handle, local, nullptr);
+  Verdict v = agree(b, plan.comm, plan.handle, local, nullptr, in, out);
   if (v.status != FFTMUX_OK)
     fail(v.status, v.message);
   b.call("execute", [&] { return b.table().execute(plan.handle, direction, in, out); });

@@ -121,6 +121,11 @@ typedef struct fftmux_agreement_v1 {
   /* In: text every rank must give alike (the problem), NULL for none; a
    * rank whose text differs from rank 0's fails with a message naming it. */
   const char* key;
+  /* In, before an execution: the rank's arrays, for the backend to agree in
+   * the same step on what it needs of them (FFTW-MPI: their alignment);
+   * NULL otherwise. */
+  const void* in;
+  const void* out;
   /* In: this rank's message where its status fails. Out: the agreed one. */
   char message[1024];
 } fftmux_agreement_v1;
@@ -184,7 +189,8 @@ typedef struct fftmux_backend_v1 {
    * but plan_local is collective over the communicator. */
   /* The agreement above over comm (a Fortran handle, or FFTMUX_COMM_WORLD);
    * plan: NULL, or a distributed plan of the backend whose communicator
-   * serves. Returns a failure only where the communication failed. */
+   * serves: the host agrees so, with the arrays, before every execute of
+   * it. Returns a failure only where the communication failed. */
   fftmux_status (*distributed_agree)(void* backend, uint64_t comm, void* plan,
                                      fftmux_agreement_v1* agreement);
   /* query of a distributed problem: the same answer on every rank (it

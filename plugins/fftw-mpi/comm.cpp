@@ -95,10 +95,14 @@ Comm::~Comm() {
     MPI_Comm_free(&comm_);
 }
 
-void agree(const Comm& c, fftmux_agreement_v1& a) {
+void agree(const Comm& c, fftmux_agreement_v1& a, int* any) {
   MPI_Comm comm = c.get();
   int first = a.status != FFTMUX_OK ? c.rank() : c.size();
-  check_mpi(MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
+  int both[2] = {first, any && *any ? -1 : 0}; // one step: the lowest failing rank, -(any flag)
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, both, 2, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
+  first = both[0];
+  if (any)
+    *any = both[1] < 0;
   if (first == c.size() && a.key) { // everyone is fine so far: is it the same problem?
     std::string mine = a.key, root = mine;
     int length = int(mine.size());

@@ -40,8 +40,9 @@ private:
 };
 
 // Each rank's status and message in, the lowest failing rank's out (its
-// message prefixed "rank R: "), on every rank. key: text every rank must
-// give alike, or NULL.
-void agree(const Comm& comm, fftmux_agreement_v1& a);
+// message prefixed "rank R: "), on every rank; a.key: text every rank must
+// give alike, or NULL. any: NULL, or a flag in and whether any rank set it
+// out, in the same collective step.
+void agree(const Comm& comm, fftmux_agreement_v1& a, int* any = nullptr);
 
 } // namespace fftmux::fftw_mpi

@@ -143,7 +143,7 @@ constexpr std::nullptr_t execute_buffers = nullptr, synchronize = nullptr, buffe
 fftmux_status distributed_agree(void* p, uint64_t comm, void* plan, fftmux_agreement_v1* a) {
   return guarded(&static_cast<Backend*>(p)->host, [&] {
     if (plan)
-      return agree(static_cast<PlanBase*>(plan)->comm(), *a);
+      return static_cast<PlanBase*>(plan)->agree_execution(*a);
     Comm c(comm);
     agree(c, *a);
   });

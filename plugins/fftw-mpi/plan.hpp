@@ -59,6 +59,8 @@ struct PlanBase {
   PlanBase(Backend& b, uint64_t comm) : b_(b), comm_(comm) {}
   virtual ~PlanBase() = default;
   virtual void execute(int direction, const void* in, void* out) = 0;
+  // The agreement before an execution, on the arrays too (plugin.h).
+  virtual void agree_execution(fftmux_agreement_v1& a) = 0;
   const fftmux_host_v1* host() const { return &b_.host; }
   const Comm& comm() const { return comm_; }
   const Local& local() const { return local_; }
@@ -101,7 +103,7 @@ public:
   void execute(int dir, const void* in, void* out) override {
     T* src = const_cast<T*>(static_cast<const T*>(in));
     T* dst = static_cast<T*>(out);
-    typename A::plan p = pick(dir, src, dst);
+    typename A::plan p = pick(dir);
     double s = plugin::scale(d_, dir);
     unsigned pre = shifted(false), post = shifted(true); // SHIFT_OUTPUT before, SHIFT_INPUT after
     bool after = post || (s != 1 && !pre);
@@ -181,12 +183,19 @@ private:
     return p;
   }
 
+public:
   // FFTW's new-array execute needs the planning arrays' alignment: where any
   // rank's arrays lack it, every rank runs a plan made FFTW_UNALIGNED, once.
-  typename A::plan pick(int dir, T* in, T* out) {
-    int odd = A::alignment_of(in) != 0 || A::alignment_of(out) != 0;
-    check_mpi(MPI_Allreduce(MPI_IN_PLACE, &odd, 1, MPI_INT, MPI_MAX, comm_.get()), "MPI_Allreduce");
-    if (!odd)
+  // Learnt in the agreement's own collective step.
+  void agree_execution(fftmux_agreement_v1& a) override {
+    odd_ = a.in && (A::alignment_of(static_cast<T*>(const_cast<void*>(a.in))) != 0 ||
+                    (a.out && A::alignment_of(static_cast<T*>(const_cast<void*>(a.out))) != 0));
+    agree(comm_, a, &odd_);
+  }
+
+private:
+  typename A::plan pick(int dir) {
+    if (!odd_)
       return planned_[slot(dir)];
     if (!unaligned_[slot(dir)])
       unaligned_[slot(dir)] = make(dir, FFTW_UNALIGNED);
@@ -200,6 +209,7 @@ private:
 
   fftmux_desc d_;
   uint32_t decomposition_ = FFTMUX_SLABS;
+  int odd_ = 0; // whether some rank's arrays of the coming execution lack the alignment
   std::array<typename A::plan, 2> planned_{}, unaligned_{}; // per direction
 };
 
