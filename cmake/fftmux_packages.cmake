@@ -50,7 +50,7 @@ foreach(b FFTW VULKAN OPENGL CUDA)
   endif()
 endforeach()
 if(FFTMUX_WITH_FFTW_MPI_BUILD) # libfftw3-mpi3 and Open MPI come through its shlibs
-  fftmux_package(fftw_mpi fftmux-backend-fftw-mpi libs
+  fftmux_package(fftw-mpi fftmux-backend-fftw-mpi libs
                  "fftmux: the fftw-mpi backend plugin (distributed transforms)" ${lib_dep})
 endif()
 set(CPACK_DEBIAN_VULKAN_PACKAGE_SUGGESTS "mesa-vulkan-drivers")

@@ -50,7 +50,8 @@ inline Identity whole_identity(const char* name, uint32_t domain,
 #define FFTMUX_PLUGIN_TABLE(NS, IDENTITY, PLAN_SET_STREAM)                                         \
   FFTMUX_PLUGIN_TABLE_OPTIONAL(NS, IDENTITY, PLAN_SET_STREAM, nullptr)
 #define FFTMUX_PLUGIN_TABLE_OPTIONAL(NS, IDENTITY, PLAN_SET_STREAM, PLAN_CREATE_V2)                \
-  FFTMUX_PLUGIN_TABLE_TAIL(NS, IDENTITY, PLAN_SET_STREAM, PLAN_CREATE_V2)
+  FFTMUX_PLUGIN_TABLE_TAIL(NS, IDENTITY, PLAN_SET_STREAM, PLAN_CREATE_V2, nullptr, nullptr,        \
+                           nullptr, nullptr)
 // A distributed backend's: NS also defines distributed_agree,
 // query_distributed, plan_create_distributed and plan_local.
 #define FFTMUX_PLUGIN_TABLE_DISTRIBUTED(NS, IDENTITY, PLAN_CREATE_V2)                              \
