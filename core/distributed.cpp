@@ -9,6 +9,8 @@
 #include "problem.hpp"
 #include "registry.hpp"
 
+#include <fftmux/desc_geometry.hpp>
+
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
@@ -75,17 +77,11 @@ std::string join(const std::vector<std::string>& v) {
   return s;
 }
 
-// The extent of axis i of one side: n/2+1 on the halved axis of a complex side.
-int64_t extent(const fftmux_desc& d, bool input, uint32_t i) {
-  bool complex = input ? d.kind != FFTMUX_R2C : d.kind != FFTMUX_C2R;
-  return d.kind != FFTMUX_C2C && complex && i + 1 == d.rank ? d.n[i] / 2 + 1 : d.n[i];
-}
-
 void check_box(const fftmux_desc& d, const fftmux_box& box, bool input) {
   std::string name = std::string("distribution->") + (input ? "in_box" : "out_box");
   for (uint32_t i = 0; i < d.rank; ++i) {
     std::string at = "[" + std::to_string(i) + "] = ";
-    int64_t n = extent(d, input, i);
+    int64_t n = geometry::side_extent(d, input, i);
     if (box.lower[i] < 0 || box.lower[i] > box.upper[i])
       invalid(name + ".lower" + at + std::to_string(box.lower[i]) + ": must be from 0 to upper" +
               at.substr(0, at.size() - 3) + " (" + std::to_string(box.upper[i]) + ")");

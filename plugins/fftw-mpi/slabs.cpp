@@ -2,6 +2,8 @@
 
 #include <fftw3-mpi.h>
 
+#include <fftmux/desc_geometry.hpp>
+
 #include <algorithm>
 
 namespace fftmux::fftw_mpi {
@@ -10,7 +12,7 @@ namespace {
 // The stored length of axis i: the real side's last axis padded to whole complex rows.
 int64_t row(const fftmux_desc& d, bool input, uint32_t i) {
   bool real = input ? d.kind == FFTMUX_R2C : d.kind == FFTMUX_C2R;
-  return real && i + 1 == d.rank ? 2 * (d.n[i] / 2 + 1) : extent(d, input, i);
+  return real && i + 1 == d.rank ? 2 * (d.n[i] / 2 + 1) : geometry::side_extent(d, input, i);
 }
 
 // The whole side but for [start, start + count) along the distributed axis
@@ -20,7 +22,7 @@ fftmux_box side_box(const fftmux_desc& d, bool input, bool transposed, int64_t c
   fftmux_box b{};
   uint32_t axis = transposed ? 1 : 0, order[FFTMUX_MAX_RANK] = {axis};
   for (uint32_t i = 0, k = 1; i < d.rank; ++i) {
-    b.upper[i] = extent(d, input, i);
+    b.upper[i] = geometry::side_extent(d, input, i);
     if (i != axis)
       order[k++] = i;
   }
@@ -43,16 +45,11 @@ bool empty(const fftmux_box& b, uint32_t rank) {
 
 } // namespace
 
-int64_t extent(const fftmux_desc& d, bool input, uint32_t i) {
-  bool complex = input ? d.kind != FFTMUX_R2C : d.kind != FFTMUX_C2R;
-  return d.kind != FFTMUX_C2C && complex && i + 1 == d.rank ? d.n[i] / 2 + 1 : d.n[i];
-}
-
 Local slabs(const fftmux_desc& d, uint32_t decomposition, MPI_Comm comm) {
   ptrdiff_t n[FFTMUX_MAX_RANK] = {1, 1, 1}, n0 = 0, s0 = 0, n1 = 0, s1 = 0;
   bool complex_in = d.kind != FFTMUX_R2C; // the complex side's sizes decide the slabs
   for (uint32_t i = 0; i < d.rank; ++i)
-    n[i] = ptrdiff_t(extent(d, complex_in, i));
+    n[i] = ptrdiff_t(geometry::side_extent(d, complex_in, i));
   Local l;
   l.alloc = std::max<int64_t>(
       1, fftw_mpi_local_size_many_transposed(int(d.rank), n, d.batch, FFTW_MPI_DEFAULT_BLOCK,

@@ -17,9 +17,6 @@ struct Local {
   int64_t alloc = 1; // complex elements of each side's buffer (FFTW's local size), at least 1
 };
 
-// The side's extent along axis i: n/2+1 on the halved axis of a complex side.
-int64_t extent(const fftmux_desc& d, bool input, uint32_t i);
-
 // The boxes of decomposition (SLABS or a TRANSPOSED one) on this rank of comm.
 Local slabs(const fftmux_desc& d, uint32_t decomposition, MPI_Comm comm);
 

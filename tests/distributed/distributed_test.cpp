@@ -10,6 +10,8 @@
 
 #include <mpi.h>
 
+#include <fftmux/desc_geometry.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -59,18 +61,13 @@ fftmux_desc back_of(fftmux_desc d) {
   return d;
 }
 
-// The side's extent along axis i (n/2+1 on the halved axis of a complex side).
-int64_t extent(const fftmux_desc& d, bool input, uint32_t i) {
-  bool complex = input ? d.kind != FFTMUX_R2C : d.kind != FFTMUX_C2R;
-  return d.kind != FFTMUX_C2C && complex && i + 1 == d.rank ? d.n[i] / 2 + 1 : d.n[i];
-}
-
 // Calls f(local element, global packed element) for every element of a box.
 void each(const fftmux_desc& d, bool input, const fftmux_box& b,
           const std::function<void(int64_t, int64_t)>& f) {
   int64_t lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1}, st[3] = {0, 0, 0}, n[3] = {1, 1, 1};
   for (uint32_t i = 0; i < d.rank; ++i)
-    lo[i] = b.lower[i], hi[i] = b.upper[i], st[i] = b.strides[i], n[i] = extent(d, input, i);
+    lo[i] = b.lower[i], hi[i] = b.upper[i], st[i] = b.strides[i],
+    n[i] = fftmux::geometry::side_extent(d, input, i);
   int64_t volume = n[0] * n[1] * n[2];
   for (int64_t h = 0; h < d.batch; ++h)
     for (int64_t i = lo[0]; i < hi[0]; ++i)
@@ -167,9 +164,8 @@ template <class T> double run(const fftmux_desc& d, uint32_t decomposition, bool
     fftmux_plan_destroy(f.plan);
     f = plan(d, FFTMUX_GIVEN, boxes);
   }
-  uint32_t way_back = decomposition == FFTMUX_SLABS_TRANSPOSED_OUT  ? FFTMUX_SLABS_TRANSPOSED_IN
-                      : decomposition == FFTMUX_SLABS_TRANSPOSED_IN ? FFTMUX_SLABS_TRANSPOSED_OUT
-                                                                    : decomposition;
+  // TRANSPOSED_OUT (1) and TRANSPOSED_IN (2) lead back to each other
+  uint32_t way_back = decomposition == FFTMUX_SLABS ? decomposition : 3 - decomposition;
   Local b = plan(back_of(d), way_back);
   if (!f.plan || !b.plan)
     return 1e9;
