@@ -148,9 +148,10 @@ int run_on(fftmux_context ctx, const DistributedOptions& opt, const fftmux_desc&
   std::vector<T> x(f.in_bytes / sizeof(T)), y(f.out_bytes / sizeof(T)), z(b.out_bytes / sizeof(T));
   each(d, f.in, [&](int64_t e, const int64_t* at) {
     Complex v = d.kind == FFTMUX_C2R ? spectrum(back_of(d), -dir, at, 1) : wave(d, at);
-    (complex_in ? x[2 * e + 1] : x[e]) = T(complex_in ? v.imag() : v.real());
-    if (complex_in)
-      x[2 * e] = T(v.real());
+    if (!complex_in)
+      x[e] = T(v.real());
+    else
+      x[2 * e] = T(v.real()), x[2 * e + 1] = T(v.imag());
   });
   const std::vector<T> keep = x; // distributed plans may overwrite their input
   T* out = in_place ? x.data() : y.data();
@@ -203,6 +204,10 @@ std::shared_ptr<DistributedOptions> add_distributed(CLI::App& run) {
 
 int run_distributed(const DistributedOptions& opt, const ProblemOptions& problem, int repeat,
                     int warmup, int64_t threads) {
+  if (repeat < 1 || warmup < 0)
+    throw std::runtime_error("--repeat " + std::to_string(repeat) + " --warmup " +
+                             std::to_string(warmup) +
+                             ": at least one timed run, no negative warm-up");
   setenv("FFTMUX_MPI_INIT", "1", 0); // the command links no MPI: fftw-mpi initializes it
   fftmux_desc d = problem.desc();
   fftmux_plan_options po;
