@@ -228,6 +228,15 @@ fftmux_plan create(fftmux_context ctx, const Request& r, const std::vector<Backe
       failures.push_back(e);
       continue;
     }
+    uint64_t in_bytes = 0, out_bytes = 0;
+    try {
+      b->call("plan_local", [&] {
+        return b->table().plan_local(handle, nullptr, nullptr, &in_bytes, &out_bytes);
+      });
+    } catch (const Error&) {
+      b->table().plan_destroy(handle);
+      throw;
+    }
     auto plan = std::make_unique<fftmux_plan_s>();
     plan->context = ctx;
     plan->backend = b;
@@ -241,10 +250,8 @@ fftmux_plan create(fftmux_context ctx, const Request& r, const std::vector<Backe
     plan->threads = params.threads;
     plan->distributed = true;
     plan->comm = r.dist.comm;
-    b->call("plan_local", [&] {
-      return b->table().plan_local(handle, nullptr, nullptr, &plan->local_in_bytes,
-                                   &plan->local_out_bytes);
-    });
+    plan->local_in_bytes = in_bytes;
+    plan->local_out_bytes = out_bytes;
     ++ctx->live;
     return plan.release();
   }
