@@ -20,6 +20,7 @@ import numpy as np
 from . import _capi as C
 from . import _desc
 from ._context import default_context
+from .errors import error_for
 
 DECOMPOSITIONS = {"slabs": 0, "transposed_out": 1, "transposed_in": 2, "given": 3}
 COMM_WORLD = 2**64 - 1  # FFTMUX_COMM_WORLD: the backend's own MPI_COMM_WORLD
@@ -177,8 +178,10 @@ class DistributedPlan:
         view = self._view(0)
         x = np.asarray(x)
         if x.shape != view.shape:
-            # every rank must learn of it: the library agrees on a NULL input instead
-            C.check(_lib().fftmux_execute(self._handle, direction, None, self._out.ctypes.data))
+            # every rank must learn of it: the ranks agree on a NULL input (rank R: in is NULL)
+            status = _lib().fftmux_execute(self._handle, direction, None, self._out.ctypes.data)
+            raise ValueError(f"x has the shape {x.shape}, this rank's input box {view.shape}") \
+                from error_for(status, C.last_error())
         view[...] = x
         out = self._out.ctypes.data
         C.check(C.lib().fftmux_execute(self._handle, direction, self._in.ctypes.data, out))

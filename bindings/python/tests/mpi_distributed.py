@@ -92,3 +92,13 @@ def test_a_descriptor_unlike_the_others_fails_every_rank():
 def test_the_distribution_struct_matches_the_library():
     size = fftmux._capi.library_struct_size(fftmux.mpi.Distribution, "fftmux_distribution_init")
     assert size == ctypes.sizeof(fftmux.mpi.Distribution)
+
+
+def test_a_wrong_array_on_one_rank_fails_every_rank():
+    p = fftmux.mpi.DistributedPlan((8, 6), "c2c", "f64", COMM)
+    x = np.zeros(p.local_in_shape, np.complex128)
+    last = COMM.size - 1
+    with pytest.raises(Exception) as e:
+        p.forward(x[:0] if COMM.rank == last else x)
+    assert f"rank {last}: in is NULL" in str(e.value) + str(e.value.__cause__)
+
