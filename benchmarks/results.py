@@ -233,9 +233,19 @@ def autotune(folder, ds):
     return out
 
 
+def distributed(folder, ds):
+    """distributed_bench: fftw-mpi against FFTW-MPI called directly, by ranks."""
+    rows = read_csv(folder, ds["file"])
+    return table(["problem", "ranks", "FFTW-MPI (ms)", "fftmux (ms)",
+                  "fftmux / FFTW-MPI - 1 (median of pairs)"],
+                 [[r["problem"], r["ranks"], r["fftw_mpi_ms"], r["fftmux_ms"], r["added"]]
+                  for r in rows], right=range(1, 5))
+
+
 RENDER = {"standing": standing, "convolutions": convolutions, "verify": verify,
           "gpu-check": gpu_check, "occupancy": occupancy, "quick": quick, "overhead": overhead,
-          "count": count, "routing": routing, "autotune": autotune}
+          "count": count, "routing": routing, "autotune": autotune,
+          "distributed": distributed}
 
 
 def results_md(folder):

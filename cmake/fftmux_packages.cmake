@@ -49,6 +49,10 @@ foreach(b FFTW VULKAN OPENGL CUDA)
                    ${lib_dep} ${${name}_deps})
   endif()
 endforeach()
+if(FFTMUX_WITH_FFTW_MPI_BUILD) # libfftw3-mpi3 and Open MPI come through its shlibs
+  fftmux_package(fftw-mpi fftmux-backend-fftw-mpi libs
+                 "fftmux: the fftw-mpi backend plugin (distributed transforms)" ${lib_dep})
+endif()
 set(CPACK_DEBIAN_VULKAN_PACKAGE_SUGGESTS "mesa-vulkan-drivers")
 set(CPACK_DEBIAN_OPENGL_PACKAGE_SUGGESTS "libegl-mesa0, libgl1-mesa-dri")
 set(CPACK_DEBIAN_PYTHON_PACKAGE_ARCHITECTURE all)

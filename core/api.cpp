@@ -2,6 +2,7 @@
 // turns every failure into a status and a message.
 #include "api_util.hpp"
 #include "context.hpp"
+#include "distributed.hpp"
 #include "error.hpp"
 #include "log.hpp"
 #include "paths.hpp"
@@ -508,10 +509,18 @@ fftmux_status fftmux_plan_desc(fftmux_plan plan, fftmux_desc* desc) {
 fftmux_status fftmux_execute(fftmux_plan plan, int direction, const void* in, void* out) {
   return guard("fftmux_execute", [&] {
     require(plan, "plan");
-    require(in, "in");
     const Problem& p = plan->problem;
-    check_direction(p, direction);
-    void* dst = const_cast<void*>(check_pair(p, in, out, p.in.span_bytes, p.out.span_bytes));
+    auto check = [&] {
+      require(in, "in");
+      check_direction(p, direction);
+      bool local = plan->distributed; // a rank's buffers hold its boxes
+      return const_cast<void*>(check_pair(p, in, out,
+                                          local ? plan->local_in_bytes : p.in.span_bytes,
+                                          local ? plan->local_out_bytes : p.out.span_bytes));
+    };
+    if (plan->distributed) // a wrong argument on any rank fails every rank
+      return execute_distributed(*plan, direction, in, check);
+    void* dst = check();
     plan->backend->call("execute", [&] {
       return plan->backend->table().execute(plan->handle, direction, in, dst);
     });

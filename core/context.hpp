@@ -47,6 +47,10 @@ struct fftmux_plan_s {
   size_t chosen = 0;          // index of the running candidate in decision
   uint32_t threads_asked = 0; // fftmux_plan_options.threads
   uint32_t threads = 0;       // the backend's answer; 0: unknown (a plugin without plan_create_v2)
+  // Distributed plans (distributed.cpp): the communicator and this rank's buffer bytes.
+  bool distributed = false;
+  uint64_t comm = 0;
+  uint64_t local_in_bytes = 0, local_out_bytes = 0;
 };
 
 struct fftmux_buffer_s {

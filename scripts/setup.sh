@@ -11,6 +11,8 @@ packages=(
   # core, FFTW backend, CLI, tests, benchmarks
   libboost-dev libtomlplusplus-dev libfftw3-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  # fftw-mpi backend (distributed transforms), its tests and the Python binding's fftmux.mpi
+  libfftw3-mpi-dev libopenmpi-dev openmpi-bin python3-mpi4py
   # Vulkan backend and its CPU driver (lavapipe) for the tests
   libvulkan-dev libshaderc-dev glslc glslang-dev spirv-tools mesa-vulkan-drivers
   # OpenGL backend: EGL, GL, Mesa's llvmpipe, the glad loader generator

@@ -294,8 +294,11 @@ Action add_run(CLI::App& app) {
   sub->add_flag("--json", o->json, "print a JSON object");
   sub->add_option("--threads", o->threads, "threads of the plan (0: the backend's default)")
       ->capture_default_str();
-  return [o, sub] {
+  auto distributed = add_distributed(*sub);
+  return [o, sub, distributed] {
     o->shape_given = sub->count("--shape") > 0;
+    if (distributed->on)
+      return run_distributed(*distributed, o->problem, o->repeat, o->warmup, o->threads);
     return run(*o);
   };
 }

@@ -146,7 +146,11 @@ static const fftmux_backend_v1 table = {
     NULL,
     NULL,
     NULL, /* plan_set_stream: no queues */
-    NULL /* plan_create_v2: it runs on one thread */};
+    NULL, /* plan_create_v2: it runs on one thread */
+    NULL, /* no distributed plans: distributed_agree, query_distributed, */
+    NULL, /* plan_create_distributed, plan_local */
+    NULL,
+    NULL};
 
 FFTMUX_PLUGIN_EXPORT const fftmux_backend_v1* fftmux_plugin_entry(uint32_t host_abi_version) {
   return host_abi_version >= 1 ? &table : NULL;

@@ -80,6 +80,13 @@ inline bool custom_distance(const fftmux_desc& d, bool input) {
   return d.batch > 1 && shape(d, input).distance != default_layout(d, input).distance;
 }
 
+// The extent of axis i of one side, axes as in desc.n (not right-aligned):
+// n/2+1 on the halved last axis of the complex side of R2C and C2R.
+inline int64_t side_extent(const fftmux_desc& d, bool input, uint32_t i) {
+  bool complex = input ? d.kind != FFTMUX_R2C : d.kind != FFTMUX_C2R;
+  return d.kind != FFTMUX_C2C && complex && i + 1 == d.rank ? d.n[i] / 2 + 1 : d.n[i];
+}
+
 inline int64_t points(const fftmux_desc& d) {
   int64_t n = 1;
   for (uint32_t i = 0; i < d.rank; ++i)

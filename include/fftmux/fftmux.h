@@ -435,6 +435,77 @@ FFTMUX_API fftmux_status fftmux_tuning_clear(fftmux_context context, const char*
 FFTMUX_API fftmux_status fftmux_system_tuning_path(fftmux_context context, char* text, size_t size,
                                                    size_t* needed);
 
+/* ---- Distributed transforms (docs/distributed.md) ----
+ *
+ * One transform over the ranks of an MPI communicator. The descriptor stays
+ * global (whole sizes); each rank holds a box of each side. The core links
+ * no MPI: the communicator crosses as its Fortran handle (MPI_Comm_c2f in C,
+ * comm.py2f() in mpi4py), which the backend converts back. Every call on a
+ * distributed plan is collective: all ranks of the communicator make it,
+ * and a failure on any rank (a descriptor unlike the others', a box, a
+ * buffer) is every rank's, with the same status and message. Arguments
+ * without which no communicator is known (NULL context, plan or
+ * distribution) fail on their rank alone. Distributed plans may overwrite
+ * their input, in place or not (a SHIFT_OUTPUT phase is applied to it, C2R
+ * uses it as workspace); they are never timed or routed by the tuning
+ * cache: the first backend by name that accepts runs. */
+
+/* The part of one side a rank holds, in the side's global coordinates
+ * (real sizes on a real side, n/2+1 on the halved last axis of a complex
+ * one): lower <= index < upper on each axis of the descriptor's rank, an
+ * empty box where lower == upper. strides[] place the box's elements, in
+ * elements of the side's type, the batch interleaved innermost (FFTW's
+ * howmany): element (i, j, k) of transform b sits at sum((i - lower) *
+ * strides) + b. 0 = C order within the box, the real side of R2C/C2R in
+ * rows padded to 2*(n/2+1), as FFTW-MPI lays it out. */
+typedef struct fftmux_box {
+  int64_t lower[FFTMUX_MAX_RANK];
+  int64_t upper[FFTMUX_MAX_RANK];
+  int64_t strides[FFTMUX_MAX_RANK];
+} fftmux_box;
+
+typedef enum fftmux_decomposition {
+  FFTMUX_SLABS = 0,                /* slabs of the first axis on both sides */
+  FFTMUX_SLABS_TRANSPOSED_OUT = 1, /* the output in slabs of the second axis, its first two
+                                      axes stored swapped (FFTW_MPI_TRANSPOSED_OUT) */
+  FFTMUX_SLABS_TRANSPOSED_IN = 2,  /* the input so (FFTW_MPI_TRANSPOSED_IN): what a
+                                      TRANSPOSED_OUT plan wrote, for the way back */
+  FFTMUX_GIVEN = 3                 /* the caller's boxes, accepted where they are one of
+                                      the above on every rank */
+} fftmux_decomposition;
+
+typedef struct fftmux_distribution {
+  uint32_t struct_size;
+  uint32_t decomposition; /* fftmux_decomposition */
+  uint64_t comm;          /* MPI_Comm_c2f(comm), or FFTMUX_COMM_WORLD */
+  fftmux_box in_box;      /* GIVEN: this rank's boxes; otherwise ignored */
+  fftmux_box out_box;
+} fftmux_distribution;
+
+/* MPI_COMM_WORLD of the backend's MPI, for programs that do not link MPI
+ * (the fftmux command: docs/distributed.md). */
+#define FFTMUX_COMM_WORLD UINT64_MAX
+
+/* Sets struct_size and defaults: SLABS, FFTMUX_COMM_WORLD, empty boxes. */
+FFTMUX_API void fftmux_distribution_init(fftmux_distribution* distribution);
+
+/* A plan of desc over distribution's communicator; collective. desc's
+ * strides and distances must be 0 (the boxes lay the data out); options as
+ * fftmux_plan_create's (backend NULL or "auto": the first distributed
+ * backend by name that accepts). */
+FFTMUX_API fftmux_status fftmux_plan_create_distributed(fftmux_context context,
+                                                        const fftmux_desc* desc,
+                                                        const fftmux_plan_options* options,
+                                                        const fftmux_distribution* distribution,
+                                                        fftmux_plan* plan);
+
+/* This rank's boxes and the bytes its input and output buffers must hold
+ * (the engine's local sizes, which can exceed the boxes: FFTW-MPI's
+ * transposes need room). Any output pointer may be NULL. Not collective. */
+FFTMUX_API fftmux_status fftmux_plan_local(fftmux_plan plan, fftmux_box* in_box,
+                                           fftmux_box* out_box, uint64_t* in_bytes,
+                                           uint64_t* out_bytes);
+
 #ifdef __cplusplus
 }
 #endif

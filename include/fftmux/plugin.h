@@ -67,6 +67,8 @@ typedef enum fftmux_domain {
 #define FFTMUX_CAP_STRIDES 0x10u
 #define FFTMUX_CAP_IN_PLACE 0x20u
 #define FFTMUX_CAP_SHIFT 0x40u
+/* Distributed plans (the distributed entries at the table's end). */
+#define FFTMUX_CAP_DISTRIBUTED 0x80u
 
 /* Answer of query: supported, or declined with a reason. */
 typedef struct fftmux_answer_v1 {
@@ -107,6 +109,26 @@ typedef struct fftmux_plan_params_v1 {
    * Out: the most threads the plan runs on; 0 where the backend cannot tell. */
   uint32_t threads;
 } fftmux_plan_params_v1;
+
+/* What the ranks of a communicator agree on before and while they run a
+ * distributed plan: each rank's status and message in, the same verdict on
+ * every rank out. */
+typedef struct fftmux_agreement_v1 {
+  uint32_t struct_size;
+  /* In: this rank's status (an fftmux_status). Out: the status of the
+   * lowest failing rank, or FFTMUX_OK where none failed. */
+  int32_t status;
+  /* In: text every rank must give alike (the problem), NULL for none; a
+   * rank whose text differs from rank 0's fails with a message naming it. */
+  const char* key;
+  /* In, before an execution: the rank's arrays, for the backend to agree in
+   * the same step on what it needs of them (FFTW-MPI: their alignment);
+   * NULL otherwise. */
+  const void* in;
+  const void* out;
+  /* In: this rank's message where its status fails. Out: the agreed one. */
+  char message[1024];
+} fftmux_agreement_v1;
 
 /* Description of an initialized backend. */
 typedef struct fftmux_about_v1 {
@@ -162,6 +184,29 @@ typedef struct fftmux_backend_v1 {
    * the plan; one without it runs its own threads. May be NULL. */
   fftmux_status (*plan_create_v2)(void* backend, const fftmux_desc* desc, uint32_t variant,
                                   fftmux_plan_params_v1* params, void** plan);
+
+  /* Distributed plans (FFTMUX_CAP_DISTRIBUTED; all four, or none). Every one
+   * but plan_local is collective over the communicator. */
+  /* The agreement above over comm (a Fortran handle, or FFTMUX_COMM_WORLD);
+   * plan: NULL, or a distributed plan of the backend whose communicator
+   * serves: the host agrees so, with the arrays, before every execute of
+   * it. Returns a failure only where the communication failed. */
+  fftmux_status (*distributed_agree)(void* backend, uint64_t comm, void* plan,
+                                     fftmux_agreement_v1* agreement);
+  /* query of a distributed problem: the same answer on every rank (it
+   * decides on the descriptor and decomposition, never on GIVEN boxes). */
+  fftmux_status (*query_distributed)(void* backend, const fftmux_desc* desc, uint32_t variant,
+                                     const fftmux_distribution* distribution,
+                                     fftmux_answer_v1* answer);
+  /* plan_create_v2 of a distributed problem. The descriptor is the same on
+   * every rank; GIVEN boxes are checked here, and a failure on any rank is
+   * every rank's, with the same message. */
+  fftmux_status (*plan_create_distributed)(void* backend, const fftmux_desc* desc, uint32_t variant,
+                                           fftmux_plan_params_v1* params,
+                                           const fftmux_distribution* distribution, void** plan);
+  /* The rank's boxes and buffer bytes (fftmux_plan_local). */
+  fftmux_status (*plan_local)(void* plan, fftmux_box* in_box, fftmux_box* out_box,
+                              uint64_t* in_bytes, uint64_t* out_bytes);
 } fftmux_backend_v1;
 
 /* The size of the first release's table: the least a host accepts. */

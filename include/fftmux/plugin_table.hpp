@@ -9,7 +9,8 @@
 //
 // which defines the table and exports fftmux_plugin_entry (plugin.h); the
 // fields added later are null. FFTMUX_PLUGIN_TABLE_OPTIONAL names each
-// optional field: plan_set_stream, plan_create_v2 (nullptr where absent).
+// optional field: plan_set_stream, plan_create_v2 (nullptr where absent);
+// FFTMUX_PLUGIN_TABLE_DISTRIBUTED adds the distributed entries.
 #pragma once
 
 #include "plugin.h"
@@ -49,6 +50,15 @@ inline Identity whole_identity(const char* name, uint32_t domain,
 #define FFTMUX_PLUGIN_TABLE(NS, IDENTITY, PLAN_SET_STREAM)                                         \
   FFTMUX_PLUGIN_TABLE_OPTIONAL(NS, IDENTITY, PLAN_SET_STREAM, nullptr)
 #define FFTMUX_PLUGIN_TABLE_OPTIONAL(NS, IDENTITY, PLAN_SET_STREAM, PLAN_CREATE_V2)                \
+  FFTMUX_PLUGIN_TABLE_TAIL(NS, IDENTITY, PLAN_SET_STREAM, PLAN_CREATE_V2, nullptr, nullptr,        \
+                           nullptr, nullptr)
+// A distributed backend's: NS also defines distributed_agree,
+// query_distributed, plan_create_distributed and plan_local.
+#define FFTMUX_PLUGIN_TABLE_DISTRIBUTED(NS, IDENTITY, PLAN_CREATE_V2)                              \
+  FFTMUX_PLUGIN_TABLE_TAIL(NS, IDENTITY, nullptr, PLAN_CREATE_V2, distributed_agree,               \
+                           query_distributed, plan_create_distributed, plan_local)
+// The table with the optional fields given in order after plan_set_stream.
+#define FFTMUX_PLUGIN_TABLE_TAIL(NS, IDENTITY, ...)                                                \
   namespace NS {                                                                                   \
   const fftmux_backend_v1& plugin_table() {                                                        \
     static const ::fftmux::plugin::Identity id = IDENTITY;                                         \
@@ -76,8 +86,7 @@ inline Identity whole_identity(const char* name, uint32_t domain,
                                             buffer_write,                                          \
                                             buffer_read,                                           \
                                             buffer_native,                                         \
-                                            PLAN_SET_STREAM,                                       \
-                                            PLAN_CREATE_V2};                                       \
+                                            __VA_ARGS__};                                          \
     return table;                                                                                  \
   }                                                                                                \
   }                                                                                                \

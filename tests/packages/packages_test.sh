@@ -24,10 +24,10 @@ files() { dpkg-deb -c "$1" | awk '{print $6}' | grep -v '/$' | sed 's|^\./||' | 
 # Each backend package holds its module and manifest alone (and CUDA its
 # lintian override), and depends on the library of its version.
 backends=()
-for b in fftw vulkan opengl cuda; do
+for b in fftw fftw-mpi vulkan opengl cuda; do
   f=$(ls "$work"/debs/fftmux-backend-"$b"_*.deb 2>/dev/null) || continue
   backends+=("$b")
-  want=$(printf '%s\n' "$libdir/fftmux/plugins/$b.toml" "$libdir/fftmux/plugins/libfftmux_$b.so" |
+  want=$(printf '%s\n' "$libdir/fftmux/plugins/$b.toml" "$libdir/fftmux/plugins/libfftmux_${b//-/_}.so" |
     sort)
   [ "$(files "$f" | grep -v lintian)" = "$want" ] || fail "fftmux-backend-$b holds $(files "$f")"
   dpkg-deb -f "$f" Depends | grep -q "libfftmux0 (= " || fail "fftmux-backend-$b: no libfftmux0"
