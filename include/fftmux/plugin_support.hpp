@@ -55,6 +55,13 @@ struct Failure : std::runtime_error {
   throw Failure(status, message);
 }
 
+// A setting of the plugin's [backends.<name>] table during init, or fallback.
+inline std::string setting(const fftmux_host_v1* host, const char* key,
+                           const std::string& fallback) {
+  const char* v = host->config ? host->config(host->host_data, key) : nullptr;
+  return v ? v : fallback;
+}
+
 // A boolean setting of [backends.<backend>] (true/1/on, false/0/off);
 // throws Failure naming the key and its values.
 inline bool flag(const std::string& backend, const std::string& key, const std::string& v) {

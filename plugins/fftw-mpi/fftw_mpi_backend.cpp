@@ -16,13 +16,10 @@ namespace {
 
 using plugin::guarded;
 
-std::string config(const fftmux_host_v1* host, const char* key, const std::string& fallback) {
-  const char* v = host->config ? host->config(host->host_data, key) : nullptr;
-  return v ? v : fallback;
-}
+using plugin::setting;
 
 int threads_of(const fftmux_host_v1* host) {
-  std::string v = config(host, "threads", "1");
+  std::string v = setting(host, "threads", "1");
   char* end = nullptr;
   errno = 0;
   long n = std::strtol(v.c_str(), &end, 10);
@@ -72,12 +69,12 @@ fftmux_status init(const fftmux_host_v1* h, void** out) {
     auto b = std::make_unique<Backend>();
     b->host = *h;
     const char* env = std::getenv("FFTMUX_MPI_INIT");
-    if (plugin::flag("fftw-mpi", "init_mpi", config(h, "init_mpi", env && *env ? env : "false")))
+    if (plugin::flag("fftw-mpi", "init_mpi", setting(h, "init_mpi", env && *env ? env : "false")))
       init_mpi();
     if (std::string why = mpi_unusable(); !why.empty())
       fail(FFTMUX_ERROR_UNAVAILABLE, why);
     b->threads = threads_of(h);
-    std::string planner = config(h, "planner", "estimate");
+    std::string planner = setting(h, "planner", "estimate");
     if (planner != "estimate" && planner != "measure")
       fail(FFTMUX_ERROR_INVALID_ARGUMENT,
            "[backends.fftw-mpi] planner = \"" + planner + "\": use estimate or measure");

@@ -28,15 +28,12 @@ namespace {
 
 using plugin::guarded;
 
-std::string config(const fftmux_host_v1* host, const char* key, const std::string& fallback) {
-  const char* v = host->config ? host->config(host->host_data, key) : nullptr;
-  return v ? v : fallback;
-}
+using plugin::setting;
 
 // A whole number of [backends.fftw] within [low, high]; fallback when unset.
 int64_t whole(const fftmux_host_v1* host, const char* key, int64_t fallback, int64_t low,
               int64_t high) {
-  std::string v = config(host, key, "");
+  std::string v = setting(host, key, "");
   if (v.empty())
     return fallback;
   char* end = nullptr;
@@ -53,7 +50,7 @@ int64_t whole(const fftmux_host_v1* host, const char* key, int64_t fallback, int
 
 // Seconds of [backends.fftw] key, at least low; fallback when unset.
 double seconds(const fftmux_host_v1* host, const char* key, double fallback, double low) {
-  std::string v = config(host, key, "");
+  std::string v = setting(host, key, "");
   if (v.empty())
     return fallback;
   char* end = nullptr;
@@ -128,15 +125,16 @@ fftmux_status init(const fftmux_host_v1* h, void** out) {
     b->host = *h;
     // A wrong threads in the config fails init; the environment's are noted and skipped.
     whole(h, "threads", 0, 1, max_threads);
-    Threads t = resolve_threads(config(h, "threads", "").c_str(), std::getenv("FFTMUX_NUM_THREADS"),
-                                std::getenv("OMP_NUM_THREADS"), affinity_cpus());
+    Threads t =
+        resolve_threads(setting(h, "threads", "").c_str(), std::getenv("FFTMUX_NUM_THREADS"),
+                        std::getenv("OMP_NUM_THREADS"), affinity_cpus());
     b->threads = t.count;
     b->threads_from = t.source + (t.notes.empty() ? "" : "; " + t.notes);
     b->thread_threshold = whole(h, "thread_threshold", 65536, 0, INT64_MAX);
-    b->rigor = parse_rigor(config(h, "planner", "estimate"));
+    b->rigor = parse_rigor(setting(h, "planner", "estimate"));
     b->plan_seconds = seconds(h, "plan_seconds", 2, 0.001);
     b->wisdom_dir =
-        config(h, "wisdom_dir", std::string(h->cache_dir ? h->cache_dir : "") + "/fftw");
+        setting(h, "wisdom_dir", std::string(h->cache_dir ? h->cache_dir : "") + "/fftw");
     setup_fftw();
     std::lock_guard<std::mutex> lock(planner);
     import_wisdom<double>(*b);
