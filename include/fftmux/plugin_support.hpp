@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <fstream>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -60,6 +61,16 @@ inline std::string setting(const fftmux_host_v1* host, const char* key,
                            const std::string& fallback) {
   const char* v = host->config ? host->config(host->host_data, key) : nullptr;
   return v ? v : fallback;
+}
+
+// The CPU's model name, as /proc/cpuinfo gives it: for CPU backends' describe.
+inline std::string cpu_model() {
+  std::ifstream f("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(f, line))
+    if (line.rfind("model name", 0) == 0)
+      return line.substr(line.find(':') + 2);
+  return "unknown CPU";
 }
 
 // A boolean setting of [backends.<backend>] (true/1/on, false/0/off);

@@ -7,7 +7,6 @@
 
 #include <cerrno>
 #include <cstdlib>
-#include <fstream>
 #include <memory>
 #include <vector>
 
@@ -53,14 +52,7 @@ std::string mpi_version() {
   return s.substr(0, s.find_first_of(",\n"));
 }
 
-std::string cpu_model() {
-  std::ifstream f("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(f, line))
-    if (line.rfind("model name", 0) == 0)
-      return line.substr(line.find(':') + 2);
-  return "unknown CPU";
-}
+using plugin::cpu_model;
 
 // ---- the table's functions ----
 

@@ -86,14 +86,7 @@ unsigned parse_rigor(const std::string& name) {
        "[backends.fftw] planner = \"" + name + "\": use estimate, measure, patient or exhaustive");
 }
 
-std::string cpu_model() {
-  std::ifstream f("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(f, line))
-    if (line.rfind("model name", 0) == 0)
-      return line.substr(line.find(':') + 2);
-  return "unknown CPU";
-}
+using plugin::cpu_model;
 
 template <class T> std::string wisdom_path(const Backend& b) {
   return b.wisdom_dir + "/" + Api<T>::wisdom_file;
