@@ -85,7 +85,7 @@ Race::Race(const fftmux_tune_options& o)
 void Race::run(std::vector<Entry>& entries) {
   std::vector<Entry*> distinct;
   for (Entry& e : entries)
-    if (e.same_as < 0)
+    if (e.same_as < 0 && e.record.ok) // not skipped before the race
       distinct.push_back(&e);
   std::stable_sort(distinct.begin(), distinct.end(),
                    [](const Entry* a, const Entry* b) { return estimate_of(a) < estimate_of(b); });

@@ -93,8 +93,16 @@ public:
     path_ = o.cache_path ? o.cache_path : ctx->tuning_path;
   }
 
+  // Device problems first: on host data a device backend then runs the
+  // kernels its device twin chose (kernels_).
   void run() {
-    for (uint32_t i = 0; i < problems_.size(); ++i) {
+    std::vector<uint32_t> order(problems_.size());
+    for (uint32_t i = 0; i < order.size(); ++i)
+      order[i] = i;
+    std::stable_partition(order.begin(), order.end(), [&](uint32_t i) {
+      return problems_[i].desc.placement == FFTMUX_DEVICE;
+    });
+    for (uint32_t i : order) {
       tune(i);
       if (since(last_flush_) > 60)
         flush();
@@ -138,12 +146,59 @@ private:
                   "skipped: needs about " + std::to_string(need >> 20) +
                       " MiB, more than a third of this machine's memory");
     std::vector<Entry> entries = candidates(p, index);
+    if (p.desc.placement == FFTMUX_HOST)
+      follow_device_twin(p, entries);
     race_.run(entries);
     for (Entry& e : entries)
       report(e.record, index);
     done_ += weight(p);
     std::vector<Measurement> m = summarize(p, entries);
+    if (p.desc.placement == FFTMUX_DEVICE)
+      for (const Measurement& one : m)
+        if (!one.failed)
+          kernels_[one.problem][one.backend] = one.variant;
     pending_.insert(pending_.end(), m.begin(), m.end());
+  }
+
+  // The variant a device backend ran fastest on the device twin of host
+  // problem p, measured in this run or found in the cache; "" when unknown.
+  std::string twin_variant(const Problem& p, Backend& b) {
+    fftmux_desc d = p.desc;
+    d.placement = FFTMUX_DEVICE;
+    std::string key = problem_key(validate(&d));
+    auto it = kernels_.find(key);
+    if (it != kernels_.end() && it->second.count(b.name()))
+      return it->second.at(b.name());
+    const Measurement* m = ctx_->tuning()->exact(key, b.name(), b.hardware_key());
+    return m && !m->failed ? m->variant : "";
+  }
+
+  // On host data a device backend's variants differ only in their kernels,
+  // and the bus adds the same time to each: the kernels that were fastest
+  // on the device twin are the fastest here too, so the backend's other
+  // variants are recorded as skipped, not compiled and timed again.
+  void follow_device_twin(const Problem& p, std::vector<Entry>& entries) {
+    std::map<Backend*, int> code; // backend -> the entry of its twin's fastest kernels
+    for (size_t i = 0; i < entries.size(); ++i) {
+      Backend* b = &entries[i].t.b();
+      if (b->table().domain == FFTMUX_DOMAIN_HOST || code.count(b))
+        continue;
+      std::string v = twin_variant(p, *b);
+      code[b] = -1;
+      for (size_t j = i; j < entries.size(); ++j)
+        if (&entries[j].t.b() == b && !v.empty() && entries[j].t.c.variant_name == v)
+          code[b] = entries[j].same_as >= 0 ? entries[j].same_as : int(j);
+    }
+    for (size_t i = 0; i < entries.size(); ++i) {
+      Entry& e = entries[i];
+      auto it = code.find(&e.t.b());
+      if (it == code.end() || it->second < 0 || e.same_as >= 0 || int(i) == it->second)
+        continue;
+      const Entry& kept = entries[size_t(it->second)];
+      fail_record(e.record, "skipped: " + kept.t.c.variant_name + " ran " + e.t.b().name() +
+                                "'s fastest kernels on device data of this shape, and on host "
+                                "data the bus adds the same time to every variant");
+    }
   }
 
   // The accepted candidates as entries (those of the same code marked);
@@ -190,6 +245,7 @@ private:
   std::vector<std::string> only_;
   std::string path_;
   std::vector<Measurement> pending_;
+  std::map<std::string, std::map<std::string, std::string>> kernels_; // device problem -> backend -> fastest variant
   Clock::time_point start_ = Clock::now(), last_flush_ = Clock::now();
   double done_ = 0, remaining_ = 0;
 };

@@ -24,6 +24,7 @@ struct TuneOptions {
   uint32_t repeat = 15, warmup = 3;
   uint64_t seed = 0;
   bool problem_given = false;
+  bool kind_given = false, precision_given = false, placement_given = false;
 };
 
 std::string family(const fftmux_desc& d) {
@@ -161,6 +162,18 @@ std::vector<fftmux_desc> problem_set(const TuneOptions& o) {
   check(fftmux_autotune_problems(set, nullptr, 0, &n));
   std::vector<fftmux_desc> all(n);
   check(fftmux_autotune_problems(set, all.data(), n, &n));
+  // --kind, --precision and --placement without --shape: the set's problems of those.
+  fftmux_desc want = o.problem.desc();
+  all.erase(std::remove_if(all.begin(), all.end(),
+                           [&](const fftmux_desc& d) {
+                             return (o.kind_given && d.kind != want.kind) ||
+                                    (o.precision_given && d.precision != want.precision) ||
+                                    (o.placement_given && d.placement != want.placement);
+                           }),
+            all.end());
+  if (all.empty())
+    throw std::runtime_error("the problem set has no problem of the --kind, --precision and "
+                             "--placement given");
   return all;
 }
 
@@ -229,6 +242,9 @@ Action add_autotune(CLI::App& app) {
   sub->add_flag("--json", o->json, "print the measurements as JSON");
   return [o, sub] {
     o->problem_given = sub->count("--shape") > 0;
+    o->kind_given = sub->count("--kind") > 0;
+    o->precision_given = sub->count("--precision") > 0;
+    o->placement_given = sub->count("--placement") > 0;
     return tune(*o);
   };
 }

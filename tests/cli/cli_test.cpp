@@ -178,6 +178,23 @@ TEST(Cli, JsonOutputsHoldTheProblemAsFields) {
   }
 }
 
+// Without --shape, --kind, --precision and --placement pick the set's problems
+// (a budget spent at once reports each as skipped, timing none).
+TEST(Cli, AutotuneTakesTheSetsProblemsOfTheKindGiven) {
+  TuningFiles f;
+  Result r = fftmux_cli("autotune --quick --kind r2c --backends fftw --budget 1e-9 --json", f.env);
+  ASSERT_EQ(r.status, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_FALSE(j["records"].empty()) << r.out;
+  for (const auto& record : j["records"]) {
+    EXPECT_EQ(record["kind"], "r2c") << record.dump();
+    EXPECT_TRUE(has(record["reason"].get<std::string>(), "time budget")) << record.dump();
+  }
+  r = fftmux_cli("autotune --quick --placement device --backends fftw", f.env);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(has(r.err, "the problem set has no problem of the --kind")) << r.err;
+}
+
 TEST(Cli, NpyInputAndOutput) {
   fftmux_desc d = fftmux::make_desc({4, 6}, FFTMUX_C2C, FFTMUX_F64);
   auto in = fftmux::ref::random_input(d, 11);

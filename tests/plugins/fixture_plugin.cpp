@@ -18,7 +18,8 @@
 // less the FFTMUX_CAP_* bit FIXTURE_LACKS: a problem that needs a
 // capability it lacks yields NaNs, as an engine fed what it cannot run
 // yields garbage, so only the host's checks keep it right.
-// FIXTURE_NO_BUFFERS leaves out the buffer functions.
+// FIXTURE_NO_BUFFERS leaves out the buffer functions; FIXTURE_DOMAIN says
+// whose memory its buffers are (the host's by default).
 #include <fftmux/plugin.h>
 #include <fftmux/plugin_support.hpp>
 
@@ -41,6 +42,9 @@
 #endif
 #ifndef FIXTURE_LACKS
 #define FIXTURE_LACKS 0u
+#endif
+#ifndef FIXTURE_DOMAIN // a GPU's backend: its buffers' memory is not the host's
+#define FIXTURE_DOMAIN FFTMUX_DOMAIN_HOST
 #endif
 
 namespace {
@@ -345,7 +349,7 @@ const fftmux_backend_v1 table = {
     "1.0",
     caps,
     1,
-    FFTMUX_DOMAIN_HOST,
+    FIXTURE_DOMAIN,
     sizeof variants / sizeof *variants,
     variants,
     init,

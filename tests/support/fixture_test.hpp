@@ -77,6 +77,8 @@ inline const std::string routing = std::string(FIXTURES) + "/routing";
 // One backend, "twins", with variants naive and naive-again (the same code)
 // and other.
 inline const std::string twins = std::string(FIXTURES) + "/twins";
+// The same variants as a GPU's backend, "gpu-twins".
+inline const std::string gpu_twins = std::string(FIXTURES) + "/gpu";
 // Backends that accept every problem and return NaNs for what their caps
 // leave out: trusting, lacks-<cap> for f32, f64, c2c, strides and in-place,
 // and no-buffers (tests/plugins/CMakeLists.txt).

@@ -14,6 +14,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using fftmux::test::caps;
+using fftmux::test::gpu_twins;
 using fftmux::test::has;
 using fftmux::test::problem;
 using fftmux::test::routing;
@@ -147,6 +148,47 @@ TEST_F(Routing, OnHostDataTheBusBoundsWhatAVariantCanGain) {
   auto [raced, chosen, why] = race("\"6000, 6000, 100\"");
   EXPECT_EQ(raced.ok, 1u) << raced.reason;
   EXPECT_EQ(chosen, "other") << why;
+}
+
+TEST_F(Routing, OnHostDataAGpuRunsTheKernelsItsDeviceTwinChose) {
+  // other's kernels are the fastest; each copy over the "bus" takes 1 ms.
+  auto ctx = [&] {
+    return open(gpu_twins, {{"gpu-twins", "bus_us = 1000\ndelay_us = \"3000, 3000, 500\""}});
+  };
+  fftmux_desc host = problem(16), device = problem(16);
+  device.placement = FFTMUX_DEVICE;
+  auto naive_on_host = [](const std::vector<fftmux_tune_record>& records) {
+    for (const auto& r : records)
+      if (r.desc.placement == FFTMUX_HOST && std::string(r.variant) == "naive")
+        return r;
+    ADD_FAILURE() << "no record of naive on host data";
+    return fftmux_tune_record{};
+  };
+  const std::string why = "skipped: other ran gpu-twins's fastest kernels on device data";
+  {
+    fftmux::context c = ctx();
+    std::vector<fftmux_tune_record> records;
+    ASSERT_EQ(tune(c, {host, device}, &records), FFTMUX_OK) << fftmux_last_error();
+    ASSERT_FALSE(records.empty());
+    EXPECT_EQ(records.front().desc.placement, uint32_t(FFTMUX_DEVICE)) << "device problems first";
+    fftmux_tune_record naive = naive_on_host(records);
+    EXPECT_EQ(naive.ok, 0u);
+    EXPECT_TRUE(has(naive.reason, why)) << naive.reason;
+    fftmux::plan p = c.make_plan(host);
+    EXPECT_EQ(p.variant(), "other") << p.explain();
+  }
+  // A later run finds the device twin in the cache.
+  fftmux::context c = ctx();
+  std::vector<fftmux_tune_record> records;
+  ASSERT_EQ(tune(c, {host}, &records), FFTMUX_OK) << fftmux_last_error();
+  fftmux_tune_record naive = naive_on_host(records);
+  EXPECT_TRUE(has(naive.reason, why)) << naive.reason;
+  // Without a device twin every variant races.
+  fftmux::context fresh = open(gpu_twins, {{"gpu-twins", "bus_us = 1000"}});
+  records.clear();
+  ASSERT_EQ(tune(fresh, {problem(32)}, &records), FFTMUX_OK) << fftmux_last_error();
+  for (const auto& r : records)
+    EXPECT_FALSE(has(r.reason, "device data")) << r.variant << ": " << r.reason;
 }
 
 TEST_F(Routing, BadRaceSettingsAreRefusedByName) {
