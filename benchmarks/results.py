@@ -242,10 +242,69 @@ def distributed(folder, ds):
                   for r in rows], right=range(1, 5))
 
 
+SUITE_ENGINES = ["fftmux:cuda", "fftmux:vulkan", "fftmux:opengl", "vkfft"]
+PRIMES = {4093, 4097, 10007}
+
+
+def suite_class(r):
+    """The shape class of a fftmux_bench row, as benchmarks/gpu_suite.sh tables them."""
+    n = int(r["shape"].split("x")[0])
+    if r["set"] == "thesis":
+        return "single 2D " + r["placement"]
+    if r["set"] == "host":
+        return "1D from host memory"
+    if r["rank"] > 1:
+        return f"{r['rank']}D {r['kind'].upper()} {r['precision'].upper()}"
+    if r["kind"] != "c2c":
+        return f"1D R2C/C2R {r['precision'].upper()}"
+    size = "primes" if n in PRIMES else "powers of two" if n & (n - 1) == 0 else "smooth"
+    return f"1D C2C {r['precision'].upper()} {size}"
+
+
+def suite(folder, ds):
+    """gpu_suite.sh: each engine's forward time over cuFFT's, by shape class; plan times."""
+    data = read_json(folder, ds["file"])
+    rows = [r for r in data["rows"] if r["status"] == "ok" and r["class"] == "gpu"]
+    forward = defaultdict(dict)
+    for r in rows:
+        if r["phase"] == "forward":
+            forward[(r["set"], r["problem"])][r["engine"]] = r
+    ratios = defaultdict(lambda: defaultdict(list))
+    for engines in forward.values():
+        if "cufft" not in engines:
+            continue
+        cufft = engines["cufft"]["median_s"]
+        for name in SUITE_ENGINES:
+            if name in engines:
+                ratios[suite_class(engines["cufft"])][name].append(engines[name]["median_s"] / cufft)
+    out = ["Forward time over cuFFT's in the same run (below 1: faster), by shape class: the",
+           "median and the range over its problems (each problem's list is in table.md):", ""]
+    cell = lambda v: f"{statistics.median(v):.2f} ({span(v, 2)})" if v else ""  # noqa: E731
+    out += table(["class", "problems"] + SUITE_ENGINES,
+                 [[c, max(len(v) for v in ratios[c].values())] + [cell(ratios[c][e])
+                                                                    for e in SUITE_ENGINES]
+                  for c in sorted(ratios)], right=(1,))
+    plans = defaultdict(lambda: defaultdict(list))
+    for r in rows:
+        if r["phase"] in ("plan_cold", "plan_warm"):
+            plans[r["engine"]][r["phase"]].append(r["median_s"] * 1e3)
+    out += ["", "Plan creation of both directions, ms (median and range over the problems):", ""]
+    out += table(["engine", "cold", "warm"],
+                 [[e, f"{statistics.median(p['plan_cold']):.1f} ({span(p['plan_cold'], 1)})",
+                   f"{statistics.median(p['plan_warm']):.2f} ({span(p['plan_warm'], 2)})"]
+                  for e, p in sorted(plans.items()) if p["plan_cold"] and p["plan_warm"]])
+    summary = os.path.join(folder, ds.get("verify", "verify.txt"))
+    if os.path.isfile(summary):
+        with open(summary) as f:
+            out += ["", "Verification in the same run (tests/cuda/gpu_check.sh and the correctness",
+                    "matrix on vulkan and opengl):", ""] + ["    " + line.rstrip() for line in f]
+    return out
+
+
 RENDER = {"standing": standing, "convolutions": convolutions, "verify": verify,
           "gpu-check": gpu_check, "occupancy": occupancy, "quick": quick, "overhead": overhead,
           "count": count, "routing": routing, "autotune": autotune,
-          "distributed": distributed}
+          "distributed": distributed, "suite": suite}
 
 
 def results_md(folder):
