@@ -20,25 +20,27 @@ uint32_t kind_in(const fftmux_desc& d, uint32_t axis, int direction) {
   return direction == FFTMUX_FORWARD ? d.r2r[axis] : inverse[d.r2r[axis]];
 }
 
-// y[k] = sum_j coefficient(j, k) x[j], FFTW's unnormalized definitions.
-long double coefficient(uint32_t kind, int64_t n, int64_t j, int64_t k) {
-  long double a = j, b = k, c;
+// The angle of term (j, k) is pi * a * b / d with whole a, b and d, so that
+// the sums read one table of the 2d angles pi m / d (FFTW's definitions).
+struct Angle {
+  int64_t a, b, d;
+};
+
+Angle angle(uint32_t kind, int64_t n, int64_t j, int64_t k) {
   switch (kind) {
-  case FFTMUX_DCT1: c = 2 * std::cos(pi * a * b / (n - 1)); break;
-  case FFTMUX_DCT2: c = 2 * std::cos(pi * (a + 0.5L) * b / n); break;
-  case FFTMUX_DCT3: c = 2 * std::cos(pi * a * (b + 0.5L) / n); break;
-  case FFTMUX_DCT4: c = 2 * std::cos(pi * (a + 0.5L) * (b + 0.5L) / n); break;
-  case FFTMUX_DST1: c = 2 * std::sin(pi * (a + 1) * (b + 1) / (n + 1)); break;
-  case FFTMUX_DST2: c = 2 * std::sin(pi * (a + 0.5L) * (b + 1) / n); break;
-  case FFTMUX_DST3: c = 2 * std::sin(pi * (a + 1) * (b + 0.5L) / n); break;
-  default: c = 2 * std::sin(pi * (a + 0.5L) * (b + 0.5L) / n); break;
+  case FFTMUX_DCT1: return {j, k, n - 1};
+  case FFTMUX_DCT2: return {2 * j + 1, k, 2 * n};
+  case FFTMUX_DCT3: return {j, 2 * k + 1, 2 * n};
+  case FFTMUX_DST1: return {j + 1, k + 1, n + 1};
+  case FFTMUX_DST2: return {2 * j + 1, k + 1, 2 * n};
+  case FFTMUX_DST3: return {j + 1, 2 * k + 1, 2 * n};
+  default: return {2 * j + 1, 2 * k + 1, 4 * n}; // DCT-IV, DST-IV
   }
-  // The boundary terms counted once: x[0] of DCT-I and III, x[n-1] of DCT-I and DST-III.
-  bool first = j == 0 && (kind == FFTMUX_DCT1 || kind == FFTMUX_DCT3);
-  bool last = j == n - 1 && (kind == FFTMUX_DCT1 || kind == FFTMUX_DST3);
-  return first || last ? c / 2 : c;
 }
 
+bool sine(uint32_t kind) {
+  return kind >= FFTMUX_DST1;
+}
 int64_t logical_size(uint32_t kind, int64_t n) {
   return kind == FFTMUX_DCT1 ? 2 * (n - 1) : kind == FFTMUX_DST1 ? 2 * (n + 1) : 2 * n;
 }
@@ -51,12 +53,21 @@ long double weight(uint32_t kind, int64_t n, int64_t i, bool input) {
   return first || last ? (input ? root2 : 1 / root2) : 1;
 }
 
+// y[k] = sum_j 2 trig(angle) x[j], the boundary terms x[0] of DCT-I and
+// III and x[n-1] of DCT-I and DST-III counted once.
 void naive_line(std::vector<long double>& line, uint32_t kind) {
-  int64_t n = int64_t(line.size());
-  std::vector<long double> y(line.size(), 0);
+  int64_t n = int64_t(line.size()), d = angle(kind, n, 0, 0).d;
+  std::vector<long double> table(size_t(2 * d)), y(line.size(), 0);
+  for (int64_t m = 0; m < 2 * d; ++m)
+    table[m] = 2 * (sine(kind) ? std::sin(pi * m / d) : std::cos(pi * m / d));
+  bool first = kind == FFTMUX_DCT1 || kind == FFTMUX_DCT3;
+  bool last = kind == FFTMUX_DCT1 || kind == FFTMUX_DST3;
   for (int64_t k = 0; k < n; ++k)
-    for (int64_t j = 0; j < n; ++j)
-      y[k] += coefficient(kind, n, j, k) * line[j];
+    for (int64_t j = 0; j < n; ++j) {
+      Angle t = angle(kind, n, j, k);
+      long double half = (j == 0 && first) || (j == n - 1 && last) ? 0.5L : 1.0L;
+      y[k] += half * table[(t.a * t.b) % (2 * d)] * line[j];
+    }
   line = std::move(y);
 }
 

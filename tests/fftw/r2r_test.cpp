@@ -8,16 +8,26 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace fftmux::test {
 namespace {
 
+// One context for the suite, destroyed before the process exits: the GPU
+// backends' drivers must not be shut down by static destructors.
+std::unique_ptr<context> shared;
+
 const context& ctx() {
-  static context c;
-  return c;
+  return *shared;
 }
+
+class R2R : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() { shared = std::make_unique<context>(); }
+  static void TearDownTestSuite() { shared.reset(); }
+};
 
 fftmux_desc r2r(std::vector<int64_t> n, std::vector<uint32_t> kinds, uint32_t precision,
                 uint32_t norm, int64_t batch = 1) {
@@ -58,7 +68,7 @@ void check(const fftmux_desc& d, int direction, ref::Method method) {
   }
 }
 
-TEST(R2R, EveryKindSizeNormAndPrecisionMatchesTheDefinition) {
+TEST_F(R2R, EveryKindSizeNormAndPrecisionMatchesTheDefinition) {
   for (uint32_t kind = FFTMUX_DCT1; kind <= FFTMUX_DST4; ++kind)
     for (int64_t n : {2, 9, 12, 17})
       for (uint32_t precision : {FFTMUX_F32, FFTMUX_F64})
@@ -72,7 +82,7 @@ TEST(R2R, EveryKindSizeNormAndPrecisionMatchesTheDefinition) {
 }
 
 // Ranks 2 and 3, kinds mixed over the axes, batches, strides and padding.
-TEST(R2R, RanksAndLayoutsMatchTheDefinition) {
+TEST_F(R2R, RanksAndLayoutsMatchTheDefinition) {
   struct Shape {
     std::vector<int64_t> n;
     std::vector<uint32_t> kinds;
@@ -102,7 +112,7 @@ TEST(R2R, RanksAndLayoutsMatchTheDefinition) {
       }
 }
 
-TEST(R2R, LargerSizesMatchFftwInDouble) {
+TEST_F(R2R, LargerSizesMatchFftwInDouble) {
   const fftmux_desc cases[] = {
       r2r({1000}, {FFTMUX_DCT2}, FFTMUX_F32, FFTMUX_NORM_BACKWARD, 3),
       r2r({1009}, {FFTMUX_DST4}, FFTMUX_F64, FFTMUX_NORM_ORTHO),
@@ -117,7 +127,7 @@ TEST(R2R, LargerSizesMatchFftwInDouble) {
 
 // forward then inverse returns the input under every norm but NONE, which
 // leaves the logical size N' as a factor.
-TEST(R2R, InverseUndoesForward) {
+TEST_F(R2R, InverseUndoesForward) {
   for (uint32_t kind = FFTMUX_DCT1; kind <= FFTMUX_DST4; ++kind)
     for (uint32_t norm = FFTMUX_NORM_NONE; norm <= FFTMUX_NORM_FORWARD; ++norm) {
       fftmux_desc d = r2r({6, 5}, {kind, FFTMUX_DCT2}, FFTMUX_F64, norm);
@@ -134,13 +144,13 @@ TEST(R2R, InverseUndoesForward) {
     }
 }
 
-TEST(R2R, ExplainNamesTheAxesKinds) {
+TEST_F(R2R, ExplainNamesTheAxesKinds) {
   plan p = ctx().make_plan(r2r({8, 6}, {FFTMUX_DCT2, FFTMUX_DST1}, FFTMUX_F32, 1), "fftw");
   EXPECT_NE(p.explain().find("dct2,dst1 f32 8x6"), std::string::npos) << p.explain();
 }
 
 // Backends without real-to-real kernels decline, saying so; routing picks fftw.
-TEST(R2R, OtherBackendsDeclineAndRoutingPicksFftw) {
+TEST_F(R2R, OtherBackendsDeclineAndRoutingPicksFftw) {
   fftmux_desc d = r2r({64}, {FFTMUX_DCT4}, FFTMUX_F32, FFTMUX_NORM_BACKWARD);
   for (const fftmux_backend_info& b : ctx().backends()) {
     if (std::string(b.name) == "fftw" || b.state != FFTMUX_BACKEND_READY)
