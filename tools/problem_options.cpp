@@ -87,7 +87,7 @@ void parse_kind(const std::string& text, fftmux_desc& d) {
                              " axes; give one for every axis or one per axis of --shape");
   d.kind = FFTMUX_R2R; // one kind fills every axis, also those an .npy input adds
   for (uint32_t i = 0; i < FFTMUX_MAX_RANK; ++i)
-    d.r2r[i] = axes.size() == 1 ? axes[0] : i < axes.size() ? axes[i] : FFTMUX_R2R_NONE;
+    d.r2r[i] = axes.size() == 1 ? axes[0] : i < axes.size() ? axes[i] : uint32_t(FFTMUX_R2R_NONE);
 }
 
 // The name of value in names, "?" for a value from newer code.
