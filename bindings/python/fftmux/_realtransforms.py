@@ -119,25 +119,21 @@ def transform(x, family, type, s, axes, norm, workers, orthogonalize, direction,
     return a
 
 
-def _one_axis(family, direction, what):
-    def function(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None,
-                 orthogonalize=None, *, backend=None):
-        return transform(x, family, type, None if n is None else [n], [axis], norm, workers,
-                         orthogonalize, direction, backend)
-    function.__doc__ = (f"scipy.fft.{what}: {_DOCS[what]} overwrite_x is accepted and ignored "
+def _function(family, direction, name, many):
+    """scipy.fft's function `name`: n-D (s, axes) where many, else along one axis (n, axis)."""
+    if many:
+        def function(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None,
+                     orthogonalize=None, *, backend=None):
+            return transform(x, family, type, s, axes, norm, workers, orthogonalize, direction,
+                             backend)
+    else:
+        def function(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None,
+                     orthogonalize=None, *, backend=None):
+            return transform(x, family, type, None if n is None else [n], [axis], norm,
+                             workers, orthogonalize, direction, backend)
+    function.__name__ = name
+    function.__doc__ = (f"scipy.fft.{name}: {_DOCS[name]} overwrite_x is accepted and ignored "
                         "(the input is never written); backend= picks an engine.")
-    function.__name__ = what
-    return function
-
-
-def _many_axes(family, direction, what):
-    def function(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None,
-                 orthogonalize=None, *, backend=None):
-        return transform(x, family, type, s, axes, norm, workers, orthogonalize, direction,
-                         backend)
-    function.__doc__ = (f"scipy.fft.{what}: {_DOCS[what]} overwrite_x is accepted and ignored "
-                        "(the input is never written); backend= picks an engine.")
-    function.__name__ = what
     return function
 
 
@@ -152,11 +148,11 @@ _DOCS = {
     "idstn": "the inverse of dstn.",
 }
 
-dct = _one_axis("dct", C.FORWARD, "dct")
-idct = _one_axis("dct", C.INVERSE, "idct")
-dst = _one_axis("dst", C.FORWARD, "dst")
-idst = _one_axis("dst", C.INVERSE, "idst")
-dctn = _many_axes("dct", C.FORWARD, "dctn")
-idctn = _many_axes("dct", C.INVERSE, "idctn")
-dstn = _many_axes("dst", C.FORWARD, "dstn")
-idstn = _many_axes("dst", C.INVERSE, "idstn")
+dct = _function("dct", C.FORWARD, "dct", False)
+idct = _function("dct", C.INVERSE, "idct", False)
+dst = _function("dst", C.FORWARD, "dst", False)
+idst = _function("dst", C.INVERSE, "idst", False)
+dctn = _function("dct", C.FORWARD, "dctn", True)
+idctn = _function("dct", C.INVERSE, "idctn", True)
+dstn = _function("dst", C.FORWARD, "dstn", True)
+idstn = _function("dst", C.INVERSE, "idstn", True)
