@@ -301,10 +301,21 @@ def suite(folder, ds):
     return out
 
 
+def r2r(folder, ds):
+    """r2r_bench: DCT-II and DCT-IV through fftmux against FFTW's r2r called directly."""
+    rows = read_csv(folder, ds["file"])
+    return table(["kind", "precision", "shape", "batch", "route", "FFTW (ms)",
+                  "FFTW, 1 thread (ms)", "fftmux (ms)", "fftmux / FFTW",
+                  "fftmux / the faster FFTW"],
+                 [[r["kind"], r["precision"], r["shape"], r["batch"], r["route"], r["fftw_ms"],
+                   r["fftw_1thread_ms"], r["fftmux_ms"], r["ratio"], r["ratio_to_best"]]
+                  for r in rows], right=(3, 5, 6, 7, 8, 9))
+
+
 RENDER = {"standing": standing, "convolutions": convolutions, "verify": verify,
           "gpu-check": gpu_check, "occupancy": occupancy, "quick": quick, "overhead": overhead,
           "count": count, "routing": routing, "autotune": autotune,
-          "distributed": distributed, "suite": suite}
+          "distributed": distributed, "suite": suite, "r2r": r2r}
 
 
 def results_md(folder):

@@ -15,7 +15,6 @@ namespace fftmux {
 
 namespace {
 
-const char* const kind_names[] = {"c2c", "r2c", "c2r"};
 const char* const precision_names[] = {"f32", "f64"};
 const char* const norm_names[] = {"none", "backward", "ortho", "forward"};
 const char* const placement_names[] = {"host", "device"};
@@ -38,6 +37,30 @@ void check_enum(uint32_t value, uint32_t count, const char* name) {
   if (value >= count)
     invalid(std::string(name) + " = " + std::to_string(value) + ": not a known value (0.." +
             std::to_string(count - 1) + ")");
+}
+
+// The per-axis kinds: set on every axis of an R2R problem (DCT-I on at
+// least 2 points), NONE on the other kinds'. Axes past rank are ignored.
+void check_r2r(const fftmux_desc& d) {
+  for (uint32_t i = 0; i < d.rank; ++i) {
+    std::string name = field("r2r", int(i)), at = name + " = " + std::to_string(d.r2r[i]);
+    if (d.kind != FFTMUX_R2R && d.r2r[i] != FFTMUX_R2R_NONE)
+      invalid(at + ": a DCT or DST kind needs kind = FFTMUX_R2R (3), the kind is " +
+              geometry::kind_text(d) + "; leave r2r NONE (0)");
+    if (d.kind != FFTMUX_R2R)
+      continue;
+    if (d.r2r[i] == FFTMUX_R2R_NONE)
+      invalid(at + " (NONE): an R2R descriptor needs a DCT or DST kind (1..8) on each of its " +
+              std::to_string(d.rank) + " axes");
+    check_enum(d.r2r[i], FFTMUX_DST4 + 1, name.c_str());
+    if (d.r2r[i] == FFTMUX_DCT1 && d.n[i] < 2)
+      invalid(at + " (DCT-I) on " + field("n", int(i)) + " = " + std::to_string(d.n[i]) +
+              ": DCT-I needs at least 2 points (its logical size 2(n-1) would be 0)");
+  }
+  if (d.kind == FFTMUX_R2R && (d.flags & (FFTMUX_SHIFT_INPUT | FFTMUX_SHIFT_OUTPUT)))
+    invalid("flags = " + std::to_string(d.flags) +
+            ": SHIFT_INPUT and SHIFT_OUTPUT shift spectra of the DFT kinds (C2C, R2C, C2R), "
+            "not R2R");
 }
 
 void check_sizes(const fftmux_desc& d) {
@@ -160,22 +183,21 @@ void check_in_place(const Problem& p) {
   const fftmux_desc& d = p.desc;
   const Side& real = d.kind == FFTMUX_C2R ? p.out : p.in;
   const Side& cplx = d.kind == FFTMUX_C2R ? p.in : p.out;
-  if (d.kind == FFTMUX_C2C) {
+  if (!geometry::halved_kind(d)) { // C2C and R2R: one element type on both sides
+    std::string equal = "in-place " + std::string(d.kind == FFTMUX_C2C ? "C2C" : "R2R") +
+                        " needs equal layouts, but ";
     for (uint32_t i = 0; i < d.rank; ++i)
       if (p.in.stride[i] != p.out.stride[i])
-        invalid(
-            "in-place C2C needs equal layouts, but in_strides = " + list_text(p.in.stride, d.rank) +
-            " and out_strides = " + list_text(p.out.stride, d.rank));
+        invalid(equal + "in_strides = " + list_text(p.in.stride, d.rank) +
+                " and out_strides = " + list_text(p.out.stride, d.rank));
     if (d.batch > 1 && p.in.distance != p.out.distance)
-      invalid(
-          "in-place C2C needs equal layouts, but in_distance = " + std::to_string(p.in.distance) +
-          " and out_distance = " + std::to_string(p.out.distance));
+      invalid(equal + "in_distance = " + std::to_string(p.in.distance) +
+              " and out_distance = " + std::to_string(p.out.distance));
     return;
   }
   const std::string r = d.kind == FFTMUX_C2R ? "out" : "in";
   const std::string c = d.kind == FFTMUX_C2R ? "in" : "out";
-  const std::string padded =
-      "in-place " + std::string(kind_names[d.kind]) + " needs the real side padded: ";
+  const std::string padded = "in-place " + geometry::kind_text(d) + " needs the real side padded: ";
   uint32_t last = d.rank - 1;
   // Complex element k on reals 2k and 2k + 1: rows contiguous on both sides
   // (with a stride s > 1, real 2k + 1 would sit in another line's bytes).
@@ -229,7 +251,7 @@ Problem validate(const fftmux_desc* desc) {
   p.desc = read_desc(desc);
   fftmux_desc& d = p.desc;
   check_sizes(d);
-  check_enum(d.kind, 3, "kind");
+  check_enum(d.kind, 4, "kind");
   check_enum(d.precision, 2, "precision");
   check_enum(d.norm, 4, "norm");
   check_enum(d.placement, 2, "placement");
@@ -237,13 +259,15 @@ Problem validate(const fftmux_desc* desc) {
     invalid("flags = " + std::to_string(d.flags) +
             ": unknown bits set (known: SHIFT_INPUT 1, "
             "SHIFT_OUTPUT 2, IN_PLACE 4)");
+  check_r2r(d);
   check_strides(d.in_strides, d.in_distance, d.rank, "in");
   check_strides(d.out_strides, d.out_distance, d.rank, "out");
 
   bool in_place = d.flags & FFTMUX_IN_PLACE;
-  p.in = make_side(d, d.kind != FFTMUX_R2C, d.kind == FFTMUX_C2R, in_place && d.kind == FFTMUX_R2C);
-  p.out =
-      make_side(d, d.kind != FFTMUX_C2R, d.kind == FFTMUX_R2C, in_place && d.kind == FFTMUX_C2R);
+  p.in = make_side(d, !geometry::real_side(d, true), d.kind == FFTMUX_C2R,
+                   in_place && d.kind == FFTMUX_R2C);
+  p.out = make_side(d, !geometry::real_side(d, false), d.kind == FFTMUX_R2C,
+                    in_place && d.kind == FFTMUX_C2R);
   apply_given(p.in, d.in_strides, d.in_distance, d.rank);
   apply_given(p.out, d.out_strides, d.out_distance, d.rank);
   for (uint32_t i = 0; i < FFTMUX_MAX_RANK; ++i) {
@@ -254,8 +278,10 @@ Problem validate(const fftmux_desc* desc) {
   }
   d.in_distance = p.in.distance;
   d.out_distance = p.out.distance;
-  for (uint32_t i = d.rank; i < FFTMUX_MAX_RANK; ++i)
+  for (uint32_t i = d.rank; i < FFTMUX_MAX_RANK; ++i) {
     d.n[i] = 1;
+    d.r2r[i] = FFTMUX_R2R_NONE;
+  }
 
   p.in.span_bytes = span_bytes(p.in, d.rank, d.batch, "input");
   p.out.span_bytes = span_bytes(p.out, d.rank, d.batch, "output");
@@ -274,8 +300,8 @@ double scale_factor(const Problem& p, int direction) {
 
 std::string describe(const fftmux_desc& d) {
   std::ostringstream s;
-  s << (d.kind < 3 ? kind_names[d.kind] : "?") << ' '
-    << (d.precision < 2 ? precision_names[d.precision] : "?") << ' ';
+  s << geometry::kind_text(d) << ' ' << (d.precision < 2 ? precision_names[d.precision] : "?")
+    << ' ';
   uint32_t rank = std::min<uint32_t>(d.rank, FFTMUX_MAX_RANK);
   s << dims(d.n, rank) << " batch " << d.batch << ' '
     << (d.placement < 2 ? placement_names[d.placement] : "?")

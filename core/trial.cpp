@@ -85,10 +85,13 @@ std::vector<double> load(const fftmux_desc& d, bool input, const void* data) {
   return v;
 }
 
-// The plan that undoes d: kinds, layouts and shift flags swapped.
+// The plan that undoes d: kinds, layouts and shift flags swapped (R2R's
+// kinds stay: its plan runs the inverse pairing the other way).
 fftmux_desc inverse_of(const fftmux_desc& d) {
   fftmux_desc r = d;
-  r.kind = d.kind == FFTMUX_R2C ? FFTMUX_C2R : d.kind == FFTMUX_C2R ? FFTMUX_R2C : FFTMUX_C2C;
+  r.kind = d.kind == FFTMUX_R2C   ? uint32_t(FFTMUX_C2R)
+           : d.kind == FFTMUX_C2R ? uint32_t(FFTMUX_R2C)
+                                  : d.kind;
   std::swap(r.in_strides, r.out_strides);
   std::swap(r.in_distance, r.out_distance);
   r.flags = (d.flags & FFTMUX_IN_PLACE) | ((d.flags & FFTMUX_SHIFT_INPUT) << 1) |
@@ -122,7 +125,8 @@ double round_trip(Trial& t, uint64_t seed) {
   t.run_host(a, FFTMUX_FORWARD, buf.data(), y);
   t.run_host(b, FFTMUX_INVERSE, y, buf.data());
   std::vector<double> z = load(first.desc, true, buf.data());
-  double c = scale_factor(p, FFTMUX_FORWARD) * scale_factor(p, FFTMUX_INVERSE) * double(p.points);
+  double c = scale_factor(p, FFTMUX_FORWARD) * scale_factor(p, FFTMUX_INVERSE) *
+             geometry::logical_points(p.desc);
   long double diff = 0, norm = 0;
   for (size_t i = 0; i < x.size(); ++i) {
     diff += (z[i] - c * x[i]) * (z[i] - c * x[i]);

@@ -5,6 +5,8 @@
 #include "paths.hpp"
 #include "toml_util.hpp"
 
+#include <fftmux/desc_geometry.hpp>
+
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -29,7 +31,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* const kind_names[] = {"c2c", "r2c", "c2r"};
 const char* const precision_names[] = {"f32", "f64"};
 const char* const placement_names[] = {"host", "device"};
 
@@ -297,13 +298,13 @@ std::string hardware_class(const std::string& key) {
 
 std::string problem_key(const Problem& p) {
   const fftmux_desc& d = p.desc;
-  return std::string(kind_names[d.kind]) + ' ' + precision_names[d.precision] + ' ' + join_n(d) +
-         " batch " + std::to_string(d.batch) + ' ' + placement_names[d.placement] +
+  return geometry::kind_text(d) + ' ' + precision_names[d.precision] + ' ' + join_n(d) + " batch " +
+         std::to_string(d.batch) + ' ' + placement_names[d.placement] +
          (p.in_place() ? " in-place " : " out-of-place ") + layout_key(p);
 }
 
 std::string family_key(const fftmux_desc& d) {
-  return std::string(kind_names[d.kind]) + ' ' + precision_names[d.precision] + " rank " +
+  return geometry::kind_text(d) + ' ' + precision_names[d.precision] + " rank " +
          std::to_string(d.rank) + ' ' + placement_names[d.placement];
 }
 

@@ -1,4 +1,5 @@
 #include "reference.hpp"
+#include "r2r.hpp"
 
 #include <fftw3.h>
 
@@ -29,13 +30,13 @@ struct Geometry {
 
 Geometry geometry(const fftmux_desc& d, bool input) {
   Geometry g;
-  g.complex = !(input ? d.kind == FFTMUX_R2C : d.kind == FFTMUX_C2R);
+  g.complex = d.kind != FFTMUX_R2R && !(input ? d.kind == FFTMUX_R2C : d.kind == FFTMUX_C2R);
   int off = R - int(d.rank);
   for (uint32_t i = 0; i < d.rank; ++i) {
     g.ext[off + i] = d.n[i];
     g.stride[off + i] = input ? d.in_strides[i] : d.out_strides[i];
   }
-  if (d.kind != FFTMUX_C2C && g.complex)
+  if (d.kind != FFTMUX_C2C && d.kind != FFTMUX_R2R && g.complex)
     g.ext[R - 1] = d.n[d.rank - 1] / 2 + 1;
   g.distance = input ? d.in_distance : d.out_distance;
   return g;
@@ -203,6 +204,21 @@ unsigned all_axes(const fftmux_desc& d) {
   return ((1u << d.rank) - 1) << (R - d.rank);
 }
 
+// Each batch of an R2R problem through r2r_expected.
+Values r2r_batches(const fftmux_desc& d, int direction, const Values& x, bool naive) {
+  Values result(x.size());
+  int64_t count = int64_t(x.size()) / d.batch;
+  for (int64_t b = 0; b < d.batch; ++b) {
+    std::vector<long double> values(static_cast<size_t>(count));
+    for (int64_t e = 0; e < count; ++e)
+      values[e] = x[b * count + e].real();
+    values = r2r_expected(d, direction, std::move(values), naive);
+    for (int64_t e = 0; e < count; ++e)
+      result[b * count + e] = double(values[e]);
+  }
+  return result;
+}
+
 } // namespace
 
 Values read_side(const fftmux_desc& desc, bool input, const void* data) {
@@ -302,6 +318,8 @@ Values expected(const fftmux_desc& desc, int direction, const void* input, Metho
     scale = 1.0L / n;
   if (method == Method::automatic)
     method = naive_fits(full.ext, d.batch) ? Method::naive : Method::fftw;
+  if (d.kind == FFTMUX_R2R)
+    return r2r_batches(d, direction, x, method == Method::naive);
   Values result;
   for (int64_t b = 0; b < d.batch; ++b) {
     std::vector<Cl> side(x.begin() + b * in.count(), x.begin() + (b + 1) * in.count());

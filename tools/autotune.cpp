@@ -28,7 +28,7 @@ struct TuneOptions {
 };
 
 std::string family(const fftmux_desc& d) {
-  return std::string(kind_names[d.kind % 3]) + " " + precision_names[d.precision % 2] + " " +
+  return geometry::kind_text(d) + " " + precision_names[d.precision % 2] + " " +
          std::to_string(d.rank) + "D " + placement_names[d.placement % 2];
 }
 

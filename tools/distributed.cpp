@@ -100,8 +100,7 @@ double error(const fftmux_desc& d, const fftmux_box& b, bool complex, const T* g
 
 // "c2c f64 256x256x256 batch 1", for the summary line.
 std::string text(const fftmux_desc& d) {
-  const char* kinds[] = {"c2c", "r2c", "c2r"};
-  std::string s = std::string(kinds[d.kind]) + (d.precision == FFTMUX_F64 ? " f64 " : " f32 ");
+  std::string s = geometry::kind_text(d) + (d.precision == FFTMUX_F64 ? " f64 " : " f32 ");
   for (uint32_t i = 0; i < d.rank; ++i)
     s += (i ? "x" : "") + std::to_string(d.n[i]);
   return s + " batch " + std::to_string(d.batch);

@@ -60,6 +60,36 @@ void add_layout(nlohmann::json& j, const std::string& side, const int64_t* strid
     j[side + "_distance"] = distance;
 }
 
+// --kind: a DFT kind, or R2R with one DCT/DST name for every axis or one
+// per axis joined by ',' ("dct2,dst1").
+void parse_kind(const std::string& text, fftmux_desc& d) {
+  for (uint32_t k = 0; k < kind_names.size(); ++k)
+    if (text == kind_names[k]) {
+      d.kind = k;
+      return;
+    }
+  std::vector<uint32_t> axes;
+  for (size_t start = 0; start <= text.size();) {
+    size_t end = std::min(text.find(',', start), text.size());
+    uint32_t k = FFTMUX_DCT1;
+    while (k <= FFTMUX_DST4 && text.substr(start, end - start) != geometry::r2r_name(k))
+      ++k;
+    if (k > FFTMUX_DST4)
+      throw std::runtime_error("--kind " + text +
+                               ": expected c2c, r2c, c2r, or dct1..dct4, dst1..dst4 (one for "
+                               "every axis, or one per axis joined by ',', e.g. dct2,dst1)");
+    axes.push_back(k);
+    start = end + 1;
+  }
+  if (axes.size() != 1 && axes.size() != d.rank)
+    throw std::runtime_error("--kind " + text + ": " + std::to_string(axes.size()) + " kinds for " +
+                             std::to_string(d.rank) +
+                             " axes; give one for every axis or one per axis of --shape");
+  d.kind = FFTMUX_R2R; // one kind fills every axis, also those an .npy input adds
+  for (uint32_t i = 0; i < FFTMUX_MAX_RANK; ++i)
+    d.r2r[i] = axes.size() == 1 ? axes[0] : i < axes.size() ? axes[i] : uint32_t(FFTMUX_R2R_NONE);
+}
+
 // The name of value in names, "?" for a value from newer code.
 const char* name(const std::vector<const char*>& names, uint32_t value) {
   return value < names.size() ? names[value] : "?";
@@ -87,7 +117,10 @@ void ProblemOptions::add_to(CLI::App& app) {
   app.add_option("--shape", shape, "transform sizes, e.g. 1024 or 512x512 or 64x64x64")
       ->capture_default_str();
   app.add_option("--batch", batch, "number of transforms")->capture_default_str();
-  app.add_option("--kind", kind, "c2c, r2c or c2r")->capture_default_str();
+  app.add_option("--kind", kind,
+                 "c2c, r2c, c2r, or a DCT/DST (dct1..dct4, dst1..dst4), one per axis joined "
+                 "by ',' where they differ (dct2,dst1)")
+      ->capture_default_str();
   app.add_option("--precision", precision, "f32 or f64")->capture_default_str();
   app.add_option("--norm", norm, "none, backward, ortho or forward")->capture_default_str();
   app.add_option("--shift", shift, "none, input, output or both (numpy ifftshift/fftshift)")
@@ -114,7 +147,7 @@ fftmux_desc ProblemOptions::desc() const {
   if (batch < 1)
     throw std::runtime_error("--batch " + std::to_string(batch) + ": must be at least 1");
   d.batch = batch;
-  d.kind = choice("--kind", kind, kind_names);
+  parse_kind(kind, d);
   d.precision = choice("--precision", precision, precision_names);
   d.norm = choice("--norm", norm, norm_names);
   d.placement = choice("--placement", placement, placement_names);
@@ -129,7 +162,7 @@ fftmux_desc ProblemOptions::desc() const {
 }
 
 std::string describe(const fftmux_desc& d) {
-  std::string s = std::string(name(kind_names, d.kind)) + " " + name(precision_names, d.precision);
+  std::string s = geometry::kind_text(d) + " " + name(precision_names, d.precision);
   for (uint32_t i = 0; i < d.rank; ++i)
     s += (i ? "x" : " ") + std::to_string(d.n[i]);
   return s + " batch " + std::to_string(d.batch) + " " + name(placement_names, d.placement);
@@ -140,7 +173,7 @@ nlohmann::json problem_json(const fftmux_desc& d) {
   nlohmann::json j = {{"rank", d.rank},
                       {"shape", std::vector<int64_t>(d.n, d.n + d.rank)},
                       {"batch", d.batch},
-                      {"kind", name(kind_names, d.kind)},
+                      {"kind", geometry::kind_text(d)},
                       {"precision", name(precision_names, d.precision)},
                       {"norm", name(norm_names, d.norm)},
                       {"placement", name(placement_names, d.placement)},

@@ -1,6 +1,7 @@
 // The problem options shared by `fftmux run`, `explain` and `autotune`.
 #pragma once
 
+#include <fftmux/desc_geometry.hpp>
 #include <fftmux/fftmux.h>
 
 #include <CLI/CLI.hpp>
@@ -37,7 +38,8 @@ std::vector<int64_t> parse_shape(const std::string& text);
 uint32_t choice(const std::string& option, const std::string& value,
                 const std::vector<const char*>& names);
 
-// The descriptor's values as the options spell them, indexed by the C enums.
+// The descriptor's values as the options spell them, indexed by the C enums
+// (--kind also takes R2R's per-axis kinds: geometry::r2r_name).
 inline const std::vector<const char*> kind_names = {"c2c", "r2c", "c2r"};
 inline const std::vector<const char*> precision_names = {"f32", "f64"};
 inline const std::vector<const char*> norm_names = {"none", "backward", "ortho", "forward"};

@@ -2,6 +2,7 @@
 #include "commands.hpp"
 #include "npy/npy.hpp"
 
+#include <fftmux/desc_geometry.hpp>
 #include <fftmux/fftmux.hpp>
 #include <reference.hpp>
 
@@ -35,7 +36,7 @@ double seconds_since(Clock::time_point t) {
 }
 
 npy::Dtype side_dtype(const fftmux_desc& d, bool input) {
-  bool real = input ? d.kind == FFTMUX_R2C : d.kind == FFTMUX_C2R;
+  bool real = geometry::real_side(d, input);
   if (d.precision == FFTMUX_F64)
     return real ? npy::Dtype::f64 : npy::Dtype::c128;
   return real ? npy::Dtype::f32 : npy::Dtype::c64;
@@ -48,8 +49,7 @@ std::vector<int64_t> side_shape(const fftmux_desc& d, bool input) {
     s.push_back(d.batch);
   for (uint32_t i = 0; i < d.rank; ++i)
     s.push_back(d.n[i]);
-  bool halved = input ? d.kind == FFTMUX_C2R : d.kind == FFTMUX_R2C;
-  if (halved)
+  if (geometry::halved_kind(d) && !geometry::real_side(d, input))
     s.back() = s.back() / 2 + 1;
   return s;
 }
@@ -99,10 +99,10 @@ npy::Array to_array(const fftmux_desc& d, const ref::Values& v) {
 ref::Values load_input(RunOptions& o, fftmux_desc& d) {
   npy::Array a = npy::read(o.input);
   bool real = a.dtype == npy::Dtype::f32 || a.dtype == npy::Dtype::f64;
-  if (real != (d.kind == FFTMUX_R2C))
+  if (real != geometry::real_side(d, true))
     throw std::runtime_error(o.input + " holds " + npy::dtype_name(a.dtype) + ", but a " +
                              o.problem.kind + " transform takes " +
-                             (d.kind == FFTMUX_R2C ? "real" : "complex") + " input");
+                             (geometry::real_side(d, true) ? "real" : "complex") + " input");
   d.precision =
       (a.dtype == npy::Dtype::f64 || a.dtype == npy::Dtype::c128) ? FFTMUX_F64 : FFTMUX_F32;
   if (!o.shape_given) {

@@ -127,6 +127,9 @@ uint64_t side_bytes(const fftmux_desc& desc, bool input) {
 }
 
 Plan plan(const fftmux_desc& desc, int direction, const Device& device, const Options& options) {
+  if (desc.kind == FFTMUX_R2R)
+    throw Unsupported("the generator has no real-to-real (DCT, DST) kernels; the fftw backend "
+                      "runs them");
   if (desc.precision == FFTMUX_F64 && !device.f64)
     throw Unsupported("the device has no double precision (shaderFloat64)");
   if ((desc.kind == FFTMUX_R2C && direction != FFTMUX_FORWARD) ||

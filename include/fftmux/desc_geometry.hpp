@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <string>
 
 namespace fftmux::geometry {
 
@@ -21,10 +22,19 @@ struct Shape {
   unsigned shift_axes = 0; // axes a SHIFT flag applies to on this side
 };
 
+// Whether a side holds reals: the real side of R2C and C2R, both of R2R.
+inline bool real_side(const fftmux_desc& d, bool input) {
+  return d.kind == FFTMUX_R2R || (input ? d.kind == FFTMUX_R2C : d.kind == FFTMUX_C2R);
+}
+
+// Whether the kind halves the complex side's last axis: R2C and C2R.
+inline bool halved_kind(const fftmux_desc& d) {
+  return d.kind == FFTMUX_R2C || d.kind == FFTMUX_C2R;
+}
+
 inline Shape shape(const fftmux_desc& d, bool input) {
   Shape s;
-  bool real = input ? d.kind == FFTMUX_R2C : d.kind == FFTMUX_C2R;
-  s.complex = !real;
+  s.complex = !real_side(d, input);
   int offset = FFTMUX_MAX_RANK - int(d.rank);
   for (uint32_t i = 0; i < d.rank; ++i) {
     s.extent[offset + i] = d.n[i];
@@ -32,7 +42,7 @@ inline Shape shape(const fftmux_desc& d, bool input) {
     s.shift_axes |= 1u << (offset + i);
   }
   s.distance = input ? d.in_distance : d.out_distance;
-  if (d.kind != FFTMUX_C2C && s.complex) { // the halved axis is never shifted
+  if (halved_kind(d) && s.complex) { // the halved axis is never shifted
     s.extent[FFTMUX_MAX_RANK - 1] = d.n[d.rank - 1] / 2 + 1;
     s.shift_axes &= ~(1u << (FFTMUX_MAX_RANK - 1));
   }
@@ -54,7 +64,7 @@ inline Shape packed(Shape s) {
 // the real side of an in-place R2C or C2R padded to whole complex rows.
 inline Shape default_layout(const fftmux_desc& d, bool input) {
   Shape s = packed(shape(d, input));
-  if (!(d.flags & FFTMUX_IN_PLACE) || d.kind == FFTMUX_C2C || s.complex)
+  if (!(d.flags & FFTMUX_IN_PLACE) || !halved_kind(d) || s.complex)
     return s;
   int64_t step = 1;
   for (int i = FFTMUX_MAX_RANK - 1; i >= 0; --i) {
@@ -83,8 +93,7 @@ inline bool custom_distance(const fftmux_desc& d, bool input) {
 // The extent of axis i of one side, axes as in desc.n (not right-aligned):
 // n/2+1 on the halved last axis of the complex side of R2C and C2R.
 inline int64_t side_extent(const fftmux_desc& d, bool input, uint32_t i) {
-  bool complex = input ? d.kind != FFTMUX_R2C : d.kind != FFTMUX_C2R;
-  return d.kind != FFTMUX_C2C && complex && i + 1 == d.rank ? d.n[i] / 2 + 1 : d.n[i];
+  return halved_kind(d) && !real_side(d, input) && i + 1 == d.rank ? d.n[i] / 2 + 1 : d.n[i];
 }
 
 inline int64_t points(const fftmux_desc& d) {
@@ -110,15 +119,73 @@ inline uint64_t side_bytes(const fftmux_desc& d, bool input) {
   return uint64_t(span(s, d.batch)) * scalar * (s.complex ? 2 : 1);
 }
 
-// The factor the transform applies in direction under d.norm.
+// The R2R kind axis i runs in direction: the descriptor's forward, its
+// inverse pairing (II <-> III; I and IV their own) on the way back.
+inline uint32_t r2r_kind(const fftmux_desc& d, uint32_t i, int direction) {
+  uint32_t k = d.r2r[i];
+  if (direction == FFTMUX_FORWARD)
+    return k;
+  switch (k) {
+  case FFTMUX_DCT2: return FFTMUX_DCT3;
+  case FFTMUX_DCT3: return FFTMUX_DCT2;
+  case FFTMUX_DST2: return FFTMUX_DST3;
+  case FFTMUX_DST3: return FFTMUX_DST2;
+  default: return k;
+  }
+}
+
+// The logical size N' of axis i: FFTW's, 2(n-1) for DCT-I, 2(n+1) for
+// DST-I and 2n for the other R2R kinds; n for the DFT kinds.
+inline int64_t logical_n(const fftmux_desc& d, uint32_t i) {
+  if (d.kind != FFTMUX_R2R)
+    return d.n[i];
+  return d.r2r[i] == FFTMUX_DCT1   ? 2 * (d.n[i] - 1)
+         : d.r2r[i] == FFTMUX_DST1 ? 2 * (d.n[i] + 1)
+                                   : 2 * d.n[i];
+}
+
+// The N the norms divide by: the product of the logical sizes.
+inline double logical_points(const fftmux_desc& d) {
+  double n = 1;
+  for (uint32_t i = 0; i < d.rank; ++i)
+    n *= double(logical_n(d, i));
+  return n;
+}
+
+// The factor the transform applies in direction under d.norm (for R2R
+// ORTHO, before the orthogonalizing weights of the first and last terms).
 inline double scale(const fftmux_desc& d, int direction) {
-  double n = double(points(d));
+  double n = logical_points(d);
   switch (d.norm) {
   case FFTMUX_NORM_BACKWARD: return direction == FFTMUX_INVERSE ? 1.0 / n : 1.0;
   case FFTMUX_NORM_ORTHO: return 1.0 / std::sqrt(n);
   case FFTMUX_NORM_FORWARD: return direction == FFTMUX_FORWARD ? 1.0 / n : 1.0;
   default: return 1.0;
   }
+}
+
+// The name of an fftmux_r2r_kind as the command line and tuning keys spell
+// it ("dct2"), "?" for a value from newer code.
+inline const char* r2r_name(uint32_t k) {
+  static const char* const names[] = {"none", "dct1", "dct2", "dct3", "dct4",
+                                      "dst1", "dst2", "dst3", "dst4"};
+  return k < sizeof names / sizeof *names ? names[k] : "?";
+}
+
+// The kind in words: "c2c", "r2c", "c2r"; for R2R the axes' kinds, one
+// name where all axes share it ("dct2") and comma-separated otherwise
+// ("dct2,dst1").
+inline std::string kind_text(const fftmux_desc& d) {
+  static const char* const dft[] = {"c2c", "r2c", "c2r"};
+  if (d.kind != FFTMUX_R2R)
+    return d.kind < 3 ? dft[d.kind] : "?";
+  std::string all = r2r_name(d.r2r[0]), each = all;
+  bool same = true;
+  for (uint32_t i = 1; i < d.rank && i < FFTMUX_MAX_RANK; ++i) {
+    same = same && d.r2r[i] == d.r2r[0];
+    each += std::string(",") + r2r_name(d.r2r[i]);
+  }
+  return same ? all : each;
 }
 
 } // namespace fftmux::geometry

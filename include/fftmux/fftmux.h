@@ -56,15 +56,47 @@ typedef enum fftmux_status {
 typedef enum fftmux_kind {
   FFTMUX_C2C = 0, /* complex to complex */
   FFTMUX_R2C = 1, /* real to half complex, forward only */
-  FFTMUX_C2R = 2  /* half complex to real, inverse only; of any complex input
+  FFTMUX_C2R = 2, /* half complex to real, inverse only; of any complex input
                    * the part a real signal's spectrum can hold is used (the
                    * imaginary parts of the DC and Nyquist terms of the last
                    * axis are ignored), as numpy's irfftn and FFTW do */
+  FFTMUX_R2R = 3  /* real to real: a DCT or DST per axis (fftmux_desc.r2r),
+                   * both directions, the inverse running each axis's
+                   * inverse kind (docs/api.md, "Real-to-real transforms") */
 } fftmux_kind;
+
+/* The transform of one axis of an R2R descriptor, as FFTW defines them
+ * (FFTW_REDFT00 .. FFTW_RODFT11), unnormalized: for n points and logical
+ * size N' = 2(n-1) for DCT-I, 2(n+1) for DST-I and 2n otherwise,
+ *   DCT-I   y[k] = x[0] + (-1)^k x[n-1] + 2 sum_{j=1}^{n-2} x[j] cos(pi j k / (n-1))
+ *   DCT-II  y[k] = 2 sum_j x[j] cos(pi (j+1/2) k / n)
+ *   DCT-III y[k] = x[0] + 2 sum_{j>=1} x[j] cos(pi j (k+1/2) / n)
+ *   DCT-IV  y[k] = 2 sum_j x[j] cos(pi (j+1/2) (k+1/2) / n)
+ *   DST-I   y[k] = 2 sum_j x[j] sin(pi (j+1) (k+1) / (n+1))
+ *   DST-II  y[k] = 2 sum_j x[j] sin(pi (j+1/2) (k+1) / n)
+ *   DST-III y[k] = (-1)^k x[n-1] + 2 sum_{j<=n-2} x[j] sin(pi (j+1) (k+1/2) / n)
+ *   DST-IV  y[k] = 2 sum_j x[j] sin(pi (j+1/2) (k+1/2) / n)
+ * The inverse of II is III and of III is II; I and IV are their own, each
+ * up to the factor N'. NONE marks an axis without one (every axis of the
+ * other kinds). */
+typedef enum fftmux_r2r_kind {
+  FFTMUX_R2R_NONE = 0,
+  FFTMUX_DCT1 = 1,
+  FFTMUX_DCT2 = 2,
+  FFTMUX_DCT3 = 3,
+  FFTMUX_DCT4 = 4,
+  FFTMUX_DST1 = 5,
+  FFTMUX_DST2 = 6,
+  FFTMUX_DST3 = 7,
+  FFTMUX_DST4 = 8
+} fftmux_r2r_kind;
 
 typedef enum fftmux_precision { FFTMUX_F32 = 0, FFTMUX_F64 = 1 } fftmux_precision;
 
-/* Which direction is scaled, as numpy.fft's norm argument. */
+/* Which direction is scaled, as numpy.fft's norm argument. N is the number
+ * of points; for R2R the product of the axes' logical sizes N', and ORTHO
+ * also weighs the first and last terms of DCT-I..III and DST-II..III as
+ * scipy.fft's orthogonalize does, making each axis orthogonal. */
 typedef enum fftmux_norm {
   FFTMUX_NORM_NONE = 0,     /* never scaled */
   FFTMUX_NORM_BACKWARD = 1, /* 1/N on the inverse (numpy's default) */
@@ -90,9 +122,10 @@ typedef enum fftmux_direction { FFTMUX_FORWARD = -1, FFTMUX_INVERSE = 1 } fftmux
 
 /*
  * A transform problem. Sizes are logical (real sizes for R2C/C2R). Strides
- * and distances count elements of the side's type (real or complex); 0 means
- * the default: contiguous row-major, and for in-place R2C/C2R the real side
- * padded to 2*(n[rank-1]/2+1) along its last axis, as FFTW lays it out.
+ * and distances count elements of the side's type (real or complex; both
+ * sides of R2R are real); 0 means the default: contiguous row-major, and
+ * for in-place R2C/C2R the real side padded to 2*(n[rank-1]/2+1) along its
+ * last axis, as FFTW lays it out.
  */
 typedef struct fftmux_desc {
   uint32_t struct_size;
@@ -109,10 +142,14 @@ typedef struct fftmux_desc {
   int64_t in_distance;
   int64_t out_strides[FFTMUX_MAX_RANK];
   int64_t out_distance;
+  /* ---- added after the first release (an older struct_size reads as NONE) ---- */
+  uint32_t r2r[FFTMUX_MAX_RANK]; /* fftmux_r2r_kind of each axis: set on the first
+                                    rank axes for R2R, NONE for the other kinds */
+  uint32_t reserved2;
 } fftmux_desc;
 
 /* Sets struct_size and defaults: rank 1, n = {1}, batch 1, C2C, F32,
- * NORM_BACKWARD, HOST, out-of-place, default strides. */
+ * NORM_BACKWARD, HOST, out-of-place, default strides, r2r NONE. */
 FFTMUX_API void fftmux_desc_init(fftmux_desc* desc);
 
 /* Resolved layout of a valid descriptor: element counts and byte spans that

@@ -69,6 +69,9 @@ typedef enum fftmux_domain {
 #define FFTMUX_CAP_SHIFT 0x40u
 /* Distributed plans (the distributed entries at the table's end). */
 #define FFTMUX_CAP_DISTRIBUTED 0x80u
+/* FFTMUX_R2R (DCT and DST); added after the first release: the host never
+ * asks a plugin without it about an R2R problem. */
+#define FFTMUX_CAP_R2R 0x100u
 
 /* Answer of query: supported, or declined with a reason. */
 typedef struct fftmux_answer_v1 {

@@ -106,6 +106,12 @@ fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answ
   return guarded(host, [&] {
     const Device& device = backend_of(p)->device;
     codegen::Work work;
+    if (d->kind == FFTMUX_R2R) { // neither cuFFT nor the generator has DCT or DST kernels
+      std::snprintf(a->reason, sizeof a->reason, "%s",
+                    "cuda runs no real-to-real (DCT, DST) transforms; the fftw backend runs them");
+      a->supported = 0;
+      return;
+    }
     if (variant != kCufft) {
       codegen::Device limits = native_limits(device.shared_optin, device.major);
       std::string why = native_declines(*d, limits, native_options(variant));

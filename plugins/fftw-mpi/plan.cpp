@@ -3,6 +3,9 @@
 namespace fftmux::fftw_mpi {
 
 std::string unsupported(const fftmux_desc& d, uint32_t decomposition) {
+  if (d.kind == FFTMUX_R2R)
+    return "fftw-mpi distributes the DFT kinds (C2C, R2C, C2R): real-to-real (DCT, DST) "
+           "transforms are not distributed";
   if (d.rank < 2)
     return "FFTW-MPI distributes 2D and 3D transforms here: a rank-1 problem has no slabs";
   if (d.kind == FFTMUX_R2C && decomposition == FFTMUX_SLABS_TRANSPOSED_IN)

@@ -14,9 +14,11 @@ template <class T> struct Api;
     static constexpr auto dft = P##plan_guru64_dft;                                                \
     static constexpr auto r2c = P##plan_guru64_dft_r2c;                                            \
     static constexpr auto c2r = P##plan_guru64_dft_c2r;                                            \
+    static constexpr auto r2r = P##plan_guru64_r2r;                                                \
     static constexpr auto run_dft = P##execute_dft;                                                \
     static constexpr auto run_r2c = P##execute_dft_r2c;                                            \
     static constexpr auto run_c2r = P##execute_dft_c2r;                                            \
+    static constexpr auto run_r2r = P##execute_r2r;                                                \
     static constexpr auto destroy = P##destroy_plan;                                               \
     static constexpr auto execute = P##execute;                                                    \
     static constexpr auto malloc = P##malloc;                                                      \

@@ -278,10 +278,15 @@ uint64_t buffer_native(void* p) {
   return reinterpret_cast<uint64_t>(static_cast<Buffer*>(p)->data);
 }
 
+// The whole API, real-to-real kinds included.
+plugin::Identity identity() {
+  plugin::Identity id = plugin::whole_identity("fftw", FFTMUX_DOMAIN_HOST, variants);
+  id.caps |= FFTMUX_CAP_R2R;
+  return id;
+}
+
 } // namespace
 } // namespace fftmux::fftw
 
 // No plan_set_stream: FFTW has no queues.
-FFTMUX_PLUGIN_TABLE_OPTIONAL(fftmux::fftw,
-                             plugin::whole_identity("fftw", FFTMUX_DOMAIN_HOST, variants), nullptr,
-                             plan_create_v2)
+FFTMUX_PLUGIN_TABLE_OPTIONAL(fftmux::fftw, identity(), nullptr, plan_create_v2)

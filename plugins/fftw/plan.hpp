@@ -1,16 +1,18 @@
 // An FFTW plan of one problem: both directions planned through the guru64
 // interface on the caller's layout, plus the staging FFTW lacks (numpy
-// shifts, normalization, a preserved C2R input). fftw_backend.cpp is the
+// shifts, normalization, a preserved C2R input, R2R's orthogonal weights). fftw_backend.cpp is the
 // plugin around it.
 #pragma once
 
 #include "fftw_api.hpp"
 #include "layout.hpp"
 #include "quirks.hpp"
+#include "r2r.hpp"
 
 #include <fftmux/plugin_support.hpp>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -83,7 +85,8 @@ public:
       : PlanBase(backend), d_(d), rigor_(rigor), asked_(threads) {
     user_in_ = plugin::shape(d, true);
     user_out_ = plugin::shape(d, false);
-    stage_in_ = (d.flags & FFTMUX_SHIFT_INPUT) || (d.kind == FFTMUX_C2R && !in_place());
+    stage_in_ =
+        (d.flags & FFTMUX_SHIFT_INPUT) || (d.kind == FFTMUX_C2R && !in_place()) || weighs_input();
     stage_out_ = d.flags & FFTMUX_SHIFT_OUTPUT;
     engine_in_ = stage_in_ ? packed(user_in_) : user_in_;
     engine_out_ = stage_out_ ? packed(user_out_) : user_out_;
@@ -116,6 +119,7 @@ public:
     T s = T(scale_[slot(dir)]);
     if (stage_in_) { // the transform is linear: the input's copy scales it, one pass fewer
       gather(src, scratch_in_.get(), s);
+      weigh(scratch_in_.get(), engine_in_, dir, true);
       src = scratch_in_.get();
       s = 1;
     }
@@ -125,6 +129,7 @@ public:
       scatter(dst, static_cast<T*>(out), s);
     else if (s != 1)
       rescale(static_cast<T*>(out), s);
+    weigh(static_cast<T*>(out), user_out_, dir, false);
   }
 
 private:
@@ -136,7 +141,18 @@ private:
   bool in_place() const { return d_.flags & FFTMUX_IN_PLACE; }
   bool engine_in_place() const { return in_place() && !stage_in_ && !stage_out_; }
   bool runs(int dir) const {
-    return d_.kind == FFTMUX_C2C || (d_.kind == FFTMUX_R2C) == (dir == FFTMUX_FORWARD);
+    return d_.kind == FFTMUX_C2C || d_.kind == FFTMUX_R2R ||
+           (d_.kind == FFTMUX_R2C) == (dir == FFTMUX_FORWARD);
+  }
+  bool orthogonalized() const { return d_.kind == FFTMUX_R2R && d_.norm == FFTMUX_NORM_ORTHO; }
+  // Whether ORTHO weighs some input plane in either direction: the input is
+  // then staged, so that an out-of-place input stays as it was.
+  bool weighs_input() const {
+    for (uint32_t i = 0; orthogonalized() && i < d_.rank; ++i)
+      for (int dir : {FFTMUX_FORWARD, FFTMUX_INVERSE})
+        if (!ortho_planes(geometry::r2r_kind(d_, i, dir), d_.n[i], true).empty())
+          return true;
+    return false;
   }
   static int slot(int dir) { return dir == FFTMUX_FORWARD ? 0 : 1; }
   static int64_t width(const Shape& s) { return s.complex ? 2 : 1; }
@@ -208,7 +224,7 @@ private:
   // The problem as FFTW sees it, for the thread check's memory.
   std::string thread_key() const {
     Dims g = guru_dims(d_, engine_in_, engine_out_);
-    std::string k = std::to_string(d_.kind) + ' ' + std::to_string(sizeof(T)) + ' ' +
+    std::string k = geometry::kind_text(d_) + ' ' + std::to_string(sizeof(T)) + ' ' +
                     std::to_string(b_.threads);
     for (const fftw_iodim64& i : g.dims)
       k += ' ' + std::to_string(i.n) + ' ' + std::to_string(i.is) + ' ' + std::to_string(i.os);
@@ -228,6 +244,8 @@ private:
                  reinterpret_cast<Complex*>(out), dir, flags);
     else if (d_.kind == FFTMUX_R2C)
       p = A::r2c(g.rank, g.dims, 1, &g.batch, in, reinterpret_cast<Complex*>(out), flags);
+    else if (d_.kind == FFTMUX_R2R)
+      p = A::r2r(g.rank, g.dims, 1, &g.batch, in, out, r2r_kinds(dir).data(), flags);
     else
       p = A::c2r(g.rank, g.dims, 1, &g.batch, reinterpret_cast<Complex*>(in), out, flags);
     if (!p)
@@ -249,7 +267,8 @@ private:
       A::execute(p);
       return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     };
-    A::execute(a);
+    A::execute(a); // both warm: a threaded plan's first run also starts FFTW's threads
+    A::execute(b);
     double tb = seconds(b);
     return seconds(a) < tb;
   }
@@ -270,8 +289,32 @@ private:
       A::run_dft(p, reinterpret_cast<Complex*>(in), reinterpret_cast<Complex*>(out));
     else if (d_.kind == FFTMUX_R2C)
       A::run_r2c(p, in, reinterpret_cast<Complex*>(out));
+    else if (d_.kind == FFTMUX_R2R)
+      A::run_r2r(p, in, out);
     else
       A::run_c2r(p, reinterpret_cast<Complex*>(in), out);
+  }
+
+  // FFTW's kind of each axis in direction dir.
+  std::array<fftw_r2r_kind, FFTMUX_MAX_RANK> r2r_kinds(int dir) const {
+    std::array<fftw_r2r_kind, FFTMUX_MAX_RANK> k{};
+    for (uint32_t i = 0; i < d_.rank; ++i)
+      k[i] = fftw_kind(geometry::r2r_kind(d_, i, dir));
+    return k;
+  }
+
+  // ORTHO's weights on one side (the staged input, or the output) of an R2R
+  // plan in direction dir: each weighed plane of each axis scaled in place.
+  void weigh(T* data, const Shape& side, int dir, bool input) const {
+    int offset = FFTMUX_MAX_RANK - int(d_.rank);
+    for (uint32_t i = 0; orthogonalized() && i < d_.rank; ++i)
+      for (Plane plane : ortho_planes(geometry::r2r_kind(d_, i, dir), d_.n[i], input)) {
+        Shape one = side; // the plane: its axis cut to one element
+        one.extent[offset + i] = 1;
+        T* at = data + plane.index * side.stride[offset + i];
+        Map m = map(one, false);
+        walk(one.extent, d_.batch, m, m, [&](int64_t u, int64_t) { at[u] *= T(plane.factor); });
+      }
   }
 
   static Map map(const Shape& s, bool shifted) {

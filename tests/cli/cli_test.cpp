@@ -79,7 +79,12 @@ TEST(Cli, RunVerifiesAgainstTheReference) {
                            "--out-distance 19 --verify",
                            "run --shape 6x10 --kind r2c --in-strides 1x6 --out-strides 12x2 "
                            "--batch 2 --out-distance 1 --verify",
-                           "run --shape 256 --batch 256 --backend fftw --threads 2 --verify"}) {
+                           "run --shape 256 --batch 256 --backend fftw --threads 2 --verify",
+                           "run --shape 64x63 --kind dct2,dst4 --norm ortho --precision f64 "
+                           "--verify",
+                           "run --shape 101 --batch 4 --kind dst1 --direction inverse --in-place "
+                           "--verify",
+                           "run --shape 8x6x5 --kind dct1 --norm forward --verify --json"}) {
     Result r = fftmux_cli(args);
     EXPECT_EQ(r.status, 0) << args << "\n" << r.out << r.err;
     EXPECT_TRUE(r.out.find("ok") != std::string::npos ||
@@ -195,6 +200,47 @@ TEST(Cli, AutotuneTakesTheSetsProblemsOfTheKindGiven) {
   EXPECT_TRUE(has(r.err, "the problem set has no problem of the --kind")) << r.err;
 }
 
+// A per-axis R2R kind reads back in every --json output and the tuning
+// cache's keys; autotune measures and verifies it like the DFT kinds.
+TEST(Cli, RealToRealKindsReachJsonAndAutotune) {
+  Result r = fftmux_cli("explain --shape 8x6 --kind dct2,dst1 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["problem"], "dct2,dst1 f32 8x6 batch 1 host");
+  expect_problem_fields(j, {{"kind", "dct2,dst1"}, {"planned", true}});
+
+  TuningFiles f;
+  r = fftmux_cli("autotune --shape 30 --kind dct4 --precision f64 --backends fftw --repeat 2 "
+                 "--warmup 0 --json",
+                 f.env);
+  ASSERT_EQ(r.status, 0) << r.err;
+  j = nlohmann::json::parse(r.out);
+  ASSERT_FALSE(j["records"].empty()) << r.out;
+  for (const auto& record : j["records"]) {
+    EXPECT_EQ(record["problem"], "dct4 f64 30 batch 1 host");
+    EXPECT_EQ(record["ok"], true) << record.dump(2);
+  }
+  EXPECT_TRUE(has(slurp(f.user), "problem = \"dct4 f64 30 batch 1 host")) << slurp(f.user);
+}
+
+// A real .npy file in, a real one out.
+TEST(Cli, NpyRealToReal) {
+  fftmux_desc d = fftmux::make_desc({5, 7}, FFTMUX_R2R, FFTMUX_F64);
+  d.r2r[0] = d.r2r[1] = FFTMUX_DCT3;
+  auto in = fftmux::ref::random_input(d, 5);
+  std::string input = ::testing::TempDir() + "r2r_in.npy";
+  std::string output = ::testing::TempDir() + "r2r_out.npy";
+  fftmux::npy::write(input, {fftmux::npy::Dtype::f64, {5, 7}, in});
+  Result r = fftmux_cli("run --kind dct3 --input " + input + " --output " + output);
+  ASSERT_EQ(r.status, 0) << r.err;
+  fftmux::npy::Array b = fftmux::npy::read(output);
+  EXPECT_EQ(b.dtype, fftmux::npy::Dtype::f64);
+  EXPECT_EQ(b.shape, (std::vector<int64_t>{5, 7}));
+  EXPECT_LE(fftmux::ref::relative_error(fftmux::ref::read_side(d, false, b.data.data()),
+                                        fftmux::ref::expected(d, FFTMUX_FORWARD, in.data())),
+            fftmux::ref::error_bound(d));
+}
+
 TEST(Cli, NpyInputAndOutput) {
   fftmux_desc d = fftmux::make_desc({4, 6}, FFTMUX_C2C, FFTMUX_F64);
   auto in = fftmux::ref::random_input(d, 11);
@@ -230,7 +276,10 @@ const Bad bad[] = {
     {"run --shape 0", "--shape 0: expected sizes of at least 1"},
     {"run --shape 8x", "--shape 8x"},
     {"run --shape 2x2x2x2", "at most 3 dimensions"},
-    {"run --kind foo", "--kind foo: expected one of c2c, r2c, c2r"},
+    {"run --kind foo", "--kind foo: expected c2c, r2c, c2r, or dct1..dct4, dst1..dst4"},
+    {"run --shape 8x8x8 --kind dct2,dst1", "--kind dct2,dst1: 2 kinds for 3 axes"},
+    {"run --shape 1 --kind dct1", "DCT-I needs at least 2 points"},
+    {"run --kind dct2 --shift both", "not R2R"},
     {"run --precision f16", "--precision f16"},
     {"run --norm loud", "--norm loud"},
     {"run --batch 0", "--batch 0"},

@@ -170,6 +170,26 @@ TEST(Plan, OnePassWhenTheLineFitsSharedMemory) {
   }
 }
 
+// The GPU backends (Vulkan, OpenGL, CUDA's native variants) decline
+// real-to-real problems here, batched or not, with the reason.
+TEST(Plan, RealToRealIsDeclined) {
+  fftmux_desc d;
+  fftmux_desc_init(&d);
+  d.n[0] = 64;
+  d.batch = 1000;
+  d.kind = FFTMUX_R2R;
+  d.r2r[0] = FFTMUX_DCT2;
+  d = ref::resolved(d);
+  for (int dir : {FFTMUX_FORWARD, FFTMUX_INVERSE})
+    EXPECT_THROW(plan(d, dir, h200()), Unsupported);
+  try {
+    generate_chunks(d, lavapipe(), Options{}, 1u << 27, Dialect::vulkan, 4);
+    ADD_FAILURE() << "R2R was generated";
+  } catch (const Unsupported& e) {
+    EXPECT_NE(std::string(e.what()).find("real-to-real"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Plan, SmallLinesShareWorkgroups) {
   Plan p = plan(problem({16}, FFTMUX_C2C, FFTMUX_F32, 1 << 20), FFTMUX_FORWARD, h200());
   EXPECT_GT(p.passes[0].kernel.teams, 1u);

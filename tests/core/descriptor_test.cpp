@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <climits>
+#include <cstddef>
 #include <functional>
 #include <string>
 
@@ -45,7 +46,7 @@ const Bad table[] = {
      "overflows 64 bits"},
     {"batch_overflow", [](fftmux_desc& d) { d.n[0] = 1LL << 62; d.batch = 4; }, "overflows 64 bits"},
     {"bytes_overflow", [](fftmux_desc& d) { d.n[0] = 1LL << 60; }, "byte count of the data overflows"},
-    {"kind_unknown", [](fftmux_desc& d) { d.kind = 3; }, "kind = 3: not a known value"},
+    {"kind_unknown", [](fftmux_desc& d) { d.kind = 4; }, "kind = 4: not a known value"},
     {"kind_max", [](fftmux_desc& d) { d.kind = UINT32_MAX; }, "kind = 4294967295"},
     {"precision_unknown", [](fftmux_desc& d) { d.precision = 2; }, "precision = 2"},
     {"norm_unknown", [](fftmux_desc& d) { d.norm = 4; }, "norm = 4"},
@@ -94,6 +95,21 @@ const Bad table[] = {
        d.out_strides[0] = 1LL << 62;
      },
      "in_strides[0] must be 2 * 4611686018427387904 (twice out_strides[0]), got 10"},
+    {"r2r_unset", [](fftmux_desc& d) { d = base(1, FFTMUX_R2R); },
+     "r2r[0] = 0 (NONE): an R2R descriptor needs a DCT or DST kind (1..8) on each of its 1 axes"},
+    {"r2r_second_axis_unset", [](fftmux_desc& d) { d = base(2, FFTMUX_R2R); d.r2r[0] = FFTMUX_DCT2; },
+     "r2r[1] = 0 (NONE)"},
+    {"r2r_unknown", [](fftmux_desc& d) { d = base(1, FFTMUX_R2R); d.r2r[0] = 9; },
+     "r2r[0] = 9: not a known value (0..8)"},
+    {"r2r_on_c2c", [](fftmux_desc& d) { d.r2r[0] = FFTMUX_DCT2; },
+     "r2r[0] = 2: a DCT or DST kind needs kind = FFTMUX_R2R (3), the kind is c2c"},
+    {"dct1_one_point", [](fftmux_desc& d) { d = base(1, FFTMUX_R2R); d.n[0] = 1; d.r2r[0] = FFTMUX_DCT1; },
+     "r2r[0] = 1 (DCT-I) on n[0] = 1: DCT-I needs at least 2 points"},
+    {"r2r_shift", [](fftmux_desc& d) { d = base(1, FFTMUX_R2R); d.r2r[0] = FFTMUX_DST2; d.flags = FFTMUX_SHIFT_OUTPUT; },
+     "SHIFT_INPUT and SHIFT_OUTPUT shift spectra of the DFT kinds (C2C, R2C, C2R), not R2R"},
+    {"in_place_r2r_strides",
+     [](fftmux_desc& d) { d = base(1, FFTMUX_R2R); d.r2r[0] = FFTMUX_DCT4; d.flags = FFTMUX_IN_PLACE; d.out_strides[0] = 2; },
+     "in-place R2R needs equal layouts"},
     {"in_span_overflow", [](fftmux_desc& d) { d.n[0] = 4; d.in_strides[0] = 1LL << 62; },
      "the input span overflows"},
     {"out_distance_overflow", [](fftmux_desc& d) { d.batch = 4; d.out_distance = 1LL << 62; },
@@ -152,6 +168,39 @@ TEST(Descriptor, DefaultsResolve) {
   EXPECT_EQ(l.out_distance, 16);
   EXPECT_EQ(l.out_bytes, 3u * 16 * 8);
   EXPECT_STREQ(fftmux_last_error(), "");
+}
+
+// Real-to-real sides are real on both ends, unpadded in place.
+TEST(Descriptor, R2RLayoutIsRealOnBothSides) {
+  fftmux_desc d = base(2, FFTMUX_R2R);
+  d.r2r[0] = FFTMUX_DCT2;
+  d.r2r[1] = FFTMUX_DST1;
+  d.n[0] = 4;
+  d.n[1] = 6;
+  d.batch = 3;
+  d.flags = FFTMUX_IN_PLACE;
+  d.precision = FFTMUX_F64;
+  fftmux_layout l;
+  l.struct_size = sizeof l;
+  ASSERT_EQ(fftmux_desc_layout(&d, &l), FFTMUX_OK) << fftmux_last_error();
+  EXPECT_EQ(l.in_strides[0], 6);
+  EXPECT_EQ(l.out_distance, 24);
+  EXPECT_EQ(l.in_bytes, 3u * 24 * 8);
+  EXPECT_EQ(l.out_bytes, 3u * 24 * 8);
+}
+
+// A descriptor of the first release ends before r2r: whatever follows in
+// the caller's memory reads as NONE.
+TEST(Descriptor, StructWithoutR2RReadsItAsNone) {
+  fftmux_desc d = base();
+  d.struct_size = offsetof(fftmux_desc, r2r);
+  d.r2r[0] = 77; // past struct_size: not the caller's
+  fftmux_layout l;
+  l.struct_size = sizeof l;
+  EXPECT_EQ(fftmux_desc_layout(&d, &l), FFTMUX_OK) << fftmux_last_error();
+  d.kind = FFTMUX_R2R;
+  EXPECT_EQ(fftmux_desc_layout(&d, &l), FFTMUX_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(fftmux_last_error()).find("r2r[0] = 0 (NONE)"), std::string::npos);
 }
 
 TEST(Descriptor, OlderShorterStructIsAccepted) {

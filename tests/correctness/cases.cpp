@@ -1,5 +1,8 @@
 #include "cases.hpp"
 
+#include <fftmux/desc_geometry.hpp>
+
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
@@ -10,7 +13,6 @@ namespace {
 
 using Shape = std::vector<int64_t>;
 
-const char* const kinds[] = {"c2c", "r2c", "c2r"};
 const char* const norms[] = {"none", "backward", "ortho", "forward"};
 
 struct Builder {
@@ -138,6 +140,29 @@ struct Builder {
     c.desc.flags = FFTMUX_IN_PLACE;
   }
 
+  // Real-to-real: every DCT and DST on odd, even and prime sizes, then
+  // kinds mixed over the axes of 2D and 3D shapes; norms, precisions and
+  // directions take turns, and batches, in-place and strided layouts.
+  void real_to_real() {
+    const Shape sizes[] = {{2}, {17}, {64}, {1000}, {1009}, {16, 12}, {9, 7, 5}};
+    uint32_t t = 0;
+    for (uint32_t kind = FFTMUX_DCT1; kind <= FFTMUX_DST4; ++kind)
+      for (const Shape& n : sizes) {
+        Case& c = add(n, FFTMUX_R2R, t % 2, t % 3 ? FFTMUX_FORWARD : FFTMUX_INVERSE);
+        for (uint32_t i = 0; i < c.desc.rank; ++i) // the next kinds on the other axes
+          c.desc.r2r[i] = (kind - 1 + i * 3) % FFTMUX_DST4 + 1;
+        c.desc.norm = t++ % 4;
+        c.desc.batch = n.size() == 1 && n[0] < 100 ? 3 : 1;
+        if (kind % 3 == 0)
+          c.desc.flags = FFTMUX_IN_PLACE;
+        if (kind % 4 == 1 && !(c.desc.flags & FFTMUX_IN_PLACE)) { // every other element
+          c.desc.in_strides[n.size() - 1] = 2;
+          for (size_t i = n.size() - 1; i > 0; --i)
+            c.desc.in_strides[i - 1] = c.desc.in_strides[i] * n[i] * 2;
+        }
+      }
+  }
+
   void device(const Shape& n) {
     add(n, FFTMUX_C2C, FFTMUX_F32).desc.placement = FFTMUX_DEVICE;
     Case& c = add(n, FFTMUX_R2C, FFTMUX_F64);
@@ -156,7 +181,9 @@ std::string shape_name(const fftmux_desc& d) {
 void name_all(std::vector<Case>& all) {
   for (size_t i = 0; i < all.size(); ++i) {
     const fftmux_desc& d = all[i].desc;
-    std::string n = std::to_string(i) + "_" + kinds[d.kind] + "_" +
+    std::string kind = geometry::kind_text(d);
+    std::replace(kind.begin(), kind.end(), ',', '_'); // a valid test name
+    std::string n = std::to_string(i) + "_" + kind + "_" +
                     (d.precision == FFTMUX_F64 ? "f64" : "f32") + "_" + shape_name(d);
     if (d.batch > 1)
       n += "_b" + std::to_string(d.batch);
@@ -220,6 +247,7 @@ std::vector<Case> cases(Scale scale) {
       b.sweep(n);
     for (const auto& n : multi_large)
       b.sweep(n);
+    b.real_to_real(); // backends without real-to-real kernels skip them, saying why
   }
   for (const Shape& n : {Shape{16}, Shape{15}, Shape{12, 10}, Shape{9, 7}, Shape{6, 5, 4}})
     for (uint32_t kind = 0; kind < 3; ++kind) {

@@ -101,6 +101,11 @@ TEST_P(Correctness, MatchesReference) {
   Target& t = target();
   if (!t.unavailable.empty())
     GTEST_SKIP() << "skipped: " << t.unavailable;
+  if (c.desc.kind == FFTMUX_R2R) {
+    fftmux_support s = t.ctx->query(c.desc, t.backend.c_str());
+    if (!s.supported)
+      GTEST_SKIP() << "declined: " << s.reason;
+  }
   fftmux_layout l = layout(c.desc);
   plan p =
       t.ctx->make_plan(c.desc, t.backend.c_str(), t.variant.empty() ? nullptr : t.variant.c_str());

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """A random differential sweep of one backend against numpy in double precision.
 
-Each trial draws a problem (rank 1-3, sizes smooth, prime and mixed, batch, kind, precision,
-norm, shifts, direction, in-place or out of place) and a layout for each side (axes in any
+Each trial draws a problem (rank 1-3, sizes smooth, prime and mixed, batch, kind (real-to-real
+DCTs and DSTs too, a kind per axis, checked against scipy.fft where it is installed),
+precision, norm, shifts, direction, in-place or out of place) and a layout for each side (axes in any
 order in memory, steps, padding, batches interleaved with the axes), plans it on the backend
 under one of its variants drawn at random, and checks the promises of docs/promises.md: the
 result within the correctness suite's bound, nothing written outside the output's elements,
@@ -27,6 +28,11 @@ import numpy as np
 
 import fftmux
 
+try:
+    import scipy.fft as scipy_fft
+except ImportError:  # the real-to-real kinds are not drawn without their reference
+    scipy_fft = None
+
 # Sizes by family; each family is drawn with the same chance.
 SMOOTH = [2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 16, 18, 20, 24, 25, 27, 32, 36, 45, 49, 64, 81,
           96, 100, 125, 128, 143, 169, 192, 240, 243, 256, 343, 360, 384, 500, 512, 625, 1000,
@@ -37,6 +43,8 @@ TINY = list(range(1, 17))
 # Multi-pass lines and long convolutions: a fifth family where --max-elements reaches them
 # (campaigns), so that the default draws, and what ctest runs, stay as they are.
 LARGE = [10007, 12800, 16384, 24576, 32768, 32771, 65536, 65537, 100000, 131072, 262144]
+R2R = ["dct1", "dct2", "dct3", "dct4", "dst1", "dst2", "dst3", "dst4"]
+R2R_INVERSE = {"dct2": "dct3", "dct3": "dct2", "dst2": "dst3", "dst3": "dst2"}
 
 
 def draw_size(rng, limit, large=False):
@@ -57,15 +65,17 @@ def draw_problem(rng, max_elements):
         limit = max(1, int(left ** (1.0 / (rank - axis))) if axis < rank - 1 else left)
         n.append(draw_size(rng, limit, max_elements > 1 << 14))
         left = max(1, left // n[-1])
-    kind = str(rng.choice(["c2c", "c2c", "r2c", "c2r"]))
+    kind = str(rng.choice(["c2c", "c2c", "r2c", "c2r"] + (["r2r"] if scipy_fft else [])))
     batch = int(rng.choice([1, 1, 2, 3, 5, 8])) if left >= 8 else 1
+    r2r = [str(rng.choice(R2R[1:] if size < 2 else R2R)) for size in n]  # DCT-I: n >= 2
     return {
         "n": n,
         "kind": kind,
         "precision": str(rng.choice(["f32", "f32", "f64"])),
         "batch": batch,
         "norm": str(rng.choice(["none", "backward", "ortho", "forward"])),
-        "shift": [None, "input", "output", "both"][rng.integers(4)],
+        "shift": None if kind == "r2r" else [None, "input", "output", "both"][rng.integers(4)],
+        "r2r": r2r if kind == "r2r" else None,
         "direction": {"r2c": "forward", "c2r": "inverse"}.get(kind)
         or str(rng.choice(["forward", "inverse"])),
         "in_place": bool(rng.random() < 0.2),
@@ -74,7 +84,7 @@ def draw_problem(rng, max_elements):
 
 def halved(p, side):
     """Whether side ("in" or "out") is the complex side of R2C or C2R: its last axis halved."""
-    return p["kind"] != "c2c" and (p["kind"] == "r2c") == (side == "out")
+    return p["kind"] in ("r2c", "c2r") and (p["kind"] == "r2c") == (side == "out")
 
 
 def side_extents(p, side):
@@ -130,8 +140,36 @@ def transform_axes(p):
     return tuple(range(1, len(p["n"]) + 1))
 
 
+def r2r_reference(p, x):
+    """The expected R2R output: scipy's unnormalized DCT or DST along each axis (the inverse
+    kinds inverse), the norm over the logical sizes N', under ortho the first and last terms
+    weighed as docs/api.md defines it (the last of DST-II/III, where scipy 1.10 takes the
+    first)."""
+    forward, ortho = p["direction"] == "forward", p["norm"] == "ortho"
+    logical = 1
+    for axis, kind in zip(transform_axes(p), p["r2r"]):
+        kind = kind if forward else R2R_INVERSE.get(kind, kind)
+        n = x.shape[axis]
+        logical *= 2 * (n - 1) if kind == "dct1" else 2 * (n + 1) if kind == "dst1" else 2 * n
+        x = np.moveaxis(x.copy(), axis, 0)
+        if ortho:
+            x[0] *= math.sqrt(2) if kind in ("dct1", "dct3") else 1
+            x[-1] *= math.sqrt(2) if kind in ("dct1", "dst3") else 1
+        x = getattr(scipy_fft, kind[:3])(x, type=int(kind[3]), axis=0)
+        if ortho:
+            x[0] /= math.sqrt(2) if kind in ("dct1", "dct2") else 1
+            x[-1] /= math.sqrt(2) if kind in ("dct1", "dst2") else 1
+        x = np.moveaxis(x, 0, axis)
+    scale = {"none": 1.0, "ortho": 1.0 / math.sqrt(logical),
+             "backward": 1.0 if forward else 1.0 / logical,
+             "forward": 1.0 / logical if forward else 1.0}[p["norm"]]
+    return x * scale
+
+
 def reference(p, x):
     """The expected output, in double precision, for the logical input x (batch first)."""
+    if p["kind"] == "r2r":
+        return r2r_reference(p, x)
     axes = transform_axes(p)
     shift = p["shift"] or ""
     if shift in ("input", "both"):
@@ -163,7 +201,7 @@ def draw_input(rng, p):
         if p["shift"] in ("input", "both"):
             x = np.fft.fftshift(x, axes=shifted_axes(p, "in"))
         return x
-    if p["kind"] == "r2c":
+    if p["kind"] in ("r2c", "r2r"):
         return rng.standard_normal(shape)
     return rng.standard_normal(shape) + 1j * rng.standard_normal(shape)
 
@@ -197,9 +235,10 @@ def draw_trial(rng, variants, max_elements):
         p["out_strides"], p["out_distance"] = draw_layout(rng, ext_out, p["batch"])
     elif rng.random() < 0.5:  # in place on a strided layout
         c = "in" if halved(p, "in") else "out"
-        s, d = draw_layout(rng, side_extents(p, c), p["batch"], rows=p["kind"] != "c2c")
+        real_complex = p["kind"] in ("r2c", "c2r")
+        s, d = draw_layout(rng, side_extents(p, c), p["batch"], rows=real_complex)
         p.update(in_strides=s, in_distance=d, out_strides=s, out_distance=d)
-        if p["kind"] != "c2c":  # the real side padded as the C API's rule for in place
+        if real_complex:  # the real side padded as the C API's rule for in place
             r = "out" if c == "in" else "in"
             p[f"{r}_strides"] = tuple(2 * x for x in s[:-1]) + (s[-1],)
             p[f"{r}_distance"] = 2 * d
@@ -243,7 +282,7 @@ def trial(rng, index, backend, variants, max_elements, verbose):
     layout = {k: p[k] for k in ("in_strides", "in_distance", "out_strides", "out_distance")
               if k in p}
     try:
-        plan = fftmux.Plan(tuple(p["n"]), p["kind"], p["precision"], batch=p["batch"],
+        plan = fftmux.Plan(tuple(p["n"]), plan_kind(p), p["precision"], batch=p["batch"],
                            norm=p["norm"], shift=p["shift"], in_place=p["in_place"],
                            placement=api_placement(p),
                            backend=backend, variant=p["variant"],
@@ -274,11 +313,16 @@ def trial(rng, index, backend, variants, max_elements, verbose):
     return p, None, ""
 
 
+def plan_kind(p):
+    """The kind as Plan and `fftmux run --kind` take it: R2R's per axis ("dct2,dst1")."""
+    return ",".join(p["r2r"]) if p["kind"] == "r2r" else p["kind"]
+
+
 def command(p, backend):
     """The `fftmux run` line that runs the same problem (its own random input) and verifies it."""
     args = [f"--backend {backend} --variant {p['variant']}",
             "--shape " + "x".join(map(str, p["n"])),
-            f"--batch {p['batch']} --kind {p['kind']} --precision {p['precision']}",
+            f"--batch {p['batch']} --kind {plan_kind(p)} --precision {p['precision']}",
             f"--norm {p['norm']} --shift {p['shift'] or 'none'} --direction {p['direction']}",
             f"--placement {api_placement(p)}"]
     if p["in_place"]:

@@ -12,7 +12,9 @@ MAX_RANK = 3
 MAX_THREADS = 1024  # FFTMUX_MAX_THREADS
 
 # enum values, fixed forever by the C API
-C2C, R2C, C2R = 0, 1, 2
+C2C, R2C, C2R, R2R = 0, 1, 2, 3
+# fftmux_r2r_kind: NONE, then DCT-I..IV and DST-I..IV.
+R2R_NAMES = ("none", "dct1", "dct2", "dct3", "dct4", "dst1", "dst2", "dst3", "dst4")
 F32, F64 = 0, 1
 NORM_NONE, NORM_BACKWARD, NORM_ORTHO, NORM_FORWARD = 0, 1, 2, 3
 HOST, DEVICE = 0, 1
@@ -39,6 +41,8 @@ class Desc(ctypes.Structure):
         ("in_distance", c_int64),
         ("out_strides", _Dims),
         ("out_distance", c_int64),
+        ("r2r", c_uint32 * MAX_RANK),
+        ("reserved2", c_uint32),
     ]
 
 

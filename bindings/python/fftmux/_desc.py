@@ -33,6 +33,32 @@ def kind_code(kind):
     return _name(kind, KINDS, "kind")
 
 
+def kind_fields(kind, rank):
+    """(kind code, per-axis r2r codes) of a kind: 'c2c', 'r2c', 'c2r' or their codes; or
+    real-to-real kinds, one for every axis or one per axis, as names ('dct2', 'dct2,dst1')
+    or a sequence of names or fftmux_r2r_kind codes."""
+    if isinstance(kind, str) and kind.lower() in KINDS or isinstance(kind, int):
+        return kind_code(kind), [0] * C.MAX_RANK
+    names = kind.lower().split(",") if isinstance(kind, str) else list(kind)
+    codes = [C.R2R_NAMES.index(k) if k in C.R2R_NAMES[1:] else k for k in names]
+    if not codes or any(not isinstance(c, int) or not 1 <= c < len(C.R2R_NAMES) for c in codes):
+        raise ValueError(f"kind = {kind!r}: must be one of 'c2c', 'r2c', 'c2r', or real-to-real "
+                         "kinds 'dct1'..'dct4', 'dst1'..'dst4' (one for every axis, or one per "
+                         "axis joined by ',')")
+    if len(codes) not in (1, rank):
+        raise ValueError(f"kind = {kind!r}: {len(codes)} kinds for {rank} axes")
+    codes = codes * rank if len(codes) == 1 else codes
+    return C.R2R, codes + [0] * (C.MAX_RANK - rank)
+
+
+def kind_name(desc):
+    """The kind as the C library writes it: 'c2c', or 'dct2' (every axis), 'dct2,dst1'."""
+    if desc.kind != C.R2R:
+        return _named(KINDS, desc.kind)
+    names = [C.R2R_NAMES[k] for k in desc.r2r[: desc.rank]]
+    return names[0] if len(set(names)) == 1 else ",".join(names)
+
+
 def norm_code(norm):
     return _name("backward" if norm is None else norm, NORMS, "norm")
 
@@ -66,6 +92,8 @@ def precision_code(precision):
 def side_dtypes(kind, precision):
     """(input dtype, output dtype) of a transform."""
     real, cplx = _REAL[precision], _COMPLEX[precision]
+    if kind == C.R2R:
+        return real, real
     return (real if kind == C.R2C else cplx), (real if kind == C.C2R else cplx)
 
 
@@ -100,7 +128,7 @@ def make(shape, kind="c2c", precision="f64", *, batch=1, norm="backward", shift=
     d.rank = len(shape)
     d.n[:] = shape + [1] * (C.MAX_RANK - len(shape))
     d.batch = _i64(batch, "batch")
-    d.kind = kind_code(kind)
+    d.kind, d.r2r[:] = kind_fields(kind, len(shape))
     d.precision = precision_code(precision)
     d.norm = norm_code(norm)
     d.placement = placement_code(placement)
@@ -130,7 +158,7 @@ def describe(desc):
     return {
         "shape": tuple(desc.n[:rank]),
         "batch": desc.batch,
-        "kind": _named(KINDS, desc.kind),
+        "kind": kind_name(desc),
         "precision": _named(PRECISIONS, desc.precision),
         "norm": _named(NORMS, desc.norm),
         "placement": _named(PLACEMENTS, desc.placement),

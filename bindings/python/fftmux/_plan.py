@@ -200,7 +200,8 @@ class Plan(_Handle):
     """A transform planned once and executed many times on one backend.
 
     shape: the logical sizes (1 to 3 axes; real sizes for r2c/c2r). kind: 'c2c', 'r2c'
-    (forward only) or 'c2r' (inverse only). precision: 'f32', 'f64' or a numpy dtype.
+    (forward only), 'c2r' (inverse only), or a real-to-real DCT/DST ('dct1'..'dst4', one for
+    every axis or one per axis: 'dct2,dst1'; the inverse runs each axis's inverse kind). precision: 'f32', 'f64' or a numpy dtype.
     batch: transforms per call. norm: 'backward' (1/N on the inverse, numpy's default),
     'ortho', 'forward' or 'none'. shift: None, 'input' (transform ifftshift(x)), 'output'
     (return fftshift(X)) or 'both'. in_place: output overwrites input (r2c/c2r use FFTW's
@@ -289,8 +290,8 @@ class Plan(_Handle):
             return None
         d = self._desc
         n = list(d.n[: d.rank])
-        complex_side = d.kind == C.C2C or (d.kind == C.R2C) == (side == "out")
-        if d.kind != C.C2C:
+        if d.kind in (C.R2C, C.C2R):  # the halved axis; C2C and R2R keep n
+            complex_side = (d.kind == C.R2C) == (side == "out")
             half = n[-1] // 2 + 1
             in_place_real = not complex_side and d.flags & C.IN_PLACE
             n[-1] = half if complex_side else (2 * half if in_place_real else n[-1])

@@ -107,13 +107,15 @@ def canonical_order(strides, axes):
 
 
 def result_of(shape, kind, axes, n, precision):
-    """(shape, dtype) of the output of kind over axes with logical sizes n."""
+    """(shape, dtype) of the output of kind (a code, or R2R's per-axis codes as a tuple)
+    over axes with logical sizes n."""
     out_shape = list(shape)
     for ax, size in zip(axes, n):
         out_shape[ax] = size
     if kind == C.R2C:
         out_shape[axes[-1]] = n[-1] // 2 + 1
-    return out_shape, (REAL if kind == C.C2R else COMPLEX)[precision]
+    real = kind == C.C2R or isinstance(kind, tuple)
+    return out_shape, (REAL if real else COMPLEX)[precision]
 
 
 def inverse(perm):

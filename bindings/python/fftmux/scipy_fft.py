@@ -8,10 +8,12 @@ built on them, computed by fftmux.
 
 fftmux computes fft, ifft, fft2, ifft2, fftn, ifftn, rfft, irfft, rfft2, irfft2, rfftn, irfftn,
 hfft, ihfft, hfft2, ihfft2, hfftn and ihfftn (the Hermitian ones exactly as irfftn of the
-conjugate and the conjugate of rfftn, with the norm's directions swapped). It answers
-NotImplemented, so that scipy computes the call itself, for every other function (dct, dst,
-their inverses and n-D forms, fht, ifht), for input it has no engine for (longdouble,
-clongdouble, what numpy cannot convert) and for a plan that is not an fftmux.Plan.
+conjugate and the conjugate of rfftn, with the norm's directions swapped), and dct, idct, dst,
+idst, dctn, idctn, dstn and idstn on its real-to-real plans (fftmux._realtransforms; DST-II
+and DST-III with orthogonalize weigh the last term as scipy documents, where scipy 1.10 weighs
+the first). It answers NotImplemented, so that scipy computes the call itself, for every
+other function (fht, ifht), for input it has no engine for (longdouble, clongdouble, what
+numpy cannot convert) and for a plan that is not an fftmux.Plan.
 
 Keywords are scipy's, with scipy's rules for s and axes (an int for either, unique axes,
 -1 in s for the input's size). dtypes are scipy's too: single precision stays single.
@@ -29,13 +31,12 @@ axis of 1 without s), which scipy answers with a length-1 axis, raise ValueError
 
 import collections
 import math
-import numbers
-import operator
 
 import numpy as np
 
-from . import _numpy
+from . import _numpy, _realtransforms
 from ._plan import Plan, threads_of
+from ._realtransforms import scipy_shape_axes as _cook
 from ._transforms import as_input, precision_of, resize
 
 __ua_domain__ = "numpy.scipy.fft"
@@ -78,37 +79,6 @@ def _array(x, plan):
     except TypeError:  # longdouble, strings, arrays numpy does not convert implicitly
         raise _Declined from None
     return a
-
-
-def _ints(values, name):
-    """scipy's reading of s and axes: an int or a sequence of ints."""
-    values = (values,) if isinstance(values, numbers.Number) else values
-    try:
-        return [operator.index(v) for v in values]
-    except TypeError:
-        raise ValueError(f"{name} must be a scalar or iterable of integers") from None
-
-
-def _cook(a, s, axes):
-    """(s, axes) by scipy's rules, which differ from numpy's: s or axes may be an int, axes
-    are unique and in range, s without axes needs that many axes, -1 in s is the input's
-    size (also for the halved axis of irfftn). s stays None when not given."""
-    if axes is not None:
-        axes = [ax + a.ndim if ax < 0 else ax for ax in _ints(axes, "axes")]
-        if any(not 0 <= ax < a.ndim for ax in axes):
-            raise ValueError("axes exceeds dimensionality of input")
-        if len(set(axes)) != len(axes):
-            raise ValueError("all axes must be unique")
-    if s is None:
-        return None, list(range(a.ndim)) if axes is None else axes
-    s = _ints(s, "shape")
-    if axes is None:
-        if len(s) > a.ndim:
-            raise ValueError("shape requires more axes than are present")
-        axes = list(range(a.ndim - len(s), a.ndim))
-    elif axes and len(axes) != len(s):  # scipy lets s pass with axes=[]
-        raise ValueError("when given, axes and shape arguments have to be of the same length")
-    return [a.shape[ax] if n == -1 else n for n, ax in zip(s, axes)], axes
 
 
 def _workers(workers):
@@ -182,7 +152,25 @@ def _many_axes(spec, default_axes):
     return transform
 
 
+def _real_to_real(name, many):
+    """scipy's dct/dst function `name` (n-D where many), on fftmux's R2R plans."""
+    function = getattr(_realtransforms, name)
+    if many:
+        def transform(x, type=2, s=None, axes=None, norm=None, overwrite_x=False,
+                      workers=None, orthogonalize=None):
+            return function(_array(x, None), type, s, axes, norm, overwrite_x,
+                            _workers(workers), orthogonalize)
+    else:
+        def transform(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None,
+                      orthogonalize=None):
+            return function(_array(x, None), type, n, axis, norm, overwrite_x,
+                            _workers(workers), orthogonalize)
+    return transform
+
+
 _FUNCTIONS = {
+    **{name + suffix: _real_to_real(name + suffix, bool(suffix))
+       for name in ("dct", "idct", "dst", "idst") for suffix in ("", "n")},
     **{name: _one_axis(spec) for name, spec in _SPECS.items()},
     **{name + "2": _many_axes(spec, (-2, -1)) for name, spec in _SPECS.items()},
     **{name + "n": _many_axes(spec, None) for name, spec in _SPECS.items()},
