@@ -2,11 +2,14 @@
 broadcasting, the 'valid' swap, result types), the Convolution object (several filters, a
 batch, a filter spectrum), and the refusals of bad filters."""
 
+import ctypes
+
 import numpy as np
 import pytest
 from conftest import assert_close, random
 
 import fftmux
+from fftmux import _capi, _convolve
 
 signal = pytest.importorskip("scipy.signal", reason="compared against scipy.signal")
 
@@ -107,3 +110,10 @@ def test_bad_filters_are_refused_with_the_rule():
         fftmux.Convolution((8,), (9,), np.ones(9), mode="valid")
     with pytest.raises(ValueError, match="signals have shape"):
         fftmux.Convolution((8,), (3,), np.ones(3))(np.ones(9))
+
+
+def test_the_mirrored_structs_have_the_library_s_sizes():
+    _convolve._lib()  # declares the init functions
+    for struct, init in ((_convolve.ConvDesc, "fftmux_conv_desc_init"),
+                         (_convolve.ConvolutionOptions, "fftmux_convolution_options_init")):
+        assert _capi.library_struct_size(struct, init) == ctypes.sizeof(struct)
