@@ -18,10 +18,15 @@ using namespace fftmux;
 struct fftmux_convolution_s {
   ConvGeometry g;
   std::vector<std::vector<int64_t>> window;
+  std::vector<std::pair<int64_t, int64_t>> runs; // the last axis's window: (first, count) runs
   fftmux_plan forward = nullptr, inverse = nullptr;
   // Work memory in doubles (aligned for either precision): the padded
-  // signals, their spectra, the products and the inverse transforms.
-  std::vector<double> padded, spectra, filters, products, results;
+  // signals (zeros around them), their spectra, the filters' spectra, the
+  // products and the inverse transforms; all but the first are overwritten
+  // whole, so they are never cleared (page faults on pages of zeros were
+  // most of a large object's creation).
+  std::vector<double> padded;
+  std::unique_ptr<double[]> spectra, filters, products, results;
   ~fftmux_convolution_s() {
     fftmux_plan_destroy(forward);
     fftmux_plan_destroy(inverse);
@@ -45,8 +50,12 @@ size_t element_size(const ConvGeometry& g) {
   return real_size(g) * (g.real() ? 1 : 2);
 }
 
-std::vector<double> doubles(uint64_t bytes) {
-  return std::vector<double>((bytes + sizeof(double) - 1) / sizeof(double));
+size_t words(uint64_t bytes) {
+  return (bytes + sizeof(double) - 1) / sizeof(double);
+}
+
+std::unique_ptr<double[]> uncleared(uint64_t bytes) {
+  return std::unique_ptr<double[]>(new double[words(bytes)]);
 }
 
 fftmux_desc fft_desc(const ConvGeometry& g, uint32_t kind, int64_t batch, uint32_t norm) {
@@ -106,9 +115,9 @@ template <class T> void multiply(fftmux_convolution_s& c) {
   using C = std::complex<T>;
   const int64_t S = c.g.spectrum_points(), B = c.g.desc.batch, F = c.g.desc.filters;
   const T sign = c.g.desc.correlate ? T(-1) : T(1);
-  auto* x = reinterpret_cast<const T*>(c.spectra.data());
-  auto* h = reinterpret_cast<const T*>(c.filters.data());
-  auto* p = reinterpret_cast<T*>(c.products.data());
+  auto* x = reinterpret_cast<const T*>(c.spectra.get());
+  auto* h = reinterpret_cast<const T*>(c.filters.get());
+  auto* p = reinterpret_cast<T*>(c.products.get());
   static_assert(sizeof(C) == 2 * sizeof(T), "interleaved complex");
   for (int64_t b = 0; b < B; ++b)
     for (int64_t f = 0; f < F; ++f) {
@@ -123,42 +132,56 @@ template <class T> void multiply(fftmux_convolution_s& c) {
     }
 }
 
+// The last axis's window as runs of consecutive indices: one, or two where
+// a correlation's window wraps around the end.
+std::vector<std::pair<int64_t, int64_t>> runs_of(const std::vector<int64_t>& w) {
+  std::vector<std::pair<int64_t, int64_t>> runs;
+  for (size_t i = 0; i < w.size(); ++i)
+    if (i && w[i] == w[i - 1] + 1)
+      ++runs.back().second;
+    else
+      runs.emplace_back(w[i], 1);
+  return runs;
+}
+
 // The mode's window of every inverse transform, into out.
 void gather(const fftmux_convolution_s& c, void* out) {
   const ConvGeometry& g = c.g;
   size_t e = element_size(g);
   const auto& L = g.fft;
-  const auto& w = c.window;
-  auto* src = reinterpret_cast<const unsigned char*>(c.results.data());
+  auto* src = reinterpret_cast<const unsigned char*>(c.results.get());
   auto* dst = static_cast<unsigned char*>(out);
   const int64_t count = g.desc.batch * g.desc.filters;
   for (int64_t t = 0; t < count; ++t, src += g.fft_points() * e)
-    for (int64_t i : w[0])
-      for (int64_t j : w[1])
-        for (int64_t k : w[2]) {
-          std::memcpy(dst, src + ((i * L[1] + j) * L[2] + k) * e, e);
-          dst += e;
+    for (int64_t i : c.window[0])
+      for (int64_t j : c.window[1])
+        for (auto [first, n] : c.runs) {
+          std::memcpy(dst, src + ((i * L[1] + j) * L[2] + first) * e, n * e);
+          dst += n * e;
         }
 }
 
+// The filters' spectra: copied, or padded (in the results' memory, not yet
+// needed) and transformed by a plan like the forward one.
 void transform_filters(fftmux_context ctx, fftmux_convolution_s& c, const void* filter,
                        uint32_t layout, uint32_t threads) {
   const ConvGeometry& g = c.g;
   const int64_t F = g.desc.filters;
-  c.filters = doubles(uint64_t(F * g.spectrum_points()) * 2 * real_size(g));
+  const uint64_t bytes = uint64_t(F * g.spectrum_points()) * 2 * real_size(g);
+  c.filters = uncleared(bytes);
   if (layout == FFTMUX_FILTER_SPECTRUM) {
     check_filter(g, filter, F * g.spectrum_points() * 2);
-    std::memcpy(c.filters.data(), filter, F * g.spectrum_points() * 2 * real_size(g));
+    std::memcpy(c.filters.get(), filter, bytes);
     return;
   }
   check_filter(g, filter, F * g.filter_points() * (g.real() ? 1 : 2));
-  std::vector<double> padded = doubles(uint64_t(F * g.fft_points()) * element_size(g));
-  pad(g, g.m, F, filter, padded.data());
+  std::memset(c.results.get(), 0, F * g.fft_points() * element_size(g));
+  pad(g, g.m, F, filter, c.results.get());
   const char *backend = nullptr, *variant = nullptr;
   check(fftmux_plan_backend(c.forward, &backend, &variant));
   fftmux_plan plan =
       make_plan(ctx, fft_desc(g, g.desc.kind, F, FFTMUX_NORM_NONE), backend, variant, threads);
-  fftmux_status s = fftmux_execute(plan, FFTMUX_FORWARD, padded.data(), c.filters.data());
+  fftmux_status s = fftmux_execute(plan, FFTMUX_FORWARD, c.results.get(), c.filters.get());
   fftmux_plan_destroy(plan);
   check(s);
 }
@@ -239,13 +262,14 @@ fftmux_status fftmux_convolution_create(fftmux_context ctx, const fftmux_conv_de
     uint32_t back = g.real() ? FFTMUX_C2R : FFTMUX_C2C;
     c->inverse = make_plan(ctx, fft_desc(g, back, B * F, FFTMUX_NORM_BACKWARD), backend, o.variant,
                            o.threads);
-    transform_filters(ctx, *c, filter, filter_layout, o.threads);
     const uint64_t spectrum = uint64_t(g.spectrum_points()) * 2 * real_size(g);
-    c->padded = doubles(uint64_t(B * g.fft_points()) * element_size(g));
-    c->spectra = doubles(B * spectrum);
-    c->products = doubles(B * F * spectrum);
-    c->results = doubles(uint64_t(B * F * g.fft_points()) * element_size(g));
+    c->results = uncleared(uint64_t(B * F * g.fft_points()) * element_size(g));
+    transform_filters(ctx, *c, filter, filter_layout, o.threads);
+    c->padded.resize(words(uint64_t(B * g.fft_points()) * element_size(g)));
+    c->spectra = uncleared(B * spectrum);
+    c->products = uncleared(B * F * spectrum);
     c->window = g.window();
+    c->runs = runs_of(c->window[2]);
     *conv = c.release();
   });
 }
@@ -261,12 +285,12 @@ fftmux_status fftmux_convolution_execute(fftmux_convolution conv, const void* si
     require(out, "out");
     fftmux_convolution_s& c = *conv;
     pad(c.g, c.g.n, c.g.desc.batch, signal, c.padded.data());
-    check(fftmux_execute(c.forward, FFTMUX_FORWARD, c.padded.data(), c.spectra.data()));
+    check(fftmux_execute(c.forward, FFTMUX_FORWARD, c.padded.data(), c.spectra.get()));
     if (c.g.desc.precision == FFTMUX_F64)
       multiply<double>(c);
     else
       multiply<float>(c);
-    check(fftmux_execute(c.inverse, FFTMUX_INVERSE, c.products.data(), c.results.data()));
+    check(fftmux_execute(c.inverse, FFTMUX_INVERSE, c.products.get(), c.results.get()));
     gather(c, out);
   });
 }
