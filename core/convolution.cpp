@@ -8,7 +8,6 @@
 #include <fftmux/fftmux.h>
 
 #include <cmath>
-#include <complex>
 #include <cstring>
 #include <memory>
 #include <utility>
@@ -27,6 +26,8 @@ struct fftmux_convolution_s {
   // most of a large object's creation).
   std::vector<double> padded;
   std::unique_ptr<double[]> spectra, filters, products, results;
+  // One filter: the products overwrite the spectra, a buffer less to fault in.
+  double* product_memory() { return products ? products.get() : spectra.get(); }
   ~fftmux_convolution_s() {
     fftmux_plan_destroy(forward);
     fftmux_plan_destroy(inverse);
@@ -110,21 +111,20 @@ void check_filter(const ConvGeometry& g, const void* filter, int64_t scalars) {
     check_finite(static_cast<const float*>(filter), scalars);
 }
 
-// Every signal's spectrum times every filter's (conjugated for correlation).
+// Every signal's spectrum times every filter's (conjugated for correlation),
+// interleaved complex numbers as real arithmetic, which vectorizes.
 template <class T> void multiply(fftmux_convolution_s& c) {
-  using C = std::complex<T>;
   const int64_t S = c.g.spectrum_points(), B = c.g.desc.batch, F = c.g.desc.filters;
   const T sign = c.g.desc.correlate ? T(-1) : T(1);
   auto* x = reinterpret_cast<const T*>(c.spectra.get());
   auto* h = reinterpret_cast<const T*>(c.filters.get());
-  auto* p = reinterpret_cast<T*>(c.products.get());
-  static_assert(sizeof(C) == 2 * sizeof(T), "interleaved complex");
+  auto* p = reinterpret_cast<T*>(c.product_memory());
   for (int64_t b = 0; b < B; ++b)
     for (int64_t f = 0; f < F; ++f) {
       const T* xs = x + 2 * b * S;
       const T* hs = h + 2 * f * S;
       T* ps = p + 2 * (b * F + f) * S;
-      for (int64_t k = 0; k < S; ++k) { // split real arithmetic: vectorizes
+      for (int64_t k = 0; k < S; ++k) {
         T xr = xs[2 * k], xi = xs[2 * k + 1], hr = hs[2 * k], hi = sign * hs[2 * k + 1];
         ps[2 * k] = xr * hr - xi * hi;
         ps[2 * k + 1] = xr * hi + xi * hr;
@@ -267,7 +267,8 @@ fftmux_status fftmux_convolution_create(fftmux_context ctx, const fftmux_conv_de
     transform_filters(ctx, *c, filter, filter_layout, o.threads);
     c->padded.resize(words(uint64_t(B * g.fft_points()) * element_size(g)));
     c->spectra = uncleared(B * spectrum);
-    c->products = uncleared(B * F * spectrum);
+    if (F > 1)
+      c->products = uncleared(B * F * spectrum);
     c->window = g.window();
     c->runs = runs_of(c->window[2]);
     *conv = c.release();
@@ -290,7 +291,7 @@ fftmux_status fftmux_convolution_execute(fftmux_convolution conv, const void* si
       multiply<double>(c);
     else
       multiply<float>(c);
-    check(fftmux_execute(c.inverse, FFTMUX_INVERSE, c.products.get(), c.results.get()));
+    check(fftmux_execute(c.inverse, FFTMUX_INVERSE, c.product_memory(), c.results.get()));
     gather(c, out);
   });
 }

@@ -30,14 +30,15 @@ def _block(n, m, rank):
     return n if fft >= n + m - 1 else fft - m + 1
 
 
-def _overlap_add(y, hop, tail):
-    """y (..., k, P) of blocks hop apart, P = hop + tail, tail <= hop: their sum on one axis."""
-    k = y.shape[-2]
-    out = np.zeros(y.shape[:-2] + ((k + 1) * hop,), y.dtype)
-    view = out.reshape(y.shape[:-2] + (k + 1, hop))
-    view[..., :k, :] += y[..., :hop]
-    view[..., 1:, :tail] += y[..., hop:]
-    return out[..., :k * hop + tail]
+def _overlap_add(y, axis, hop, tail):
+    """y with blocks hop apart on axis and their points on axis + 1 (hop + tail of them,
+    tail <= hop): the blocks summed where they overlap, on one axis."""
+    k, before, after = y.shape[axis], y.shape[:axis], y.shape[axis + 2:]
+    out = np.zeros(before + (k + 1, hop) + after, y.dtype)
+    lead = (slice(None),) * axis
+    out[lead + (slice(0, k),)] += y[lead + (slice(None), slice(0, hop))]
+    out[lead + (slice(1, k + 1), slice(0, tail))] += y[lead + (slice(None), slice(hop, None))]
+    return out.reshape(before + ((k + 1) * hop,) + after)[lead + (slice(0, k * hop + tail),)]
 
 
 def _blocked(x, h, backend):
@@ -56,9 +57,11 @@ def _blocked(x, h, backend):
     conv = Convolution(tuple(hop), m, h, real=real, precision=precision,
                        batch=blocks.shape[0], backend=backend)
     y = conv(blocks).reshape(x.shape[:nb] + tuple(k) + conv.out_shape)
-    for a in range(rank):  # k_a sits at nb, P_a at nb + rank - a; sums go to the end
-        y = np.moveaxis(y, (nb, nb + rank - a), (-2, -1))
-        y = _overlap_add(y, hop[a], m[a] - 1)
+    # Each axis's block index beside its points (k0, P0, k1, P1, ...), contiguous.
+    pairs = [nb + i for a in range(rank) for i in (a, rank + a)]
+    y = np.ascontiguousarray(y.transpose(list(range(nb)) + pairs))
+    for a in range(rank):  # the axes before a are summed already, one axis each
+        y = _overlap_add(y, nb + a, hop[a], m[a] - 1)
     full = tuple(a + b - 1 for a, b in zip(n, m))
     return y[(Ellipsis,) + tuple(slice(0, f) for f in full)]
 
