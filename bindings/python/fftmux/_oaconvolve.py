@@ -6,6 +6,8 @@ results are added where they overlap.
 """
 
 
+import math
+
 import numpy as np
 
 from ._convolve import Convolution
@@ -25,18 +27,22 @@ def _next_fast_len(n):
 
 
 def _block(n, m, rank):
-    """Block length along one axis: its padded transform at least 8 times the filter's."""
+    """Block length along one axis: its padded transform at least 8 times the filter's,
+    where the blocks' transforms cost less than one of the whole axis (n log n each)."""
     fft = _next_fast_len(max(8 * m, 1024 if rank == 1 else 64))
-    return n if fft >= n + m - 1 else fft - m + 1
+    whole = _next_fast_len(n + m - 1)
+    blocks = -(-n // (fft - m + 1))
+    return fft - m + 1 if blocks * fft * math.log2(fft) < whole * math.log2(whole) else n
 
 
 def _overlap_add(y, axis, hop, tail):
     """y with blocks hop apart on axis and their points on axis + 1 (hop + tail of them,
     tail <= hop): the blocks summed where they overlap, on one axis."""
     k, before, after = y.shape[axis], y.shape[:axis], y.shape[axis + 2:]
-    out = np.zeros(before + (k + 1, hop) + after, y.dtype)
+    out = np.empty(before + (k + 1, hop) + after, y.dtype)
     lead = (slice(None),) * axis
-    out[lead + (slice(0, k),)] += y[lead + (slice(None), slice(0, hop))]
+    out[lead + (slice(0, k),)] = y[lead + (slice(None), slice(0, hop))]
+    out[lead + (k,)] = 0
     out[lead + (slice(1, k + 1), slice(0, tail))] += y[lead + (slice(None), slice(hop, None))]
     return out.reshape(before + ((k + 1) * hop,) + after)[lead + (slice(0, k * hop + tail),)]
 
