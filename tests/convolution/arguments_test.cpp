@@ -11,7 +11,7 @@
 
 namespace {
 
-struct Fixture : ::testing::Test {
+struct ConvolutionArguments : ::testing::Test {
   fftmux_context ctx = nullptr;
   fftmux_conv_desc d;
   std::vector<double> filter = std::vector<double>(64, 0.5);
@@ -38,7 +38,7 @@ void expect(fftmux_status got, fftmux_status want, const std::string& words) {
   EXPECT_NE(std::string(fftmux_last_error()).find(words), std::string::npos) << fftmux_last_error();
 }
 
-TEST_F(Fixture, BadDescriptorsAreRefusedWithTheRule) {
+TEST_F(ConvolutionArguments, BadDescriptorsAreRefusedWithTheRule) {
   const fftmux_status BAD = FFTMUX_ERROR_INVALID_ARGUMENT;
   struct Edit {
     std::function<void(fftmux_conv_desc&)> edit;
@@ -75,7 +75,7 @@ TEST_F(Fixture, BadDescriptorsAreRefusedWithTheRule) {
   }
 }
 
-TEST_F(Fixture, NullPointersAndUnknownLayoutsAreRefused) {
+TEST_F(ConvolutionArguments, NullPointersAndUnknownLayoutsAreRefused) {
   fftmux_convolution conv = nullptr;
   const fftmux_status BAD = FFTMUX_ERROR_INVALID_ARGUMENT;
   expect(fftmux_convolution_create(nullptr, &d, filter.data(), 0, nullptr, &conv), BAD,
@@ -106,7 +106,7 @@ TEST_F(Fixture, NullPointersAndUnknownLayoutsAreRefused) {
   EXPECT_EQ(fftmux_convolution_destroy(nullptr), FFTMUX_OK);
 }
 
-TEST_F(Fixture, NonFiniteFiltersAreRefusedWhereTheyAre) {
+TEST_F(ConvolutionArguments, NonFiniteFiltersAreRefusedWhereTheyAre) {
   filter[3] = std::nan("");
   expect(create(), FFTMUX_ERROR_INVALID_ARGUMENT, "filter[3] (counting real scalars) is nan");
   filter[3] = 0;
