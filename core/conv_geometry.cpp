@@ -10,7 +10,9 @@
 namespace fftmux {
 namespace {
 
-constexpr size_t v1_size = sizeof(fftmux_conv_desc);
+// The first release's fields end at reserved; fields added later keep their
+// defaults where an older caller's struct_size ends before them.
+constexpr size_t v1_size = offsetof(fftmux_conv_desc, reserved) + sizeof(uint32_t);
 // Caps every size so that products of sizes cannot overflow int64_t.
 constexpr int64_t max_points = int64_t(1) << 40;
 const char* const mode_names[] = {"full", "same", "valid", "circular"};

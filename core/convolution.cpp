@@ -7,7 +7,9 @@
 
 #include <fftmux/fftmux.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <memory>
 #include <utility>
@@ -186,6 +188,24 @@ void transform_filters(fftmux_context ctx, fftmux_convolution_s& c, const void* 
   check(s);
 }
 
+// The first release's fields end at variant: a later struct_size covers more,
+// and the fields an older caller's struct lacks keep their defaults.
+constexpr size_t options_v1_size =
+    offsetof(fftmux_convolution_options, variant) + sizeof(const char*);
+
+fftmux_convolution_options read_options(const fftmux_convolution_options* options) {
+  fftmux_convolution_options o;
+  fftmux_convolution_options_init(&o);
+  if (!options)
+    return o;
+  if (options->struct_size < options_v1_size)
+    invalid("options->struct_size = " + std::to_string(options->struct_size) +
+            ": must be at least " + std::to_string(options_v1_size) +
+            "; initialize it with fftmux_convolution_options_init");
+  std::memcpy(&o, options, std::min<size_t>(options->struct_size, sizeof o));
+  return o;
+}
+
 std::string plan_text(fftmux_plan plan) {
   size_t needed = 0;
   check(fftmux_plan_explain(plan, nullptr, 0, &needed));
@@ -245,14 +265,7 @@ fftmux_status fftmux_convolution_create(fftmux_context ctx, const fftmux_conv_de
     if (filter_layout > FFTMUX_FILTER_SPECTRUM)
       invalid("filter_layout = " + std::to_string(filter_layout) +
               ": must be FFTMUX_FILTER_SIGNAL (0) or FFTMUX_FILTER_SPECTRUM (1)");
-    fftmux_convolution_options o;
-    fftmux_convolution_options_init(&o);
-    if (options && options->struct_size < sizeof o)
-      invalid("options->struct_size = " + std::to_string(options->struct_size) +
-              ": must be at least " + std::to_string(sizeof o) +
-              "; initialize it with fftmux_convolution_options_init");
-    if (options)
-      std::memcpy(&o, options, sizeof o);
+    fftmux_convolution_options o = read_options(options);
     const ConvGeometry& g = c->g;
     const int64_t B = g.desc.batch, F = g.desc.filters;
     c->forward = make_plan(ctx, fft_desc(g, g.desc.kind, B, FFTMUX_NORM_NONE), o.backend, o.variant,

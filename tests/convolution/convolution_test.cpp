@@ -5,6 +5,7 @@
 #include "reference.hpp"
 
 #include <fftmux/fftmux.h>
+#include <fftmux/fftmux.hpp>
 
 #include <gtest/gtest.h>
 
@@ -259,6 +260,21 @@ TEST(Convolution, ExplainNamesTheSizesAndBothPlans) {
   EXPECT_NE(s.find("inverse plan"), std::string::npos) << s;
   EXPECT_EQ(fftmux_context_destroy(context()), FFTMUX_ERROR_INVALID_ARGUMENT);
   fftmux_convolution_destroy(conv);
+}
+
+TEST(Convolution, TheCppWrapperOwnsTheObject) {
+  fftmux::context ctx;
+  fftmux_conv_desc d = desc_of({1, {1, 1, 5}, {1, 1, 2}, 1, 1, R, D, FULL, 0});
+  const double h[] = {1, -1}, x[] = {1, 4, 9, 16, 25};
+  double y[6];
+  fftmux::convolution conv = ctx.make_convolution(d, h);
+  conv.execute(x, y);
+  const double want[] = {1, 3, 5, 7, 9, -25}; // differences
+  for (int i = 0; i < 6; ++i)
+    EXPECT_NEAR(y[i], want[i], 1e-12) << i;
+  EXPECT_NE(conv.explain().find("forward plan"), std::string::npos);
+  d.mode = 9;
+  EXPECT_THROW(ctx.make_convolution(d, h), fftmux::error);
 }
 
 } // namespace
