@@ -19,6 +19,7 @@ from ._context import _destroy, default_context
 from ._transforms import COMPLEX, REAL, precision_of
 
 MODES = {"full": 0, "same": 1, "valid": 2, "circular": 3}
+_PRECISIONS = {"f32": C.F32, "f64": C.F64}
 FILTER_SIGNAL, FILTER_SPECTRUM = 0, 1
 _Dims = c_int64 * C.MAX_RANK
 
@@ -104,8 +105,9 @@ class Convolution:
     """Signals of shape n convolved with `filters` (shape (count, *m) or m) transformed once.
 
     Calling it on an array of shape (batch, *n) or n gives (batch, count, *out) or
-    (count, *out) where the filter had no count axis. real: real data (float dtypes); else
-    complex. filter_layout "spectrum": the filters' forward transforms on the FFT grid.
+    (count, *out) where the filter had no count axis. real: real data (default: whether the
+    filters are); precision: 'f32' or 'f64' (default: the filters'). filter_layout
+    "spectrum": the filters' forward transforms on the FFT grid.
     """
 
     def __init__(self, n, m, filters, *, mode="full", correlate=False, real=None,
@@ -117,7 +119,10 @@ class Convolution:
             raise ValueError(f"filter_layout = {filter_layout!r}: use 'signal' or 'spectrum'")
         self._single = filters.ndim == len(m) if not spectrum else filters.ndim == len(n)
         count = 1 if self._single else filters.shape[0]
-        precision = precision_of(filters.dtype) if precision is None else precision
+        precision = precision_of(filters.dtype) if precision is None else _PRECISIONS.get(
+            precision, precision)
+        if precision not in (C.F32, C.F64):
+            raise ValueError(f"precision = {precision!r}: use 'f32' or 'f64'")
         self.real = (filters.dtype.kind != "c") if real is None else bool(real)
         self._d = _desc(tuple(n), tuple(m), batch, count, self.real, precision, mode, correlate)
         self.out_shape, self.fft_shape = sizes(self._d)

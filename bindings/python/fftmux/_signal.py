@@ -16,8 +16,9 @@ _FFT_MODES = ("full", "same", "valid")
 
 
 def _result_type(in1, in2):
-    precision = C.F32 if precision_of(in1.dtype) == precision_of(in2.dtype) == C.F32 else C.F64
+    single = precision_of(in1.dtype) == precision_of(in2.dtype) == C.F32
     real = in1.dtype.kind != "c" and in2.dtype.kind != "c"
+    precision = "f32" if single else "f64"
     return precision, real
 
 

@@ -84,7 +84,7 @@ def test_edge_cases_follow_scipy():
 
 def test_a_convolution_object_runs_several_filters_over_a_batch(rng):
     x, h = random(rng, (3, 40), "float32"), random(rng, (2, 6), "float32")
-    c = fftmux.Convolution((40,), (6,), h, mode="same", batch=3)
+    c = fftmux.Convolution((40,), (6,), h, mode="same", batch=3, precision="f32")
     y = c(x)
     assert y.shape == (3, 2, 40) and y.dtype == np.float32
     for b in range(3):
@@ -108,6 +108,8 @@ def test_bad_filters_are_refused_with_the_rule():
         fftmux.Convolution((8,), (3,), np.ones(4))
     with pytest.raises(fftmux.InvalidArgumentError, match="exceeds n"):
         fftmux.Convolution((8,), (9,), np.ones(9), mode="valid")
+    with pytest.raises(ValueError, match="precision"):
+        fftmux.Convolution((8,), (3,), np.ones(3), precision="f16")
     with pytest.raises(ValueError, match="signals have shape"):
         fftmux.Convolution((8,), (3,), np.ones(3))(np.ones(9))
 
