@@ -312,10 +312,23 @@ def r2r(folder, ds):
                   for r in rows], right=(3, 5, 6, 7, 8, 9))
 
 
+def fftconvolve(folder, ds):
+    """conv_bench.py: fftmux's convolutions against scipy.signal's on two workers."""
+    rows = read_csv(folder, ds["file"])
+    names = ["scipy", "fftmux", "fftmux_object", "scipy_oa", "fftmux_oa"]
+    return table(["case", "signal", "filter", "dtype", "scipy fftconvolve (ms)",
+                  "fftmux.fftconvolve (ms)", "fftmux.Convolution, reused (ms)",
+                  "scipy oaconvolve (ms)", "fftmux.oaconvolve (ms)", "scipy / fftmux",
+                  "scipy / Convolution"],
+                 [[r["case"], r["signal"], r["filter"], r["dtype"]] +
+                  [r[f"{n}_ms"] for n in names] + [r["scipy/fftmux"], r["scipy/fftmux_object"]]
+                  for r in rows], right=tuple(range(4, 11)))
+
+
 RENDER = {"standing": standing, "convolutions": convolutions, "verify": verify,
           "gpu-check": gpu_check, "occupancy": occupancy, "quick": quick, "overhead": overhead,
           "count": count, "routing": routing, "autotune": autotune,
-          "distributed": distributed, "suite": suite, "r2r": r2r}
+          "distributed": distributed, "suite": suite, "r2r": r2r, "fftconvolve": fftconvolve}
 
 
 def results_md(folder):

@@ -472,6 +472,90 @@ FFTMUX_API fftmux_status fftmux_tuning_clear(fftmux_context context, const char*
 FFTMUX_API fftmux_status fftmux_system_tuning_path(fftmux_context context, char* text, size_t size,
                                                    size_t* needed);
 
+/* ---- Convolution and correlation (docs/api.md, "Convolution") ----
+ *
+ * Linear or circular convolution of signals with filters through the
+ * library's own plans: the signals zero-padded to an FFT size L (per axis
+ * the next 2,3,5,7-smooth size >= n + m - 1; n itself when circular), one
+ * forward plan, the filters transformed once on the same backend, a
+ * pointwise product, one inverse plan, the mode's window cut out. */
+
+typedef enum fftmux_conv_mode {
+  FFTMUX_CONV_FULL = 0,    /* n + m - 1 points an axis */
+  FFTMUX_CONV_SAME = 1,    /* n points, centred on the full result as scipy.signal's */
+  FFTMUX_CONV_VALID = 2,   /* n - m + 1 points: no zero padding involved; m <= n */
+  FFTMUX_CONV_CIRCULAR = 3 /* n points, indices modulo n; m <= n */
+} fftmux_conv_mode;
+
+/* How fftmux_convolution_create's filter is given. */
+typedef enum fftmux_filter_layout {
+  FFTMUX_FILTER_SIGNAL = 0,  /* filters x m[] elements of the data's type */
+  FFTMUX_FILTER_SPECTRUM = 1 /* filters x the forward transform of each filter, zero-padded
+                                to the FFT size (fftmux_convolution_sizes): complex, the last
+                                axis halved to L/2+1 for real data; unnormalized */
+} fftmux_filter_layout;
+
+/* One convolution problem. Signals are batch x n[] elements, contiguous;
+ * the output is batch x filters x the mode's size, contiguous, signal-major:
+ * every filter against every signal. */
+typedef struct fftmux_conv_desc {
+  uint32_t struct_size;
+  uint32_t rank;              /* 1..FFTMUX_MAX_RANK */
+  int64_t n[FFTMUX_MAX_RANK]; /* signal sizes */
+  int64_t m[FFTMUX_MAX_RANK]; /* filter sizes */
+  int64_t batch;              /* signals */
+  int64_t filters;            /* filters */
+  uint32_t kind;              /* FFTMUX_C2C: complex data; FFTMUX_R2C: real data */
+  uint32_t precision;         /* fftmux_precision */
+  uint32_t mode;              /* fftmux_conv_mode */
+  uint32_t correlate;         /* 1: correlation, as scipy.signal.correlate (the filter
+                                 reversed and conjugated); 0: convolution */
+  uint32_t placement;         /* FFTMUX_HOST; DEVICE is declined for now */
+  uint32_t reserved;
+} fftmux_conv_desc;
+
+/* Sets struct_size and defaults: rank 1, n = m = {1}, batch 1, filters 1,
+ * C2C, F32, FULL, convolution, HOST. */
+FFTMUX_API void fftmux_conv_desc_init(fftmux_conv_desc* desc);
+
+typedef struct fftmux_convolution_options {
+  uint32_t struct_size;
+  uint32_t threads;    /* as fftmux_plan_options.threads; 0: the backend's default */
+  const char* backend; /* NULL or "auto": routed by the padded forward transform */
+  const char* variant; /* NULL: the backend's best */
+} fftmux_convolution_options;
+
+FFTMUX_API void fftmux_convolution_options_init(fftmux_convolution_options* options);
+
+typedef struct fftmux_convolution_s* fftmux_convolution;
+
+/* The mode's output sizes and the FFT sizes L of a valid descriptor (either
+ * pointer may be NULL); the axes past its rank are written as 1. */
+FFTMUX_API fftmux_status fftmux_convolution_sizes(const fftmux_conv_desc* desc,
+                                                  int64_t out_n[FFTMUX_MAX_RANK],
+                                                  int64_t fft_n[FFTMUX_MAX_RANK]);
+
+/* Plans the convolution and transforms the filters once (filter_layout
+ * SIGNAL) or copies their spectra (SPECTRUM). A filter holding NaN or
+ * infinity is refused. options may be NULL. The filter is not kept. */
+FFTMUX_API fftmux_status fftmux_convolution_create(fftmux_context context,
+                                                   const fftmux_conv_desc* desc, const void* filter,
+                                                   uint32_t filter_layout,
+                                                   const fftmux_convolution_options* options,
+                                                   fftmux_convolution* convolution);
+FFTMUX_API fftmux_status fftmux_convolution_destroy(fftmux_convolution convolution);
+
+/* Host memory: signal holds batch x n[] elements, out batch x filters x the
+ * mode's sizes; they may overlap (the signal is copied first). One call at a
+ * time per convolution. */
+FFTMUX_API fftmux_status fftmux_convolution_execute(fftmux_convolution convolution,
+                                                    const void* signal, void* out);
+
+/* The sizes and the plans' routing decisions as text, conventions as
+ * fftmux_plan_explain. */
+FFTMUX_API fftmux_status fftmux_convolution_explain(fftmux_convolution convolution, char* text,
+                                                    size_t size, size_t* needed);
+
 /* ---- Distributed transforms (docs/distributed.md) ----
  *
  * One transform over the ranks of an MPI communicator. The descriptor stays

@@ -123,6 +123,20 @@ public:
   }
 };
 
+// Signals convolved with filters transformed once (fftmux_convolution_*).
+class convolution : public detail::handle<fftmux_convolution, fftmux_convolution_destroy> {
+public:
+  using handle::handle;
+  void execute(const void* signal, void* out) {
+    check(fftmux_convolution_execute(get(), signal, out));
+  }
+  std::string explain() const {
+    return detail::text([&](char* t, size_t n, size_t* need) {
+      return fftmux_convolution_explain(get(), t, n, need);
+    });
+  }
+};
+
 class context : public detail::handle<fftmux_context, fftmux_context_destroy> {
 public:
   context() : handle(create(nullptr)) {}
@@ -139,6 +153,18 @@ public:
     fftmux_plan p = nullptr;
     check(fftmux_plan_create(get(), &desc, &o, &p));
     return plan(p);
+  }
+  // filter_layout: FFTMUX_FILTER_SIGNAL or FFTMUX_FILTER_SPECTRUM.
+  convolution make_convolution(const fftmux_conv_desc& desc, const void* filter,
+                               uint32_t filter_layout = FFTMUX_FILTER_SIGNAL,
+                               const char* backend = nullptr, uint32_t threads = 0) const {
+    fftmux_convolution_options o;
+    fftmux_convolution_options_init(&o);
+    o.backend = backend;
+    o.threads = threads;
+    fftmux_convolution c = nullptr;
+    check(fftmux_convolution_create(get(), &desc, filter, filter_layout, &o, &c));
+    return convolution(c);
   }
   fftmux_support query(const fftmux_desc& desc, const char* backend) const {
     fftmux_support s;

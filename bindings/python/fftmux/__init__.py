@@ -3,6 +3,7 @@
     import fftmux
     X = fftmux.fft2(image, shift="output")     # centred spectrum, one fused transform
     C = fftmux.dctn(image, norm="ortho")        # scipy.fft's DCTs and DSTs
+    y = fftmux.fftconvolve(x, kernel, "same")   # scipy.signal's convolutions
     p = fftmux.Plan((1024,), precision="f32", backend="fftw")
     Y = p.forward(x)
 
@@ -15,11 +16,14 @@ from numpy.fft import fftfreq, fftshift, ifftshift, rfftfreq
 from . import _capi, scipy_fft
 from ._context import (BackendInfo, Context, Support, autotune, backends, default_context,
                        query)
+from ._convolve import Convolution
 from ._loader import LibraryNotFoundError
 from ._numpy import (fft, fft2, fftn, hfft, ifft, ifft2, ifftn, ihfft, irfft, irfft2, irfftn,
                      rfft, rfft2, rfftn)
 from ._plan import Buffer, BufferArray, Plan
+from ._oaconvolve import oaconvolve
 from ._realtransforms import dct, dctn, dst, dstn, idct, idctn, idst, idstn
+from ._signal import convolve, correlate, fftconvolve
 from ._transforms import plan_cache
 from ._tune import TuneRecord, problem_set
 from ._tuning import tuning_clear, tuning_export, tuning_import, tuning_show
@@ -43,6 +47,7 @@ __all__ = [
     "fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2",
     "rfftn", "irfftn", "hfft", "ihfft", "fftshift", "ifftshift", "fftfreq", "rfftfreq",
     "dct", "idct", "dst", "idst", "dctn", "idctn", "dstn", "idstn",
+    "convolve", "correlate", "fftconvolve", "oaconvolve", "Convolution",
     "scipy_fft",
     "Plan", "Buffer", "BufferArray", "Context", "BackendInfo", "Support", "backends", "query",
     "default_context", "plan_cache", "library_path", "library_version",

@@ -1,0 +1,280 @@
+// fftmux_convolution_*: every mode, convolution and correlation, real and
+// complex, F32/F64, rank 1-3, batches and several filters, against a direct
+// sum in double; the argument checks; a few cases on the GPU backends'
+// software devices (lavapipe, llvmpipe).
+#include "reference.hpp"
+
+#include <fftmux/fftmux.h>
+#include <fftmux/fftmux.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <string>
+
+using namespace conv_ref;
+
+namespace {
+
+fftmux_context context() {
+  static fftmux_context ctx = [] {
+    fftmux_context c = nullptr;
+    fftmux_context_create(nullptr, &c);
+    return c;
+  }();
+  return ctx;
+}
+
+// "" when backend runs here, else why not.
+std::string unavailable(const char* backend) {
+  uint32_t count = 0;
+  fftmux_backend_count(context(), &count);
+  for (uint32_t i = 0; i < count; ++i) {
+    fftmux_backend_info b;
+    fftmux_backend_info_init(&b);
+    fftmux_backend_get(context(), i, FFTMUX_PROBE, &b);
+    if (std::string(b.name) == backend)
+      return b.state == FFTMUX_BACKEND_READY ? "" : std::string(backend) + ": " + b.reason;
+  }
+  return std::string(backend) + " is not installed";
+}
+
+// The sizes fftmux_convolution_sizes gives (first axis first), aligned to the last axis.
+std::pair<Dims, Dims> sizes(const fftmux_conv_desc& d) {
+  int64_t o[3], L[3];
+  EXPECT_EQ(fftmux_convolution_sizes(&d, o, L), FFTMUX_OK) << fftmux_last_error();
+  Dims out{1, 1, 1}, fft{1, 1, 1};
+  for (uint32_t a = 0; a < d.rank; ++a) {
+    out[3 - d.rank + a] = o[a];
+    fft[3 - d.rank + a] = L[a];
+  }
+  return {out, fft};
+}
+
+struct Case {
+  uint32_t rank;
+  Dims n, m;
+  int64_t batch, filters;
+  uint32_t kind, precision, mode, correlate;
+};
+
+fftmux_conv_desc desc_of(const Case& c) {
+  fftmux_conv_desc d;
+  fftmux_conv_desc_init(&d);
+  d.rank = c.rank;
+  for (uint32_t a = 0; a < c.rank; ++a) { // the case's sizes end at [2]
+    d.n[a] = c.n[3 - c.rank + a];
+    d.m[a] = c.m[3 - c.rank + a];
+  }
+  d.batch = c.batch;
+  d.filters = c.filters;
+  d.kind = c.kind;
+  d.precision = c.precision;
+  d.mode = c.mode;
+  d.correlate = c.correlate;
+  return d;
+}
+
+std::vector<cd> random_values(int64_t count, bool real, std::mt19937& rng) {
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<cd> v(count);
+  for (cd& x : v)
+    x = real ? cd(u(rng), 0) : cd(u(rng), u(rng));
+  return v;
+}
+
+// Values in the descriptor's element type: real or interleaved complex, F32 or F64.
+template <class T> std::vector<T> typed(const std::vector<cd>& v, bool real) {
+  std::vector<T> out;
+  for (const cd& x : v) {
+    out.push_back(T(x.real()));
+    if (!real)
+      out.push_back(T(x.imag()));
+  }
+  return out;
+}
+
+template <class T> std::vector<cd> untyped(const std::vector<T>& v, bool real) {
+  std::vector<cd> out;
+  for (size_t i = 0; i < v.size(); i += real ? 1 : 2)
+    out.push_back(real ? cd(v[i], 0) : cd(v[i], v[i + 1]));
+  return out;
+}
+
+// Runs the case on backend and returns its outputs as complex doubles.
+template <class T>
+std::vector<cd> run(const Case& c, const char* backend, const std::vector<cd>& x,
+                    const std::vector<cd>& h, uint32_t layout, const void* spectrum = nullptr) {
+  bool real = c.kind == FFTMUX_R2C;
+  fftmux_conv_desc d = desc_of(c);
+  Dims out = sizes(d).first;
+  std::vector<T> xs = typed<T>(x, real), hs = typed<T>(h, real);
+  std::vector<T> ys(c.batch * c.filters * out[0] * out[1] * out[2] * (real ? 1 : 2));
+  fftmux_convolution_options o;
+  fftmux_convolution_options_init(&o);
+  o.backend = backend;
+  fftmux_convolution conv = nullptr;
+  const void* filter = layout == FFTMUX_FILTER_SPECTRUM ? spectrum : hs.data();
+  EXPECT_EQ(fftmux_convolution_create(context(), &d, filter, layout, &o, &conv), FFTMUX_OK)
+      << fftmux_last_error();
+  EXPECT_EQ(fftmux_convolution_execute(conv, xs.data(), ys.data()), FFTMUX_OK)
+      << fftmux_last_error();
+  fftmux_convolution_destroy(conv);
+  return untyped(ys, real);
+}
+
+// Every (signal, filter) pair against the direct sum; the bound grows with log2 of the FFT size.
+void check(const Case& c, const char* backend) {
+  std::mt19937 rng(c.n[0] * 131 + c.m[0] * 7 + c.mode);
+  bool real = c.kind == FFTMUX_R2C;
+  std::vector<cd> x = random_values(c.batch * points(c.n), real, rng);
+  std::vector<cd> h = random_values(c.filters * points(c.m), real, rng);
+  bool f64 = c.precision == FFTMUX_F64;
+  std::vector<cd> y = f64 ? run<double>(c, backend, x, h, FFTMUX_FILTER_SIGNAL)
+                          : run<float>(c, backend, x, h, FFTMUX_FILTER_SIGNAL);
+  fftmux_conv_desc d = desc_of(c);
+  auto [out, L] = sizes(d);
+  double eps = f64 ? std::numeric_limits<double>::epsilon() : std::numeric_limits<float>::epsilon();
+  double tol = 4 * eps * (std::log2(double(L[0] * L[1] * L[2])) + 1);
+  ASSERT_EQ(y.size(), size_t(c.batch * c.filters * points(out)));
+  for (int64_t b = 0; b < c.batch; ++b)
+    for (int64_t f = 0; f < c.filters; ++f) {
+      std::vector<cd> xb(x.begin() + b * points(c.n), x.begin() + (b + 1) * points(c.n));
+      std::vector<cd> hf(h.begin() + f * points(c.m), h.begin() + (f + 1) * points(c.m));
+      double scale = 0, hx = 0;
+      for (cd v : xb)
+        scale += std::norm(v);
+      for (cd v : hf)
+        hx += std::norm(v);
+      scale = std::sqrt(scale * hx); // Cauchy-Schwarz: no output exceeds it
+      std::vector<cd> ref = direct(xb, c.n, hf, c.m, out, c.mode, c.correlate);
+      double worst = 0;
+      for (int64_t i = 0; i < points(out); ++i)
+        worst = std::max(worst, std::abs(y[(b * c.filters + f) * points(out) + i] - ref[i]));
+      EXPECT_LE(worst / scale, tol) << "signal " << b << ", filter " << f;
+    }
+}
+
+constexpr uint32_t C = FFTMUX_C2C, R = FFTMUX_R2C, S = FFTMUX_F32, D = FFTMUX_F64;
+constexpr uint32_t FULL = FFTMUX_CONV_FULL, SAME = FFTMUX_CONV_SAME, VALID = FFTMUX_CONV_VALID,
+                   CIRC = FFTMUX_CONV_CIRCULAR;
+
+// Odd, prime and even sizes; every mode both ways; batches and several filters.
+const Case cases[] = {
+    {1, {1, 1, 17}, {1, 1, 5}, 1, 1, R, D, FULL, 0},
+    {1, {1, 1, 17}, {1, 1, 5}, 1, 1, R, D, SAME, 0},
+    {1, {1, 1, 17}, {1, 1, 5}, 1, 1, R, D, VALID, 0},
+    {1, {1, 1, 17}, {1, 1, 5}, 1, 1, R, D, CIRC, 0},
+    {1, {1, 1, 16}, {1, 1, 6}, 1, 1, C, D, FULL, 1},
+    {1, {1, 1, 16}, {1, 1, 6}, 1, 1, C, D, SAME, 1},
+    {1, {1, 1, 16}, {1, 1, 6}, 1, 1, C, D, VALID, 1},
+    {1, {1, 1, 16}, {1, 1, 6}, 1, 1, C, D, CIRC, 1},
+    {1, {1, 1, 13}, {1, 1, 13}, 1, 1, R, S, VALID, 1},
+    {1, {1, 1, 4}, {1, 1, 11}, 1, 1, C, S, SAME, 0},
+    {1, {1, 1, 1009}, {1, 1, 31}, 2, 3, R, S, SAME, 0},
+    {1, {1, 1, 997}, {1, 1, 64}, 3, 1, C, S, FULL, 1},
+    {2, {1, 9, 7}, {1, 3, 4}, 1, 1, R, D, SAME, 1},
+    {2, {1, 9, 7}, {1, 3, 4}, 2, 2, C, S, VALID, 0},
+    {2, {1, 11, 6}, {1, 5, 6}, 1, 2, R, S, CIRC, 1},
+    {2, {1, 23, 19}, {1, 4, 5}, 1, 1, C, D, FULL, 0},
+    {3, {5, 6, 7}, {2, 3, 2}, 1, 1, R, D, FULL, 1},
+    {3, {5, 4, 7}, {3, 3, 3}, 2, 1, C, S, SAME, 0},
+    {3, {5, 4, 7}, {2, 3, 1}, 1, 2, R, S, CIRC, 0},
+    {3, {7, 5, 3}, {3, 2, 3}, 1, 1, C, D, VALID, 1},
+};
+
+TEST(Convolution, MatchesTheDirectSumOnFftw) {
+  if (std::string why = unavailable("fftw"); !why.empty())
+    GTEST_SKIP() << why;
+  for (size_t i = 0; i < std::size(cases); ++i) {
+    SCOPED_TRACE("case " + std::to_string(i));
+    check(cases[i], "fftw");
+  }
+}
+
+TEST(Convolution, RoutedLikeAPlan) {
+  check(cases[10], nullptr);
+}
+
+// Two small cases each: the software devices compile kernels slowly.
+TEST(Convolution, MatchesTheDirectSumOnTheGpuBackends) {
+  std::string skipped;
+  for (const char* backend : {"vulkan", "opengl"}) {
+    if (std::string why = unavailable(backend); !why.empty()) {
+      skipped += why + "; ";
+      continue;
+    }
+    SCOPED_TRACE(backend);
+    check(cases[1], backend);
+    check({2, {1, 9, 7}, {1, 3, 4}, 1, 2, C, S, FULL, 1}, backend);
+  }
+  if (!skipped.empty())
+    GTEST_SKIP() << skipped;
+}
+
+TEST(Convolution, AFilterSpectrumGivesTheSameResult) {
+  Case c{2, {1, 6, 9}, {1, 2, 3}, 2, 2, R, D, SAME, 1};
+  fftmux_conv_desc d = desc_of(c);
+  Dims L = sizes(d).second;
+  std::mt19937 rng(5);
+  std::vector<cd> x = random_values(c.batch * points(c.n), true, rng);
+  std::vector<cd> h = random_values(c.filters * points(c.m), true, rng);
+  // The filters zero-padded to L and transformed by a plan of their own.
+  std::vector<double> padded(c.filters * L[1] * L[2]);
+  for (int64_t f = 0; f < c.filters; ++f)
+    for (int64_t i = 0; i < c.m[1]; ++i)
+      for (int64_t j = 0; j < c.m[2]; ++j)
+        padded[(f * L[1] + i) * L[2] + j] = h[(f * c.m[1] + i) * c.m[2] + j].real();
+  fftmux_desc pd;
+  fftmux_desc_init(&pd);
+  pd.rank = 2;
+  pd.n[0] = L[1];
+  pd.n[1] = L[2];
+  pd.batch = c.filters;
+  pd.kind = FFTMUX_R2C;
+  pd.precision = FFTMUX_F64;
+  std::vector<double> spectrum(c.filters * L[1] * (L[2] / 2 + 1) * 2);
+  fftmux_plan plan = nullptr;
+  ASSERT_EQ(fftmux_plan_create(context(), &pd, nullptr, &plan), FFTMUX_OK) << fftmux_last_error();
+  ASSERT_EQ(fftmux_execute(plan, FFTMUX_FORWARD, padded.data(), spectrum.data()), FFTMUX_OK);
+  fftmux_plan_destroy(plan);
+  std::vector<cd> a = run<double>(c, nullptr, x, h, FFTMUX_FILTER_SIGNAL);
+  std::vector<cd> b = run<double>(c, nullptr, x, h, FFTMUX_FILTER_SPECTRUM, spectrum.data());
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i)
+    EXPECT_NEAR(std::abs(a[i] - b[i]), 0, 1e-12) << i;
+}
+
+TEST(Convolution, ExplainNamesTheSizesAndBothPlans) {
+  fftmux_conv_desc d = desc_of({1, {1, 1, 100}, {1, 1, 20}, 1, 1, R, S, FULL, 0});
+  std::vector<float> h(20, 1.f);
+  fftmux_convolution conv = nullptr;
+  ASSERT_EQ(fftmux_convolution_create(context(), &d, h.data(), 0, nullptr, &conv), FFTMUX_OK);
+  char text[8192];
+  ASSERT_EQ(fftmux_convolution_explain(conv, text, sizeof text, nullptr), FFTMUX_OK);
+  std::string s = text;
+  EXPECT_NE(s.find("FFT size {120}"), std::string::npos) << s; // 119 -> 120 = 2^3*3*5
+  EXPECT_NE(s.find("forward plan"), std::string::npos) << s;
+  EXPECT_NE(s.find("inverse plan"), std::string::npos) << s;
+  EXPECT_EQ(fftmux_context_destroy(context()), FFTMUX_ERROR_INVALID_ARGUMENT);
+  fftmux_convolution_destroy(conv);
+}
+
+TEST(Convolution, TheCppWrapperOwnsTheObject) {
+  fftmux::context ctx;
+  fftmux_conv_desc d = desc_of({1, {1, 1, 5}, {1, 1, 2}, 1, 1, R, D, FULL, 0});
+  const double h[] = {1, -1}, x[] = {1, 4, 9, 16, 25};
+  double y[6];
+  fftmux::convolution conv = ctx.make_convolution(d, h);
+  conv.execute(x, y);
+  const double want[] = {1, 3, 5, 7, 9, -25}; // differences
+  for (int i = 0; i < 6; ++i)
+    EXPECT_NEAR(y[i], want[i], 1e-12) << i;
+  EXPECT_NE(conv.explain().find("forward plan"), std::string::npos);
+  d.mode = 9;
+  EXPECT_THROW(ctx.make_convolution(d, h), fftmux::error);
+}
+
+} // namespace
