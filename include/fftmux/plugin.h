@@ -69,6 +69,9 @@ typedef enum fftmux_domain {
 #define FFTMUX_CAP_SHIFT 0x40u
 /* Distributed plans (the distributed entries at the table's end). */
 #define FFTMUX_CAP_DISTRIBUTED 0x80u
+/* Half-precision storage (FFTMUX_F16, FFTMUX_BF16; arithmetic in F32). */
+#define FFTMUX_CAP_F16 0x100u
+#define FFTMUX_CAP_BF16 0x200u
 
 /* Answer of query: supported, or declined with a reason. */
 typedef struct fftmux_answer_v1 {

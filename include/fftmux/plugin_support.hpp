@@ -22,8 +22,10 @@ namespace fftmux::plugin {
 using geometry::custom_distance;
 using geometry::custom_strides;
 using geometry::default_layout;
+using geometry::half_storage;
 using geometry::packed;
 using geometry::points;
+using geometry::scalar_bytes;
 using geometry::scale;
 using geometry::shape;
 using geometry::Shape;

@@ -12,6 +12,7 @@ using Shape = std::vector<int64_t>;
 
 const char* const kinds[] = {"c2c", "r2c", "c2r"};
 const char* const norms[] = {"none", "backward", "ortho", "forward"};
+const char* const precisions[] = {"f32", "f64", "f16", "bf16"};
 
 struct Builder {
   std::vector<Case> out;
@@ -138,6 +139,32 @@ struct Builder {
     c.desc.flags = FFTMUX_IN_PLACE;
   }
 
+  // F16 and BF16 storage: every kind, ranks 1-3, even, odd and prime
+  // (Bluestein) lengths, in and out of place. Inputs in [-1, 1) and lengths
+  // up to 120 keep every value far below F16's 65504. C2R's last length is
+  // even: 16-bit real outputs are written in pairs.
+  void storage16() {
+    struct Half {
+      Shape n;
+      uint32_t kind;
+      bool in_place;
+    };
+    const Half all[] = {
+        {{16}, FFTMUX_C2C, false},      {{15}, FFTMUX_C2C, true},
+        {{17}, FFTMUX_C2C, false},      {{12, 10}, FFTMUX_C2C, false},
+        {{6, 5, 4}, FFTMUX_C2C, true},  {{16}, FFTMUX_R2C, false},
+        {{15}, FFTMUX_R2C, false},      {{9, 7}, FFTMUX_R2C, false},
+        {{6, 5, 4}, FFTMUX_R2C, true},  {{16}, FFTMUX_C2R, false},
+        {{34}, FFTMUX_C2R, false},      {{12, 10}, FFTMUX_C2R, true},
+        {{3, 4, 6}, FFTMUX_C2R, false},
+    };
+    for (const Half& h : all) {
+      uint32_t p = turn++ % 2 ? FFTMUX_BF16 : FFTMUX_F16;
+      Case& c = add(h.n, h.kind, p, p == FFTMUX_F16 ? FFTMUX_FORWARD : FFTMUX_INVERSE);
+      c.desc.flags = h.in_place ? FFTMUX_IN_PLACE : 0;
+    }
+  }
+
   void device(const Shape& n) {
     add(n, FFTMUX_C2C, FFTMUX_F32).desc.placement = FFTMUX_DEVICE;
     Case& c = add(n, FFTMUX_R2C, FFTMUX_F64);
@@ -156,8 +183,8 @@ std::string shape_name(const fftmux_desc& d) {
 void name_all(std::vector<Case>& all) {
   for (size_t i = 0; i < all.size(); ++i) {
     const fftmux_desc& d = all[i].desc;
-    std::string n = std::to_string(i) + "_" + kinds[d.kind] + "_" +
-                    (d.precision == FFTMUX_F64 ? "f64" : "f32") + "_" + shape_name(d);
+    std::string n = std::to_string(i) + "_" + kinds[d.kind] + "_" + precisions[d.precision] + "_" +
+                    shape_name(d);
     if (d.batch > 1)
       n += "_b" + std::to_string(d.batch);
     n += all[i].direction == FFTMUX_FORWARD ? "_fwd" : "_inv";
@@ -231,6 +258,7 @@ std::vector<Case> cases(Scale scale) {
   b.interleaved({2048});
   b.odd_rows({16});
   b.spectra();
+  b.storage16();
   name_all(b.out);
   return b.out;
 }
