@@ -64,6 +64,8 @@ struct float2 { float x, y; };
 struct double2 { double x, y; };
 inline float2 make_float2(float a, float b) { return {a, b}; }
 inline double2 make_double2(double a, double b) { return {a, b}; }
+inline float __uint_as_float(unsigned u) { float f; __builtin_memcpy(&f, &u, 4); return f; }
+inline unsigned __float_as_uint(float f) { unsigned u; __builtin_memcpy(&u, &f, 4); return u; }
 inline float shuffle(float v, int lane, int width) { return host->shuffle_f(v, lane, width); }
 inline double shuffle(double v, int lane, int width) { return host->shuffle_d(v, lane, width); }
 #define threadIdx (*host->thread_idx())
@@ -109,8 +111,10 @@ std::string host_source(std::string s, std::string& unsupported) {
   for (const Rule& r : rules)
     s = std::regex_replace(s, std::regex(r.from), r.to);
   std::smatch m;
-  if (std::regex_search(s, m,
-                        std::regex(R"((asm\b|__(?!launch_bounds__|cluster_dims__)\w+\()[^\n]*)")))
+  if (std::regex_search(
+          s, m,
+          std::regex(
+              R"((asm\b|__(?!launch_bounds__|cluster_dims__|uint_as_float|float_as_uint)\w+\()[^\n]*)")))
     unsupported = m.str();
   return s;
 }
@@ -371,7 +375,9 @@ std::string name(const fftmux_desc& d, int direction, const char* variant) {
     << (d.kind == FFTMUX_C2C   ? "c2c"
         : d.kind == FFTMUX_R2C ? "r2c"
                                : "c2r")
-    << (d.precision == FFTMUX_F64 ? " f64" : " f32");
+    << (d.precision == FFTMUX_F64   ? " f64"
+        : d.precision == FFTMUX_F32 ? " f32"
+                                    : " 16-bit");
   if (direction)
     o << " direction " << direction;
   o << " flags " << d.flags << " norm " << d.norm << " variant " << variant << " in_strides";
@@ -561,6 +567,17 @@ TEST(Emulation, RealRowsOfInterleavedSpectra) {
   c.precision = FFTMUX_F64;
   c.cpu = true;
   check(c);
+}
+
+// F16 and BF16 storage: the CUDA dialect's bit conversions, a Bluestein
+// line, R2C's pairs and C2R's paired real stores.
+TEST(Emulation, Storage16) {
+  Case c{{64}, FFTMUX_C2C, 3, "default", FFTMUX_SHIFT_OUTPUT};
+  c.precision = FFTMUX_F16;
+  check(c);
+  check({{97}, FFTMUX_C2C, 2, "default", 0, FFTMUX_NORM_ORTHO, FFTMUX_BF16});
+  check({{12, 40}, FFTMUX_R2C, 2, "default", 0, FFTMUX_NORM_BACKWARD, FFTMUX_F16});
+  check({{100}, FFTMUX_C2R, 2, "default", FFTMUX_SHIFT_INPUT, FFTMUX_NORM_BACKWARD, FFTMUX_BF16});
 }
 
 TEST(Emulation, OrdinaryKernels) {
