@@ -88,7 +88,9 @@ void ProblemOptions::add_to(CLI::App& app) {
       ->capture_default_str();
   app.add_option("--batch", batch, "number of transforms")->capture_default_str();
   app.add_option("--kind", kind, "c2c, r2c or c2r")->capture_default_str();
-  app.add_option("--precision", precision, "f32 or f64")->capture_default_str();
+  app.add_option("--precision", precision,
+                 "f32, f64, or the 16-bit storage f16 or bf16 (GPU backends)")
+      ->capture_default_str();
   app.add_option("--norm", norm, "none, backward, ortho or forward")->capture_default_str();
   app.add_option("--shift", shift, "none, input, output or both (numpy ifftshift/fftshift)")
       ->capture_default_str();

@@ -108,6 +108,13 @@ inline uint32_t scalar_bytes(uint32_t precision) {
   return precision < 4 ? bytes[precision] : 4;
 }
 
+// The relative rounding error of a precision's values: F16 and BF16 results
+// carry their storage's, far above the F32 arithmetic's.
+inline double epsilon(uint32_t precision) {
+  const double eps[] = {0x1p-23, 0x1p-52, 0x1p-11, 0x1p-8}; // F32, F64, F16, BF16
+  return eps[precision < 4 ? precision : 0];
+}
+
 // Whether a precision is a 16-bit storage format (arithmetic in F32).
 inline bool half_storage(uint32_t precision) {
   return precision == FFTMUX_F16 || precision == FFTMUX_BF16;
