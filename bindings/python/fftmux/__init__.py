@@ -12,6 +12,7 @@ the build tree next to these sources, then the system's loader path.
 from numpy.fft import fftfreq, fftshift, ifftshift, rfftfreq
 
 from . import _capi, scipy_fft
+from ._desc import COMPLEX32 as complex32, COMPLEX_BF16 as complex_bf16
 from ._context import (BackendInfo, Context, Support, autotune, backends, default_context,
                        query)
 from ._loader import LibraryNotFoundError
@@ -40,7 +41,7 @@ def library_version():
 __all__ = [
     "fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2",
     "rfftn", "irfftn", "hfft", "ihfft", "fftshift", "ifftshift", "fftfreq", "rfftfreq",
-    "scipy_fft",
+    "scipy_fft", "complex32", "complex_bf16",
     "Plan", "Buffer", "BufferArray", "Context", "BackendInfo", "Support", "backends", "query",
     "default_context", "plan_cache", "library_path", "library_version",
     "autotune", "TuneRecord", "problem_set",

@@ -234,7 +234,10 @@ class DeviceArray:
         dst_side = _transforms.side_layout(shape, _dlpack.contiguous(shape), batch_rank)
         problem = (tuple(n), kind, precision, side[1], norm, flags, tuple(side[0]), side[2],
                    tuple(dst_side[0]), dst_side[2])
-        backend, workers = engine
+        backend, workers = engine[:2]
+        if len(engine) > 2 and engine[2] is not None:
+            raise UnsupportedError("dtype= converts numpy arrays; a device array is "
+                                   "transformed in its own dtype")
         plan = _transforms.plan_cache.get(problem, (_cuda(backend), workers), C.DEVICE)
         dst = self.adapter.empty(self.obj, shape, out_dtype)
         if dst is None:
