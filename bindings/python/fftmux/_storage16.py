@@ -28,21 +28,22 @@ def storage_code(dtype):
     raise ValueError(f"dtype = {dtype!r}: must be None, 'f16' (numpy.float16) or 'bf16'")
 
 
-def encode(x, storage):
-    """Real values as the format's 16-bit patterns (uint16), rounded to nearest even."""
+def encode(x, storage, xp=np):
+    """Real values as the format's 16-bit patterns (uint16), rounded to nearest even; xp is
+    numpy or CuPy."""
     if storage == C.F16:
-        return np.asarray(x).astype(np.float16).view(np.uint16)
-    f = np.asarray(x, np.float32)
-    u = f.view(np.uint32)
-    bits = ((u + np.uint32(0x7FFF) + ((u >> np.uint32(16)) & np.uint32(1))) >> np.uint32(16))
-    return np.where(np.isnan(f), np.uint16(0x7FC0), bits.astype(np.uint16))
+        return xp.asarray(x).astype(xp.float16).view(xp.uint16)
+    f = xp.ascontiguousarray(xp.asarray(x, xp.float32))
+    u = f.view(xp.uint32)
+    bits = ((u + xp.uint32(0x7FFF) + ((u >> xp.uint32(16)) & xp.uint32(1))) >> xp.uint32(16))
+    return xp.where(xp.isnan(f), xp.uint16(0x7FC0), bits.astype(xp.uint16))
 
 
-def decode(bits, storage):
+def decode(bits, storage, xp=np):
     """The format's 16-bit patterns as float32 values (exact)."""
     if storage == C.F16:
-        return bits.view(np.float16).astype(np.float32)
-    return (bits.astype(np.uint32) << np.uint32(16)).view(np.float32)
+        return bits.view(xp.float16).astype(xp.float32)
+    return (bits.astype(xp.uint32) << xp.uint32(16)).view(xp.float32)
 
 
 def _c_strides(shape):
