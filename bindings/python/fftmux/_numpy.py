@@ -182,92 +182,93 @@ def fft(a, n=None, axis=-1, norm=None, out=None, *, shift=None, backend=None, wo
 
 @_arrays
 def ifft(a, n=None, axis=-1, norm=None, out=None, *, shift=None, backend=None, workers=None,
-        dtype=None):
+         dtype=None):
     """numpy.fft.ifft: the 1-D inverse discrete Fourier transform."""
     return _c2cn(a, _one(n), [axis], norm, out, shift, _engine(backend, workers, dtype), C.INVERSE)
 
 
 @_arrays
 def fft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, shift=None, backend=None, workers=None,
-        dtype=None):
+         dtype=None):
     """numpy.fft.fft2: the 2-D discrete Fourier transform."""
     return _c2cn(a, s, axes, norm, out, shift, _engine(backend, workers, dtype), C.FORWARD)
 
 
 @_arrays
 def ifft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, shift=None, backend=None, workers=None,
-        dtype=None):
+          dtype=None):
     """numpy.fft.ifft2: the 2-D inverse discrete Fourier transform."""
     return _c2cn(a, s, axes, norm, out, shift, _engine(backend, workers, dtype), C.INVERSE)
 
 
 @_arrays
 def fftn(a, s=None, axes=None, norm=None, out=None, *, shift=None, backend=None, workers=None,
-        dtype=None):
+         dtype=None):
     """numpy.fft.fftn: the N-D discrete Fourier transform (several passes above 3 axes)."""
     return _c2cn(a, s, axes, norm, out, shift, _engine(backend, workers, dtype), C.FORWARD)
 
 
 @_arrays
 def ifftn(a, s=None, axes=None, norm=None, out=None, *, shift=None, backend=None, workers=None,
-        dtype=None):
+          dtype=None):
     """numpy.fft.ifftn: the N-D inverse discrete Fourier transform."""
     return _c2cn(a, s, axes, norm, out, shift, _engine(backend, workers, dtype), C.INVERSE)
 
 
 @_arrays
 def rfft(a, n=None, axis=-1, norm=None, out=None, *, shift=None, backend=None, workers=None,
-        dtype=None):
+         dtype=None):
     """numpy.fft.rfft: the 1-D transform of real input, n//2+1 outputs."""
     return _rfftn(a, _one(n), [axis], norm, out, shift, _engine(backend, workers, dtype))
 
 
 @_arrays
 def irfft(a, n=None, axis=-1, norm=None, out=None, *, shift=None, backend=None, workers=None,
-        dtype=None):
+          dtype=None):
     """numpy.fft.irfft: the inverse of rfft; n defaults to 2*(m-1)."""
     return _irfftn(a, _one(n), [axis], norm, out, shift, _engine(backend, workers, dtype))
 
 
 @_arrays
 def rfft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, shift=None, backend=None, workers=None,
-        dtype=None):
+          dtype=None):
     """numpy.fft.rfft2: the 2-D transform of real input."""
     return _rfftn(a, s, axes, norm, out, shift, _engine(backend, workers, dtype))
 
 
 @_arrays
 def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, shift=None, backend=None, workers=None,
-        dtype=None):
+           dtype=None):
     """numpy.fft.irfft2: the inverse of rfft2."""
     return _irfftn(a, s, axes, norm, out, shift, _engine(backend, workers, dtype))
 
 
 @_arrays
 def rfftn(a, s=None, axes=None, norm=None, out=None, *, shift=None, backend=None, workers=None,
-        dtype=None):
+          dtype=None):
     """numpy.fft.rfftn: the N-D transform of real input."""
     return _rfftn(a, s, axes, norm, out, shift, _engine(backend, workers, dtype))
 
 
 @_arrays
 def irfftn(a, s=None, axes=None, norm=None, out=None, *, shift=None, backend=None, workers=None,
-        dtype=None):
+           dtype=None):
     """numpy.fft.irfftn: the inverse of rfftn."""
     return _irfftn(a, s, axes, norm, out, shift, _engine(backend, workers, dtype))
 
 
 @_arrays
 def hfft(a, n=None, axis=-1, norm=None, out=None, *, backend=None, workers=None,
-        dtype=None):
+         dtype=None):
     """numpy.fft.hfft: the transform of a Hermitian-symmetric signal (real output)."""
     a = as_input(a, complex_input=True)
-    return _irfftn(_conj(a), _one(n), [axis], _swap(norm), out, None, _engine(backend, workers, dtype))
+    return _irfftn(_conj(a), _one(n), [axis], _swap(norm), out, None,
+                   _engine(backend, workers, dtype))
 
 
 @_arrays
 def ihfft(a, n=None, axis=-1, norm=None, out=None, *, backend=None, workers=None,
-        dtype=None):
+          dtype=None):
     """numpy.fft.ihfft: the inverse of hfft."""
     result = _rfftn(a, _one(n), [axis], _swap(norm), out, None, _engine(backend, workers, dtype))
     if getattr(result, "on_device", False):
