@@ -578,6 +578,8 @@ TEST(Emulation, Storage16) {
   check({{97}, FFTMUX_C2C, 2, "default", 0, FFTMUX_NORM_ORTHO, FFTMUX_BF16});
   check({{12, 40}, FFTMUX_R2C, 2, "default", 0, FFTMUX_NORM_BACKWARD, FFTMUX_F16});
   check({{100}, FFTMUX_C2R, 2, "default", FFTMUX_SHIFT_INPUT, FFTMUX_NORM_BACKWARD, FFTMUX_BF16});
+  // 32768 points: one pass of a cluster of four groups, which stores through the cluster's rows.
+  check({{32768}, FFTMUX_C2C, 1, "default", 0, FFTMUX_NORM_ORTHO, FFTMUX_F16});
 }
 
 TEST(Emulation, OrdinaryKernels) {
