@@ -24,12 +24,16 @@ namespace {
 #define GLSL_HALF                                                                                  \
   {"cplx_t ld16(uint w) { return unpackHalf2x16(w); }\n"                                           \
    "real_t ld16r(uint w, uint i) { return unpackHalf2x16(w)[i]; }\n"                               \
-   "uint st16(cplx_t v) { return packHalf2x16(v); }\n",                                            \
+   "uint st16(cplx_t v) { return packHalf2x16(v); }\n"                                             \
+   "uint st16r(real_t v) { return packHalf2x16(cplx_t(v, 0.0)); }\n",                              \
    "cplx_t ld16(uint w) { return cplx_t(uintBitsToFloat(w << 16), uintBitsToFloat(w & 0xffff0000u)); }\n" \
    "real_t ld16r(uint w, uint i) { return uintBitsToFloat(i == 0u ? w << 16 : w & 0xffff0000u); }\n" \
    "uint bf16(real_t f) { uint u = floatBitsToUint(f); "                                            \
    "return isnan(f) ? 0x7fc0u : (u + 0x7fffu + ((u >> 16) & 1u)) >> 16; }\n"                       \
-   "uint st16(cplx_t v) { return bf16(v.x) | (bf16(v.y) << 16); }\n"}
+   "uint st16(cplx_t v) { return bf16(v.x) | (bf16(v.y) << 16); }\n"                              \
+   "uint st16r(real_t v) { return bf16(v); }\n"}
+// A 16-bit real into its half of a word that another thread may write too.
+#define GLSL_STORE16 "atomicAnd(%1$s, %2$s); atomicOr(%1$s, %3$s);"
 // clang-format on
 // From shared memory to the barrier: the entry, the invocation and workgroup
 // indices. barrier() alone orders shared memory in a compute shader (glslang
@@ -51,7 +55,7 @@ const Syntax vulkan = {
     GLSL_SCALARS,
     "layout(local_size_x = %1$u) in;\n"
     "layout(std430, set = 0, binding = 0) readonly buffer Src { %2$s d[]; } src;\n"
-    "layout(std430, set = 0, binding = 1) writeonly buffer Dst { %3$s d[]; } dst;\n"
+    "layout(std430, set = 0, binding = 1) %4$sbuffer Dst { %3$s d[]; } dst;\n"
     "layout(std430, set = 0, binding = 2) readonly buffer Tab { cplx_t d[]; } tab;\n"
     "layout(push_constant) uniform Push { uint group_offset; } pc;\n",
     GLSL_BODY("pc.group_offset"),
@@ -63,6 +67,7 @@ const Syntax vulkan = {
     nullptr,
     nullptr,
     GLSL_HALF,
+    GLSL_STORE16,
 };
 
 // Vulkan with buffer device addresses (GL_EXT_buffer_reference): the
@@ -78,7 +83,7 @@ const Syntax vulkan_pointers = {
     "layout(local_size_x = %1$u) in;\n"
     "layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Src "
     "{ %2$s d[]; };\n"
-    "layout(buffer_reference, std430, buffer_reference_align = 8) writeonly buffer Dst "
+    "layout(buffer_reference, std430, buffer_reference_align = 8) %4$sbuffer Dst "
     "{ %3$s d[]; };\n"
     "layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Tab "
     "{ cplx_t d[]; };\n"
@@ -92,6 +97,7 @@ const Syntax vulkan_pointers = {
     nullptr,
     nullptr,
     GLSL_HALF,
+    GLSL_STORE16,
 };
 
 // OpenGL 4.3: SSBO bindings without sets, a plain uniform for the offset.
@@ -102,7 +108,7 @@ const Syntax opengl = {
     GLSL_SCALARS,
     "layout(local_size_x = %1$u) in;\n"
     "layout(std430, binding = 0) readonly buffer Src { %2$s d[]; } src;\n"
-    "layout(std430, binding = 1) writeonly buffer Dst { %3$s d[]; } dst;\n"
+    "layout(std430, binding = 1) %4$sbuffer Dst { %3$s d[]; } dst;\n"
     "layout(std430, binding = 2) readonly buffer Tab { cplx_t d[]; } tab;\n"
     // Real views of the same buffers: NVIDIA's GLSL compiler rejects a
     // double written through a dynamically indexed dvec2 component.
@@ -118,6 +124,7 @@ const Syntax opengl = {
     nullptr,
     nullptr,
     GLSL_HALF,
+    GLSL_STORE16,
 };
 
 const Sm90 cuda_sm90 = {
@@ -174,14 +181,16 @@ const char* const cuda_f16 =
     "}\n"
     "FN cplx_t ld16(uint w) { return CPLX(h2f(w & 0xffffu), h2f(w >> 16)); }\n"
     "FN real_t ld16r(uint w, uint i) { return h2f(i ? w >> 16 : w & 0xffffu); }\n"
-    "FN uint st16(cplx_t v) { return f2h(v.x) | (f2h(v.y) << 16); }\n";
+    "FN uint st16(cplx_t v) { return f2h(v.x) | (f2h(v.y) << 16); }\n"
+    "FN uint st16r(real_t v) { return f2h(v); }\n";
 const char* const cuda_bf16 =
     "FN cplx_t ld16(uint w) { return CPLX(__uint_as_float(w << 16), __uint_as_float(w & "
     "0xffff0000u)); }\n"
     "FN real_t ld16r(uint w, uint i) { return __uint_as_float(i ? w & 0xffff0000u : w << 16); }\n"
     "FN uint bf16(real_t f) { uint u = __float_as_uint(f); "
     "return f != f ? 0x7fc0u : (u + 0x7fffu + ((u >> 16) & 1u)) >> 16; }\n"
-    "FN uint st16(cplx_t v) { return bf16(v.x) | (bf16(v.y) << 16); }\n";
+    "FN uint st16(cplx_t v) { return bf16(v.x) | (bf16(v.y) << 16); }\n"
+    "FN uint st16r(real_t v) { return bf16(v); }\n";
 
 // CUDA C++ for NVRTC: vector operators the GLSL types have built in.
 const Syntax cuda = {
@@ -220,6 +229,7 @@ const Syntax cuda = {
     "__shfl_sync(0xffffffffu, %1$s, %2$s, %3$s)",
     &cuda_sm90,
     {cuda_f16, cuda_bf16},
+    "atomicAnd(&%1$s, %2$s); atomicOr(&%1$s, %3$s);",
 };
 
 } // namespace

@@ -80,6 +80,14 @@ std::string Emitter::put(const std::string& ix, const std::string& v) const {
   return format(x_.dst, ix.c_str()) + " = " + (half_store_ ? "st16(" + v + ")" : v) + ";";
 }
 
+// The statement writing real value v at real index ix of a 16-bit destination.
+std::string Emitter::put_real16(const std::string& ix, const std::string& v) const {
+  std::string word = format(x_.dst, ("(" + ix + ") >> 1u").c_str());
+  std::string odd = "((" + ix + ") & 1u)";
+  return format(x_.store16, word.c_str(), ("(" + odd + " == 0u ? 0xffff0000u : 0xffffu)").c_str(),
+                ("(st16r(" + v + ") << (" + odd + " * 16u))").c_str());
+}
+
 // The element type of a buffer: a 32-bit word where it holds 16-bit values.
 const char* Emitter::element_type(bool half) const {
   return half ? "uint" : "cplx_t";

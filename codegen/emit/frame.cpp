@@ -20,7 +20,7 @@ std::string Emitter::run() {
 
   const char *src_t = element_type(half_load_), *dst_t = element_type(half_store_);
   if (x_.dialect != Dialect::cuda)
-    o << format(x_.globals, k_.workgroup(), src_t, dst_t);
+    o << format(x_.globals, k_.workgroup(), src_t, dst_t, half_store_ ? "" : "writeonly ");
   if (half_load_ || half_store_)
     o << x_.half_functions[k_.storage == Storage::bf16];
   o << shader_complex << shader_real;

@@ -166,10 +166,15 @@ std::string Emitter::store_value(const Side& side, const std::string& l, bool al
                                  const std::string& v) {
   if (side.access == Access::complex)
     return put(address(side, alt, l), v);
+  if (side.access == Access::real && half_store_)
+    return put_real16(address(side, alt, l), "(" + v + ").x");
   if (side.access == Access::real)
     return format(x_.dst_real, address(side, alt, l).c_str()) + " = (" + v + ").x;";
   if (paired(side))
     return put(pair_index(side, alt, l), v);
+  if (half_store_)
+    return "cplx_t v = " + v + "; " + put_real16(address(side, alt, "(2u * " + l + ")"), "v.x") +
+           " " + put_real16(address(side, alt, "(2u * " + l + " + 1u)"), "v.y");
   return "cplx_t v = " + v + "; " +
          format(x_.dst_real, address(side, alt, "(2u * " + l + ")").c_str()) + " = v.x; " +
          format(x_.dst_real, address(side, alt, "(2u * " + l + " + 1u)").c_str()) + " = v.y;";

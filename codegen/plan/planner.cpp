@@ -133,24 +133,6 @@ uint64_t side_bytes(const fftmux_desc& desc, bool input) {
   return geometry::side_bytes(desc, input);
 }
 
-namespace {
-
-// A 16-bit real store writes half a word, which a neighbouring thread may
-// write too: real outputs of F16 and BF16 are stored in pairs only.
-void check_half_stores(const Plan& p) {
-  for (const Pass& pass : p.passes) {
-    const Kernel& k = pass.kernel;
-    Access a = k.store.access;
-    if (half_side(k, k.store) &&
-        (a == Access::real || (a == Access::real_pair && !paired(k.store))))
-      throw Unsupported("F16 and BF16 real outputs are written two values a 32-bit word: the "
-                        "last length must be even, its stride 1, the other strides and the "
-                        "distance even, and the output unshifted along the last axis");
-  }
-}
-
-} // namespace
-
 Plan plan(const fftmux_desc& desc, int direction, const Device& device, const Options& options) {
   if (desc.precision == FFTMUX_F64 && !device.f64)
     throw Unsupported("the device has no double precision (shaderFloat64)");
@@ -160,7 +142,6 @@ Plan plan(const fftmux_desc& desc, int direction, const Device& device, const Op
   Plan p;
   Planner planner(desc, direction, device, options, p);
   planner.run();
-  check_half_stores(p);
   p.summary = planner.summary.str();
   return p;
 }

@@ -141,8 +141,8 @@ struct Builder {
 
   // F16 and BF16 storage: every kind, ranks 1-3, even, odd and prime
   // (Bluestein) lengths, in and out of place. Inputs in [-1, 1) and lengths
-  // up to 120 keep every value far below F16's 65504. C2R's last length is
-  // even: 16-bit real outputs are written in pairs.
+  // up to 120 keep every value far below F16's 65504. Odd C2R lengths store
+  // single 16-bit reals beside another thread's.
   void storage16() {
     struct Half {
       Shape n;
@@ -154,9 +154,9 @@ struct Builder {
         {{17}, FFTMUX_C2C, false},      {{12, 10}, FFTMUX_C2C, false},
         {{6, 5, 4}, FFTMUX_C2C, true},  {{16}, FFTMUX_R2C, false},
         {{15}, FFTMUX_R2C, false},      {{9, 7}, FFTMUX_R2C, false},
-        {{6, 5, 4}, FFTMUX_R2C, true},  {{16}, FFTMUX_C2R, false},
+        {{6, 5, 4}, FFTMUX_R2C, true},  {{15}, FFTMUX_C2R, false},
         {{34}, FFTMUX_C2R, false},      {{12, 10}, FFTMUX_C2R, true},
-        {{3, 4, 6}, FFTMUX_C2R, false},
+        {{3, 4, 7}, FFTMUX_C2R, false},
     };
     for (const Half& h : all) {
       uint32_t p = turn++ % 2 ? FFTMUX_BF16 : FFTMUX_F16;
