@@ -18,6 +18,23 @@ namespace {
 // clang-format off
 #define GLSL_SCALARS {"float", "double"}, {"vec2", "dvec2"}, {"", "LF"}
 // clang-format on
+// 16-bit storage: F16 through GLSL's packHalf2x16 (core since 4.20, no
+// extension); BF16 is the upper half of an F32, rounded to nearest even.
+// clang-format off
+#define GLSL_HALF                                                                                  \
+  {"cplx_t ld16(uint w) { return unpackHalf2x16(w); }\n"                                           \
+   "real_t ld16r(uint w, uint i) { return unpackHalf2x16(w)[i]; }\n"                               \
+   "uint st16(cplx_t v) { return packHalf2x16(v); }\n"                                             \
+   "uint st16r(real_t v) { return packHalf2x16(cplx_t(v, 0.0)); }\n",                              \
+   "cplx_t ld16(uint w) { return cplx_t(uintBitsToFloat(w << 16), uintBitsToFloat(w & 0xffff0000u)); }\n" \
+   "real_t ld16r(uint w, uint i) { return uintBitsToFloat(i == 0u ? w << 16 : w & 0xffff0000u); }\n" \
+   "uint bf16(real_t f) { uint u = floatBitsToUint(f); "                                            \
+   "return isnan(f) ? 0x7fc0u : (u + 0x7fffu + ((u >> 16) & 1u)) >> 16; }\n"                       \
+   "uint st16(cplx_t v) { return bf16(v.x) | (bf16(v.y) << 16); }\n"                              \
+   "uint st16r(real_t v) { return bf16(v); }\n"}
+// A 16-bit real into its half of a word that another thread may write too.
+#define GLSL_STORE16 "atomicAnd(%1$s, %2$s); atomicOr(%1$s, %3$s);"
+// clang-format on
 // From shared memory to the barrier: the entry, the invocation and workgroup
 // indices. barrier() alone orders shared memory in a compute shader (glslang
 // gives it workgroup-memory semantics; GL makes shared writes visible to the
@@ -36,9 +53,9 @@ const Syntax vulkan = {
     "vulkan",
     "#version 430\n" GLSL_TYPES,
     GLSL_SCALARS,
-    "layout(local_size_x = %u) in;\n"
-    "layout(std430, set = 0, binding = 0) readonly buffer Src { cplx_t d[]; } src;\n"
-    "layout(std430, set = 0, binding = 1) writeonly buffer Dst { cplx_t d[]; } dst;\n"
+    "layout(local_size_x = %1$u) in;\n"
+    "layout(std430, set = 0, binding = 0) readonly buffer Src { %2$s d[]; } src;\n"
+    "layout(std430, set = 0, binding = 1) %4$sbuffer Dst { %3$s d[]; } dst;\n"
     "layout(std430, set = 0, binding = 2) readonly buffer Tab { cplx_t d[]; } tab;\n"
     "layout(push_constant) uniform Push { uint group_offset; } pc;\n",
     GLSL_BODY("pc.group_offset"),
@@ -49,6 +66,8 @@ const Syntax vulkan = {
     "dst.d[(%1$s) >> 1][(%1$s) & 1u]",
     nullptr,
     nullptr,
+    GLSL_HALF,
+    GLSL_STORE16,
 };
 
 // Vulkan with buffer device addresses (GL_EXT_buffer_reference): the
@@ -61,11 +80,11 @@ const Syntax vulkan_pointers = {
     "vulkan-pointers",
     "#version 450\n#extension GL_EXT_buffer_reference : require\n" GLSL_TYPES,
     GLSL_SCALARS,
-    "layout(local_size_x = %u) in;\n"
+    "layout(local_size_x = %1$u) in;\n"
     "layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Src "
-    "{ cplx_t d[]; };\n"
-    "layout(buffer_reference, std430, buffer_reference_align = 8) writeonly buffer Dst "
-    "{ cplx_t d[]; };\n"
+    "{ %2$s d[]; };\n"
+    "layout(buffer_reference, std430, buffer_reference_align = 8) %4$sbuffer Dst "
+    "{ %3$s d[]; };\n"
     "layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Tab "
     "{ cplx_t d[]; };\n"
     "layout(push_constant) uniform Push { Src src; Dst dst; Tab tab; uint group_offset; } pc;\n",
@@ -77,6 +96,8 @@ const Syntax vulkan_pointers = {
     "pc.dst.d[(%1$s) >> 1][(%1$s) & 1u]",
     nullptr,
     nullptr,
+    GLSL_HALF,
+    GLSL_STORE16,
 };
 
 // OpenGL 4.3: SSBO bindings without sets, a plain uniform for the offset.
@@ -85,9 +106,9 @@ const Syntax opengl = {
     "opengl",
     "#version 430\n" GLSL_TYPES,
     GLSL_SCALARS,
-    "layout(local_size_x = %u) in;\n"
-    "layout(std430, binding = 0) readonly buffer Src { cplx_t d[]; } src;\n"
-    "layout(std430, binding = 1) writeonly buffer Dst { cplx_t d[]; } dst;\n"
+    "layout(local_size_x = %1$u) in;\n"
+    "layout(std430, binding = 0) readonly buffer Src { %2$s d[]; } src;\n"
+    "layout(std430, binding = 1) %4$sbuffer Dst { %3$s d[]; } dst;\n"
     "layout(std430, binding = 2) readonly buffer Tab { cplx_t d[]; } tab;\n"
     // Real views of the same buffers: NVIDIA's GLSL compiler rejects a
     // double written through a dynamically indexed dvec2 component.
@@ -102,6 +123,8 @@ const Syntax opengl = {
     "dst_r.d[%s]",
     nullptr,
     nullptr,
+    GLSL_HALF,
+    GLSL_STORE16,
 };
 
 const Sm90 cuda_sm90 = {
@@ -140,6 +163,35 @@ const Sm90 cuda_sm90 = {
     "group + gridDim.x",
 };
 
+// 16-bit storage in CUDA by bit operations (no header NVRTC must find, and the
+// emulation runs them as they are): F16 rebiased by a multiply, rounded to
+// nearest even as F. Giesen's float_to_half_fast3_rtne; BF16 as in GLSL.
+const char* const cuda_f16 =
+    "FN real_t h2f(uint h) {\n"
+    "  real_t f = __uint_as_float((h & 0x7fffu) << 13) * 5.192296858534828e33f; // 2^112\n"
+    "  if ((h & 0x7c00u) == 0x7c00u) f = __uint_as_float(((h & 0x7fffu) << 13) | 0x7f800000u);\n"
+    "  return __uint_as_float(__float_as_uint(f) | ((h & 0x8000u) << 16));\n"
+    "}\n"
+    "FN uint f2h(real_t x) {\n"
+    "  uint f = __float_as_uint(x) & 0x7fffffffu, sign = (__float_as_uint(x) >> 16) & 0x8000u;\n"
+    "  if (f >= 0x47800000u) return sign | (f > 0x7f800000u ? 0x7e00u : 0x7c00u);\n"
+    "  if (f < 0x38800000u) return sign | (__float_as_uint(__uint_as_float(f) + 0.5f) - "
+    "0x3f000000u);\n"
+    "  return sign | ((f + 0xc8000fffu + ((f >> 13) & 1u)) >> 13);\n"
+    "}\n"
+    "FN cplx_t ld16(uint w) { return CPLX(h2f(w & 0xffffu), h2f(w >> 16)); }\n"
+    "FN real_t ld16r(uint w, uint i) { return h2f(i ? w >> 16 : w & 0xffffu); }\n"
+    "FN uint st16(cplx_t v) { return f2h(v.x) | (f2h(v.y) << 16); }\n"
+    "FN uint st16r(real_t v) { return f2h(v); }\n";
+const char* const cuda_bf16 =
+    "FN cplx_t ld16(uint w) { return CPLX(__uint_as_float(w << 16), __uint_as_float(w & "
+    "0xffff0000u)); }\n"
+    "FN real_t ld16r(uint w, uint i) { return __uint_as_float(i ? w & 0xffff0000u : w << 16); }\n"
+    "FN uint bf16(real_t f) { uint u = __float_as_uint(f); "
+    "return f != f ? 0x7fc0u : (u + 0x7fffu + ((u >> 16) & 1u)) >> 16; }\n"
+    "FN uint st16(cplx_t v) { return bf16(v.x) | (bf16(v.y) << 16); }\n"
+    "FN uint st16r(real_t v) { return bf16(v); }\n";
+
 // CUDA C++ for NVRTC: vector operators the GLSL types have built in.
 const Syntax cuda = {
     Dialect::cuda,
@@ -162,7 +214,7 @@ const Syntax cuda = {
     // %4$s qualifies the table, which is never written (src and dst alias
     // in place, so they stay plain).
     "extern \"C\" __global__ void %5$s__launch_bounds__(%2$u%3$s) %1$s("
-    "const cplx_t* src, cplx_t* dst, const cplx_t* %4$stab, uint group_offset) {\n",
+    "const %6$s* src, %7$s* dst, const cplx_t* %4$stab, uint group_offset) {\n",
     "}\n",
     "threadIdx.x",
     "(blockIdx.x + blockIdx.y * gridDim.x + group_offset)",
@@ -176,6 +228,8 @@ const Syntax cuda = {
     // shuffled() asks for whole warps.
     "__shfl_sync(0xffffffffu, %1$s, %2$s, %3$s)",
     &cuda_sm90,
+    {cuda_f16, cuda_bf16},
+    "atomicAnd(&%1$s, %2$s); atomicOr(&%1$s, %3$s);",
 };
 
 } // namespace

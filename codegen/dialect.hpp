@@ -35,12 +35,15 @@ struct Syntax {
   const char* real_type[2];    // f32, f64
   const char* complex_type[2]; // f32, f64
   const char* literal_suffix[2];
-  // Declarations of src/dst/table buffers and the group offset; %u is the
-  // workgroup size where a dialect needs it (CUDA's launch bounds).
+  // Declarations of src/dst/table buffers and the group offset; %1$u is the
+  // workgroup size where a dialect needs it, %2$s and %3$s the element types
+  // of src and dst (cplx_t, or uint for 16-bit storage), %4$s dst's
+  // qualifier ("writeonly ", or "" where 16-bit reals are stored by atomics).
   const char* globals;
   const char* shared_decl; // %u: scalars
   // %1$s: entry name, %2$u: workgroup size, %3$s: ", groups" or "",
-  // %4$s: the table pointer's qualifier ("__restrict__ " or "")
+  // %4$s: the table pointer's qualifier ("__restrict__ " or ""), %5$s: the
+  // cluster dimensions, %6$s and %7$s: the element types of src and dst
   const char* entry_open;
   const char* entry_close;
   const char* local_id; // expression of the invocation's index in the workgroup
@@ -55,6 +58,15 @@ struct Syntax {
   // subgroup size is not fixed across the drivers it targets).
   const char* shuffle;
   const Sm90* sm90; // nullptr: the dialect has none
+  // 16-bit storage (Kernel::storage), F16 and BF16: functions converting a
+  // caller's 32-bit word, ld16(w) -> cplx_t, ld16r(w, half) -> real_t (half 0
+  // the low 16 bits), st16(cplx_t) -> word and st16r(real_t) -> its bits in
+  // the low half, rounding to nearest even.
+  const char* half_functions[2];
+  // A 16-bit real stored into half of a word that a neighbouring thread may
+  // write too, by two atomics: %1$s the word, %2$s the mask keeping the other
+  // half, %3$s the value's bits in place.
+  const char* store16;
 };
 
 const Syntax& syntax(Dialect d);

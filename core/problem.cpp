@@ -15,7 +15,7 @@ namespace fftmux {
 
 namespace {
 
-const char* const precision_names[] = {"f32", "f64"};
+const char* const precision_names[] = {"f32", "f64", "f16", "bf16"};
 const char* const norm_names[] = {"none", "backward", "ortho", "forward"};
 const char* const placement_names[] = {"host", "device"};
 
@@ -92,7 +92,7 @@ void check_strides(const int64_t* strides, int64_t distance, uint32_t rank, cons
 Side make_side(const fftmux_desc& d, bool complex, bool halved, bool padded) {
   Side s;
   s.complex = complex;
-  s.element_bytes = (d.precision == FFTMUX_F64 ? 8u : 4u) * (complex ? 2u : 1u);
+  s.element_bytes = plugin::scalar_bytes(d.precision) * (complex ? 2u : 1u);
   for (uint32_t i = 0; i < d.rank; ++i)
     s.extent[i] = d.n[i];
   if (halved)
@@ -252,7 +252,7 @@ Problem validate(const fftmux_desc* desc) {
   fftmux_desc& d = p.desc;
   check_sizes(d);
   check_enum(d.kind, 4, "kind");
-  check_enum(d.precision, 2, "precision");
+  check_enum(d.precision, 4, "precision");
   check_enum(d.norm, 4, "norm");
   check_enum(d.placement, 2, "placement");
   if (d.flags & ~FFTMUX_FLAGS_ALL)
@@ -300,7 +300,7 @@ double scale_factor(const Problem& p, int direction) {
 
 std::string describe(const fftmux_desc& d) {
   std::ostringstream s;
-  s << geometry::kind_text(d) << ' ' << (d.precision < 2 ? precision_names[d.precision] : "?")
+  s << geometry::kind_text(d) << ' ' << (d.precision < 4 ? precision_names[d.precision] : "?")
     << ' ';
   uint32_t rank = std::min<uint32_t>(d.rank, FFTMUX_MAX_RANK);
   s << dims(d.n, rank) << " batch " << d.batch << ' '

@@ -46,6 +46,8 @@ std::string capability_gap(const std::string& name, const fftmux_backend_v1& t,
   const Rule rules[] = {
       {d.precision == FFTMUX_F32, FFTMUX_CAP_F32, "F32", "the problem is in single precision"},
       {d.precision == FFTMUX_F64, FFTMUX_CAP_F64, "F64", "the problem is in double precision"},
+      {d.precision == FFTMUX_F16, FFTMUX_CAP_F16, "F16", "the problem is in half precision"},
+      {d.precision == FFTMUX_BF16, FFTMUX_CAP_BF16, "BF16", "the problem is in bfloat16"},
       {d.kind == FFTMUX_C2C, FFTMUX_CAP_C2C, "C2C", "the problem is a C2C transform"},
       {geometry::halved_kind(d), FFTMUX_CAP_R2C, "R2C", "the problem is an R2C or C2R transform"},
       {d.kind == FFTMUX_R2R, FFTMUX_CAP_R2R, "R2R",

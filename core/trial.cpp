@@ -2,6 +2,7 @@
 
 #include "error.hpp"
 
+#include <fftmux/half.hpp>
 #include <fftmux/plugin_support.hpp>
 
 #include <algorithm>
@@ -70,18 +71,25 @@ size_t count(const fftmux_desc& d, const Shape& s) {
   return size_t(s.extent[0] * s.extent[1] * s.extent[2] * d.batch * width(s));
 }
 
+// transfer in d's precision.
+void transfer_as(const fftmux_desc& d, const Shape& s, void* data, std::vector<double>& v,
+                 bool store) {
+  switch (d.precision) {
+  case FFTMUX_F64: return transfer<double>(d, s, data, v, store);
+  case FFTMUX_F16: return transfer<half::F16>(d, s, data, v, store);
+  case FFTMUX_BF16: return transfer<half::BF16>(d, s, data, v, store);
+  default: return transfer<float>(d, s, data, v, store);
+  }
+}
+
 void store(const fftmux_desc& d, bool input, std::vector<double>& v, void* data) {
-  Shape s = plugin::shape(d, input);
-  d.precision == FFTMUX_F64 ? transfer<double>(d, s, data, v, true)
-                            : transfer<float>(d, s, data, v, true);
+  transfer_as(d, plugin::shape(d, input), data, v, true);
 }
 
 std::vector<double> load(const fftmux_desc& d, bool input, const void* data) {
   Shape s = plugin::shape(d, input);
   std::vector<double> v(count(d, s));
-  void* p = const_cast<void*>(data);
-  d.precision == FFTMUX_F64 ? transfer<double>(d, s, p, v, false)
-                            : transfer<float>(d, s, p, v, false);
+  transfer_as(d, s, const_cast<void*>(data), v, false);
   return v;
 }
 
@@ -136,7 +144,7 @@ double round_trip(Trial& t, uint64_t seed) {
 }
 
 double bound(const Problem& p) {
-  double eps = p.desc.precision == FFTMUX_F64 ? 0x1p-52 : 0x1p-23;
+  double eps = plugin::epsilon(p.desc.precision);
   return 2 * eps * (5 * std::max(1.0, std::log2(double(p.points))) + 4);
 }
 

@@ -31,7 +31,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* const precision_names[] = {"f32", "f64"};
+const char* const precision_names[] = {"f32", "f64", "f16", "bf16"};
 const char* const placement_names[] = {"host", "device"};
 
 std::string join_n(const fftmux_desc& d) {

@@ -1,6 +1,8 @@
 #include "reference.hpp"
 #include "r2r.hpp"
 
+#include <fftmux/half.hpp>
+
 #include <fftw3.h>
 
 #include <algorithm>
@@ -64,6 +66,16 @@ template <class T> void store(void* data, const Geometry& g, int64_t at, Cl v) {
     p[2 * at + 1] = T(v.imag());
   } else {
     p[at] = T(v.real());
+  }
+}
+
+// Calls f with a value of the scalar type of a precision.
+template <class F> auto by_precision(uint32_t precision, F&& f) {
+  switch (precision) {
+  case FFTMUX_F64: return f(double());
+  case FFTMUX_F16: return f(half::F16());
+  case FFTMUX_BF16: return f(half::BF16());
+  default: return f(float());
   }
 }
 
@@ -223,8 +235,7 @@ Values r2r_batches(const fftmux_desc& d, int direction, const Values& x, bool na
 
 Values read_side(const fftmux_desc& desc, bool input, const void* data) {
   fftmux_desc d = resolved(desc);
-  return d.precision == FFTMUX_F64 ? read_as<double>(d, input, data)
-                                   : read_as<float>(d, input, data);
+  return by_precision(d.precision, [&](auto t) { return read_as<decltype(t)>(d, input, data); });
 }
 
 namespace {
@@ -260,10 +271,7 @@ void write_each(const fftmux_desc& d, bool input, void* data, const Value& value
       std::complex<double> v = value(i);
       Cl val(v.real(), v.imag());
       int64_t at = offset(g, i / count, i % count);
-      if (d.precision == FFTMUX_F64)
-        store<double>(data, g, at, val);
-      else
-        store<float>(data, g, at, val);
+      by_precision(d.precision, [&](auto t) { store<decltype(t)>(data, g, at, val); });
     }
   });
 }
@@ -396,7 +404,8 @@ double relative_error(const Values& got, const Values& want) {
 }
 
 double error_bound(const fftmux_desc& d) {
-  double eps = d.precision == FFTMUX_F64 ? 0x1p-52 : 0x1p-23;
+  const double epsilon[] = {0x1p-23, 0x1p-52, 0x1p-11, 0x1p-8}; // F32, F64, F16, BF16
+  double eps = epsilon[d.precision < 4 ? d.precision : 0];
   double n = 1;
   for (uint32_t i = 0; i < d.rank && i < R; ++i)
     n *= double(d.n[i]);

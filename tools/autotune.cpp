@@ -28,8 +28,8 @@ struct TuneOptions {
 };
 
 std::string family(const fftmux_desc& d) {
-  return geometry::kind_text(d) + " " + precision_names[d.precision % 2] + " " +
-         std::to_string(d.rank) + "D " + placement_names[d.placement % 2];
+  return geometry::kind_text(d) + " " + precision_names[d.precision % precision_names.size()] +
+         " " + std::to_string(d.rank) + "D " + placement_names[d.placement % 2];
 }
 
 std::string duration(double s) {

@@ -121,7 +121,9 @@ void ProblemOptions::add_to(CLI::App& app) {
                  "c2c, r2c, c2r, or a DCT/DST (dct1..dct4, dst1..dst4), one per axis joined "
                  "by ',' where they differ (dct2,dst1)")
       ->capture_default_str();
-  app.add_option("--precision", precision, "f32 or f64")->capture_default_str();
+  app.add_option("--precision", precision,
+                 "f32, f64, or the 16-bit storage f16 or bf16 (GPU backends)")
+      ->capture_default_str();
   app.add_option("--norm", norm, "none, backward, ortho or forward")->capture_default_str();
   app.add_option("--shift", shift, "none, input, output or both (numpy ifftshift/fftshift)")
       ->capture_default_str();

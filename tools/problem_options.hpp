@@ -41,7 +41,7 @@ uint32_t choice(const std::string& option, const std::string& value,
 // The descriptor's values as the options spell them, indexed by the C enums
 // (--kind also takes R2R's per-axis kinds: geometry::r2r_name).
 inline const std::vector<const char*> kind_names = {"c2c", "r2c", "c2r"};
-inline const std::vector<const char*> precision_names = {"f32", "f64"};
+inline const std::vector<const char*> precision_names = {"f32", "f64", "f16", "bf16"};
 inline const std::vector<const char*> norm_names = {"none", "backward", "ortho", "forward"};
 inline const std::vector<const char*> placement_names = {"host", "device"};
 inline const std::vector<const char*> shift_names = {"none", "input", "output", "both"};

@@ -35,6 +35,8 @@ double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
+// The .npy dtype of a side: F16 and BF16 values widened to F32, as numpy has
+// no complex half.
 npy::Dtype side_dtype(const fftmux_desc& d, bool input) {
   bool real = geometry::real_side(d, input);
   if (d.precision == FFTMUX_F64)
@@ -94,8 +96,9 @@ npy::Array to_array(const fftmux_desc& d, const ref::Values& v) {
   return a;
 }
 
-// Fits the descriptor to an .npy input: its dtype sets the precision, its
-// shape the sizes (unless --shape was given) and must match them.
+// Fits the descriptor to an .npy input: its dtype sets the precision (but
+// for --precision f16 or bf16, to which the values are rounded), its shape
+// the sizes (unless --shape was given) and must match them.
 ref::Values load_input(RunOptions& o, fftmux_desc& d) {
   npy::Array a = npy::read(o.input);
   bool real = a.dtype == npy::Dtype::f32 || a.dtype == npy::Dtype::f64;
@@ -103,8 +106,9 @@ ref::Values load_input(RunOptions& o, fftmux_desc& d) {
     throw std::runtime_error(o.input + " holds " + npy::dtype_name(a.dtype) + ", but a " +
                              o.problem.kind + " transform takes " +
                              (geometry::real_side(d, true) ? "real" : "complex") + " input");
-  d.precision =
-      (a.dtype == npy::Dtype::f64 || a.dtype == npy::Dtype::c128) ? FFTMUX_F64 : FFTMUX_F32;
+  if (!geometry::half_storage(d.precision))
+    d.precision =
+        (a.dtype == npy::Dtype::f64 || a.dtype == npy::Dtype::c128) ? FFTMUX_F64 : FFTMUX_F32;
   if (!o.shape_given) {
     if (d.kind == FFTMUX_C2R)
       throw std::runtime_error("a c2r input cannot tell the real size: give --shape");

@@ -61,14 +61,36 @@ std::string Emitter::logical(const Side& side, const std::string& pos, bool alt)
   return terms(a.terms, pos, alt, a.offset);
 }
 
-// Reading the source at index ix.
+// Reading the source at index ix (16-bit storage: converted to F32 at once).
 std::string Emitter::src(const std::string& ix) const {
-  return format(x_.src, ix.c_str());
+  std::string v = format(x_.src, ix.c_str());
+  return half_load_ ? "ld16(" + v + ")" : v;
 }
 
-// Reading the real source at index ix.
+// Reading the real source at index ix (16-bit storage: half of a word).
 std::string Emitter::src_real(const std::string& ix) const {
+  if (half_load_)
+    return "ld16r(" + format(x_.src, ("(" + ix + ") >> 1u").c_str()) + ", (" + ix + ") & 1u)";
   return format(x_.src_real, ix.c_str());
+}
+
+// The statement writing complex value v at index ix of the destination
+// (16-bit storage: converted from F32 right before).
+std::string Emitter::put(const std::string& ix, const std::string& v) const {
+  return format(x_.dst, ix.c_str()) + " = " + (half_store_ ? "st16(" + v + ")" : v) + ";";
+}
+
+// The statement writing real value v at real index ix of a 16-bit destination.
+std::string Emitter::put_real16(const std::string& ix, const std::string& v) const {
+  std::string word = format(x_.dst, ("(" + ix + ") >> 1u").c_str());
+  std::string odd = "((" + ix + ") & 1u)";
+  return format(x_.store16, word.c_str(), ("(" + odd + " == 0u ? 0xffff0000u : 0xffffu)").c_str(),
+                ("(st16r(" + v + ") << (" + odd + " * 16u))").c_str());
+}
+
+// The element type of a buffer: a 32-bit word where it holds 16-bit values.
+const char* Emitter::element_type(bool half) const {
+  return half ? "uint" : "cplx_t";
 }
 
 // The complex element holding pair l of a paired side.
@@ -82,7 +104,7 @@ std::map<std::string, std::string> Emitter::line_bases(const Layout& l, const Si
                                                        bool store) {
   const Axis& a = side.axes[0];
   bool plain = element_coef(a) && !a.shift && a.limit == std::numeric_limits<int64_t>::max();
-  if (side.access != Access::complex || !plain || l.flat)
+  if (side.access != Access::complex || !plain || l.flat || half_side(k_, side))
     return {};
   bool cuda = x_.dialect == Dialect::cuda;
   return per_base(

@@ -55,7 +55,9 @@ struct Layout {
 
 class Emitter {
 public:
-  Emitter(const Kernel& k, Dialect d) : k_(k), x_(syntax(d)), f64_(k.precision == Precision::f64) {}
+  Emitter(const Kernel& k, Dialect d)
+      : k_(k), x_(syntax(d)), f64_(k.precision == Precision::f64), half_load_(half_side(k, k.load)),
+        half_store_(half_side(k, k.store)) {}
   std::string run();
   std::string entry() const;
   bool restrict_table() const;
@@ -100,6 +102,9 @@ private:
   std::string logical(const Side& side, const std::string& pos, bool alt) const;
   std::string src(const std::string& ix) const;
   std::string src_real(const std::string& ix) const;
+  std::string put(const std::string& ix, const std::string& v) const;
+  std::string put_real16(const std::string& ix, const std::string& v) const;
+  const char* element_type(bool half) const;
   std::string pair_index(const Side& side, bool alt, const std::string& l) const;
   std::map<std::string, std::string> line_bases(const Layout& l, const Side& side, bool store);
   static int64_t element_coef(const Axis& a);
@@ -194,6 +199,7 @@ private:
   const Kernel& k_;
   const Syntax& x_;
   bool f64_;
+  bool half_load_, half_store_; // the sides' 16-bit storage (half_side)
   std::ostringstream code_;
   std::string held_guard_; // guarded statements not yet written
   std::vector<std::string> held_;

@@ -18,8 +18,11 @@ std::string Emitter::run() {
   int p = f64_ ? 1 : 0;
   o << format(x_.prelude, x_.real_type[p], x_.complex_type[p]);
 
+  const char *src_t = element_type(half_load_), *dst_t = element_type(half_store_);
   if (x_.dialect != Dialect::cuda)
-    o << format(x_.globals, k_.workgroup());
+    o << format(x_.globals, k_.workgroup(), src_t, dst_t, half_store_ ? "" : "writeonly ");
+  if (half_load_ || half_store_)
+    o << x_.half_functions[k_.storage == Storage::bf16];
   o << shader_complex << shader_real;
   // Ascending radix: a composite's parts (and the power-of-two text with
   // its eighth turns) come before it.
@@ -42,7 +45,7 @@ std::string Emitter::run() {
   std::string shared = shared_used_ ? format(x_.shared_decl, k_.shared_scalars()) : "";
   o << (inside ? "" : shared)
     << format(x_.entry_open, entry().c_str(), k_.workgroup(), resident_groups().c_str(),
-              restrict_table() ? "__restrict__ " : "", cluster_dims().c_str())
+              restrict_table() ? "__restrict__ " : "", cluster_dims().c_str(), src_t, dst_t)
     << (inside ? shared : "");
   o << "  uint lid = " << x_.local_id << ";\n";
   if (k_.exchange != Exchange::streamed)

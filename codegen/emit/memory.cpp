@@ -123,8 +123,7 @@ void Emitter::store(const Layout& cur) {
       continue;
     const Slot& sl = to.slots[i];
     if (to.flat) {
-      guarded(sl.guard, format(x_.dst, flat_address(side, i, k_.positions).c_str()) + " = " +
-                            reg(i) + scale + ";");
+      guarded(sl.guard, put(flat_address(side, i, k_.positions), reg(i) + scale));
       continue;
     }
     std::string g = join(std::string(to.alt ? "okA" : "okS"), sl.guard);
@@ -166,11 +165,16 @@ void Emitter::mirror_pairs(const Layout& lay, const Side& side, bool store,
 std::string Emitter::store_value(const Side& side, const std::string& l, bool alt,
                                  const std::string& v) {
   if (side.access == Access::complex)
-    return format(x_.dst, address(side, alt, l).c_str()) + " = " + v + ";";
+    return put(address(side, alt, l), v);
+  if (side.access == Access::real && half_store_)
+    return put_real16(address(side, alt, l), "(" + v + ").x");
   if (side.access == Access::real)
     return format(x_.dst_real, address(side, alt, l).c_str()) + " = (" + v + ").x;";
   if (paired(side))
-    return format(x_.dst, pair_index(side, alt, l).c_str()) + " = " + v + ";";
+    return put(pair_index(side, alt, l), v);
+  if (half_store_)
+    return "cplx_t v = " + v + "; " + put_real16(address(side, alt, "(2u * " + l + ")"), "v.x") +
+           " " + put_real16(address(side, alt, "(2u * " + l + " + 1u)"), "v.y");
   return "cplx_t v = " + v + "; " +
          format(x_.dst_real, address(side, alt, "(2u * " + l + ")").c_str()) + " = v.x; " +
          format(x_.dst_real, address(side, alt, "(2u * " + l + " + 1u)").c_str()) + " = v.y;";

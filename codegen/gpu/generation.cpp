@@ -26,7 +26,7 @@ Planned plan_all(const fftmux_desc& desc, const Device& device, const Options& o
   Planned p;
   p.in_bytes = side_bytes(desc, true);
   p.out_bytes = side_bytes(desc, false);
-  uint64_t elem = complex_bytes(desc);
+  uint64_t elem = arithmetic_bytes(desc); // scratch and tables
   auto check = [&](uint64_t bytes, const char* what) {
     if (bytes > max_buffer_bytes)
       throw Unsupported("the " + std::string(what) + " needs a buffer of " + std::to_string(bytes) +
@@ -84,7 +84,7 @@ std::shared_ptr<const Generated> generate(const fftmux_desc& desc, const Device&
   }
   auto g = std::make_shared<Generated>();
   g->planned = plan_all(desc, device, options, max_buffer_bytes);
-  g->precision = desc.precision == FFTMUX_F64 ? Precision::f64 : Precision::f32;
+  g->precision = arithmetic(desc);
   g->dialect = dialect;
   std::lock_guard<std::mutex> lock(mutex);
   if (auto known = kept.find(key)) // another thread generated it meanwhile
@@ -173,6 +173,15 @@ const std::string& Generated::fingerprint() const {
   return fingerprint_;
 }
 
+namespace {
+
+// Bytes of a complex value of one side of a kernel.
+double bytes(const Kernel& k, const Side& side) {
+  return half_side(k, side) ? 4 : k.precision == Precision::f64 ? 16 : 8;
+}
+
+} // namespace
+
 Work work(const std::vector<Chunk>& chunks, const fftmux_desc& desc) {
   Work w;
   for (const Chunk& c : chunks) {
@@ -181,7 +190,7 @@ Work work(const std::vector<Chunk>& chunks, const fftmux_desc& desc) {
       const Kernel& k = pass.kernel;
       double values = double(k.transforms()) * double(k.length);
       w.launches += 1;
-      w.device_bytes += 2 * values * (k.precision == Precision::f64 ? 16 : 8);
+      w.device_bytes += values * (bytes(k, k.load) + bytes(k, k.store));
       w.flops +=
           (k.convolution ? 10 : 5) * values * std::log2(std::max<double>(2, double(k.length)));
     }

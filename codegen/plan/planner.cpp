@@ -11,7 +11,8 @@ namespace fftmux::codegen::planning {
 Planner::Planner(const fftmux_desc& desc, int direction, const Device& device, const Options& o,
                  Plan& p)
     : d(desc), sign(direction), dev(device), prof(profile(device.api)), opt(o),
-      prec(desc.precision == FFTMUX_F64 ? Precision::f64 : Precision::f32), out(p), tables(p) {
+      prec(desc.precision == FFTMUX_F64 ? Precision::f64 : Precision::f32),
+      storage(storage_of(desc.precision)), out(p), tables(p) {
   if (!opt.group_threads)
     opt.group_threads = 256;
   if (!opt.values_per_thread)
@@ -121,6 +122,12 @@ void Planner::any_line(const Line& l, double scale) {
 namespace fftmux::codegen {
 
 using planning::Planner;
+
+Storage storage_of(uint32_t precision) {
+  return precision == FFTMUX_F16    ? Storage::f16
+         : precision == FFTMUX_BF16 ? Storage::bf16
+                                    : Storage::arithmetic;
+}
 
 uint64_t side_bytes(const fftmux_desc& desc, bool input) {
   return geometry::side_bytes(desc, input);

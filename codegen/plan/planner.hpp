@@ -57,6 +57,7 @@ struct Planner {
   const Profile& prof; // dev.api's
   Options opt;
   Precision prec;
+  Storage storage; // of the caller's buffers
   Plan& out;
   Tables tables;
   std::ostringstream summary;

@@ -24,6 +24,7 @@ Kernel Planner::shape(const Kernel& k, int64_t values) {
 // k's threads (about E values each), lines a group and exchanges.
 Kernel Planner::shape_at(Kernel k, int64_t E) {
   k.precision = prec;
+  k.storage = storage;
   if (!k.positions)
     k.positions = k.length;
   k.in_place = k.load.buffer == k.store.buffer;
@@ -256,8 +257,9 @@ void Planner::stream(Kernel& k) const {
   bool aligned = k.length % 2 == 0 && first_element(k.load) % 2 == 0;
   // (One line a group: no other mapping and no flat run.)
   if (!dev.bulk_copy || k.teams != 1 || k.cluster > 1 || k.exchange == Exchange::chunked ||
-      k.load.access != Access::complex || !contiguous(k.load, k, k.length) || !aligned ||
-      k.steps.empty() || k.steps[0].kind != Step::stage || !fills_sm(k))
+      k.load.access != Access::complex || half_side(k, k.load) ||
+      !contiguous(k.load, k, k.length) || !aligned || k.steps.empty() ||
+      k.steps[0].kind != Step::stage || !fills_sm(k))
     return;
   Kernel s = k;
   s.exchange = Exchange::streamed;

@@ -77,6 +77,10 @@ bool paired(const Side& side) {
   return true;
 }
 
+bool half_side(const Kernel& k, const Side& side) {
+  return k.storage != Storage::arithmetic && side.buffer != Binding::scratch;
+}
+
 int64_t first_element(const Side& side) {
   int64_t e = 0;
   for (const Axis& a : side.axes)

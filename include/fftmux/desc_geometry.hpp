@@ -111,11 +111,29 @@ inline int64_t span(const Shape& s, int64_t batch) {
   return last + 1;
 }
 
+// Bytes of one real value of a precision: a complex one is twice that.
+inline uint32_t scalar_bytes(uint32_t precision) {
+  const uint32_t bytes[] = {4, 8, 2, 2}; // F32, F64, F16, BF16
+  return precision < 4 ? bytes[precision] : 4;
+}
+
+// The relative rounding error of a precision's values: F16 and BF16 results
+// carry their storage's, far above the F32 arithmetic's.
+inline double epsilon(uint32_t precision) {
+  const double eps[] = {0x1p-23, 0x1p-52, 0x1p-11, 0x1p-8}; // F32, F64, F16, BF16
+  return eps[precision < 4 ? precision : 0];
+}
+
+// Whether a precision is a 16-bit storage format (arithmetic in F32).
+inline bool half_storage(uint32_t precision) {
+  return precision == FFTMUX_F16 || precision == FFTMUX_BF16;
+}
+
 // Bytes from the first to one past the last element of one side of a
 // resolved descriptor, every batch included.
 inline uint64_t side_bytes(const fftmux_desc& d, bool input) {
   Shape s = shape(d, input);
-  uint64_t scalar = d.precision == FFTMUX_F64 ? 8 : 4;
+  uint64_t scalar = scalar_bytes(d.precision);
   return uint64_t(span(s, d.batch)) * scalar * (s.complex ? 2 : 1);
 }
 

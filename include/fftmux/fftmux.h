@@ -91,7 +91,15 @@ typedef enum fftmux_r2r_kind {
   FFTMUX_DST4 = 8
 } fftmux_r2r_kind;
 
-typedef enum fftmux_precision { FFTMUX_F32 = 0, FFTMUX_F64 = 1 } fftmux_precision;
+/* F16 (IEEE half) and BF16 (bfloat16) are storage formats: the data are
+ * 16-bit values (a complex one is 4 bytes, real and imaginary part), the
+ * arithmetic is F32 with twiddles from double. GPU backends only. */
+typedef enum fftmux_precision {
+  FFTMUX_F32 = 0,
+  FFTMUX_F64 = 1,
+  FFTMUX_F16 = 2,
+  FFTMUX_BF16 = 3
+} fftmux_precision;
 
 /* Which direction is scaled, as numpy.fft's norm argument. N is the number
  * of points; for R2R the product of the axes' logical sizes N', and ORTHO

@@ -72,6 +72,9 @@ typedef enum fftmux_domain {
 /* FFTMUX_R2R (DCT and DST); added after the first release: the host never
  * asks a plugin without it about an R2R problem. */
 #define FFTMUX_CAP_R2R 0x100u
+/* Half-precision storage (FFTMUX_F16, FFTMUX_BF16; arithmetic in F32). */
+#define FFTMUX_CAP_F16 0x200u
+#define FFTMUX_CAP_BF16 0x400u
 
 /* Answer of query: supported, or declined with a reason. */
 typedef struct fftmux_answer_v1 {

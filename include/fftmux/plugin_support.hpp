@@ -21,9 +21,12 @@ namespace fftmux::plugin {
 // The descriptor's geometry (desc_geometry.hpp), under the names plugins use.
 using geometry::custom_distance;
 using geometry::custom_strides;
+using geometry::epsilon;
 using geometry::default_layout;
+using geometry::half_storage;
 using geometry::packed;
 using geometry::points;
+using geometry::scalar_bytes;
 using geometry::scale;
 using geometry::shape;
 using geometry::Shape;

@@ -23,6 +23,9 @@ namespace fftmux::plugin {
 // every precision, kind, layout, placement in place and shift.
 constexpr uint32_t whole_api = FFTMUX_CAP_F32 | FFTMUX_CAP_F64 | FFTMUX_CAP_C2C | FFTMUX_CAP_R2C |
                                FFTMUX_CAP_STRIDES | FFTMUX_CAP_IN_PLACE | FFTMUX_CAP_SHIFT;
+// The 16-bit storage precisions: a backend that runs them, or declines them
+// in query with a reason of its own, adds these.
+constexpr uint32_t half_caps = FFTMUX_CAP_F16 | FFTMUX_CAP_BF16;
 
 // What a backend is, beside its functions.
 struct Identity {
@@ -36,10 +39,11 @@ struct Identity {
 };
 
 // A whole-API backend of this SDK's version: its name, the fftmux_domain of
-// its buffers and its variant names (the preferred first), which must outlive it.
+// its buffers and its variant names (the preferred first), which must outlive
+// it; `more` adds capabilities (half_caps).
 inline Identity whole_identity(const char* name, uint32_t domain,
-                               const std::vector<const char*>& variants) {
-  return {name,   FFTMUX_VERSION_STRING,     whole_api,      FFTMUX_MAX_RANK,
+                               const std::vector<const char*>& variants, uint32_t more = 0) {
+  return {name,   FFTMUX_VERSION_STRING,     whole_api | more, FFTMUX_MAX_RANK,
           domain, uint32_t(variants.size()), variants.data()};
 }
 

@@ -102,6 +102,12 @@ fftmux_status about(void* p, fftmux_about_v1* a) {
   });
 }
 
+// cuFFT's half transforms take power-of-two sizes only: 16-bit storage runs
+// on the generated variants, which take every size.
+const char* const cufft_half =
+    "cuda: the cufft variant runs F32 and F64 only (cuFFT's half transforms take powers of "
+    "two alone); the native variants run F16 and BF16";
+
 fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answer_v1* a) {
   return guarded(host, [&] {
     const Device& device = backend_of(p)->device;
@@ -109,6 +115,11 @@ fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answ
     if (d->kind == FFTMUX_R2R) { // neither cuFFT nor the generator has DCT or DST kernels
       std::snprintf(a->reason, sizeof a->reason, "%s",
                     "cuda runs no real-to-real (DCT, DST) transforms; the fftw backend runs them");
+      a->supported = 0;
+      return;
+    }
+    if (variant == kCufft && plugin::half_storage(d->precision)) {
+      std::snprintf(a->reason, sizeof a->reason, "%s", cufft_half);
       a->supported = 0;
       return;
     }
@@ -136,6 +147,8 @@ fftmux_status plan_create(void* p, const fftmux_desc* d, uint32_t variant, void*
   return guarded(host, [&] {
     Backend& b = *backend_of(p);
     b.use();
+    if (variant == kCufft && plugin::half_storage(d->precision))
+      fail(FFTMUX_ERROR_UNSUPPORTED, cufft_half);
     if (variant == kCufft)
       *out = make_cufft_plan(b, *d).release();
     else
@@ -271,5 +284,6 @@ const std::vector<const char*>& variant_names() {
 } // namespace fftmux::cuda
 
 FFTMUX_PLUGIN_TABLE(fftmux::cuda,
-                    plugin::whole_identity("cuda", FFTMUX_DOMAIN_CUDA, variant_names()),
+                    plugin::whole_identity("cuda", FFTMUX_DOMAIN_CUDA, variant_names(),
+                                           plugin::half_caps),
                     plan_set_stream)

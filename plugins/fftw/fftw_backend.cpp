@@ -173,9 +173,21 @@ unsigned rigor_of(const Backend& b, uint32_t variant) {
 // machine's threads even where the plan runs on one (thread_threshold), so
 // that the model's rate, fitted on threaded probes, prices it right, and
 // weighed by the effort of primes and strided passes (work.hpp).
+// FFTW computes in F32 and F64 only; converting 16-bit data on the host
+// would cost more passes over memory than the transform saves.
+const char* const half_declined =
+    "fftw: F16 and BF16 are storage formats for the GPU backends; FFTW has no 16-bit "
+    "transforms and converting on the host costs more than the transform saves, so "
+    "convert the data to F32 and plan in F32";
+
 fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answer_v1* a) {
   auto* b = static_cast<Backend*>(p);
   return guarded(&b->host, [&] {
+    if (plugin::half_storage(d->precision)) {
+      a->supported = 0;
+      std::snprintf(a->reason, sizeof a->reason, "%s", half_declined);
+      return;
+    }
     unsigned rigor = rigor_of(*b, variant);
     double flops = plugin::fft_flops(*d);
     bool one_thread = plugin::points(*d) * d->batch < b->thread_threshold;
@@ -202,6 +214,8 @@ fftmux_status plan_create_v2(void* p, const fftmux_desc* d, uint32_t variant,
     if (params->threads > uint32_t(max_threads))
       fail(FFTMUX_ERROR_INVALID_ARGUMENT, "fftw: threads = " + std::to_string(params->threads) +
                                               ": must be at most " + std::to_string(max_threads));
+    if (plugin::half_storage(d->precision))
+      fail(FFTMUX_ERROR_UNSUPPORTED, half_declined);
     std::unique_ptr<PlanBase> plan;
     unsigned rigor = rigor_of(b, variant);
     int threads = int(params->threads);
@@ -280,9 +294,9 @@ uint64_t buffer_native(void* p) {
 
 // The whole API, real-to-real kinds included.
 plugin::Identity identity() {
-  plugin::Identity id = plugin::whole_identity("fftw", FFTMUX_DOMAIN_HOST, variants);
-  id.caps |= FFTMUX_CAP_R2R;
-  return id;
+  // F16 and BF16 are declined in query, with the reason.
+  return plugin::whole_identity("fftw", FFTMUX_DOMAIN_HOST, variants,
+                                plugin::half_caps | FFTMUX_CAP_R2R);
 }
 
 } // namespace

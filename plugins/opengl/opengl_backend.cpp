@@ -182,5 +182,6 @@ uint64_t buffer_native(void* buffer) {
 // No plan_set_stream: GL has one queue per context.
 FFTMUX_PLUGIN_TABLE(fftmux::opengl,
                     fftmux::plugin::whole_identity("opengl", FFTMUX_DOMAIN_OPENGL,
-                                                   codegen::offered(codegen::Api::opengl).names),
+                                                   codegen::offered(codegen::Api::opengl).names,
+                                                   fftmux::plugin::half_caps),
                     nullptr)

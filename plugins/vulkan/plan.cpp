@@ -133,8 +133,7 @@ Plan::~Plan() {
 
 uint64_t Plan::dense_out_bytes() const {
   plugin::Shape s = plugin::shape(desc_, false);
-  uint64_t n =
-      uint64_t(desc_.batch) * (s.complex ? 2 : 1) * (desc_.precision == FFTMUX_F64 ? 8 : 4);
+  uint64_t n = uint64_t(desc_.batch) * (s.complex ? 2 : 1) * plugin::scalar_bytes(desc_.precision);
   for (int64_t e : s.extent)
     n *= uint64_t(e);
   return n;

@@ -207,5 +207,6 @@ uint64_t buffer_native(void* b) {
 // No plan_set_stream: the backend owns its queue.
 FFTMUX_PLUGIN_TABLE(fftmux::vulkan,
                     fftmux::plugin::whole_identity("vulkan", FFTMUX_DOMAIN_VULKAN,
-                                                   codegen::offered(codegen::Api::vulkan).names),
+                                                   codegen::offered(codegen::Api::vulkan).names,
+                                                   fftmux::plugin::half_caps),
                     nullptr)

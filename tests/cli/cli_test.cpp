@@ -94,6 +94,19 @@ TEST(Cli, RunVerifiesAgainstTheReference) {
   }
 }
 
+// F16 and BF16 run on a GPU backend (lavapipe, llvmpipe in CI), routed
+// past FFTW, which declines them.
+TEST(Cli, RunsHalfPrecisionStorageOnAGpuBackend) {
+  for (const char* args : {"run --shape 30 --kind r2c --precision f16 --verify",
+                           "run --shape 6x5 --precision bf16 --in-place --verify"}) {
+    Result r = fftmux_cli(args);
+    if (r.status != 0 && r.err.find("no backend runs") != std::string::npos)
+      GTEST_SKIP() << "no GPU backend here: " << r.err;
+    EXPECT_EQ(r.status, 0) << args << "\n" << r.out << r.err;
+    EXPECT_NE(r.out.find("ok"), std::string::npos) << args << "\n" << r.out;
+  }
+}
+
 // A named backend is opened before the plan is timed: the two times are
 // reported apart (text and JSON); without a name only the plan's.
 TEST(Cli, RunTimesTheBackendsOpeningApart) {
@@ -280,7 +293,8 @@ const Bad bad[] = {
     {"run --shape 8x8x8 --kind dct2,dst1", "--kind dct2,dst1: 2 kinds for 3 axes"},
     {"run --shape 1 --kind dct1", "DCT-I needs at least 2 points"},
     {"run --kind dct2 --shift both", "not R2R"},
-    {"run --precision f16", "--precision f16"},
+    {"run --precision f8", "--precision f8: expected one of f32, f64, f16, bf16"},
+    {"run --precision bf16 --backend fftw", "FFTW has no 16-bit transforms"},
     {"run --norm loud", "--norm loud"},
     {"run --batch 0", "--batch 0"},
     {"run --bogus", "--bogus"},

@@ -84,7 +84,10 @@ int main(int argc, char** argv) {
   d.kind = !std::strcmp(kind, "r2c")   ? FFTMUX_R2C
            : !std::strcmp(kind, "c2r") ? FFTMUX_C2R
                                        : FFTMUX_C2C;
-  d.precision = argc > 4 && !std::strcmp(argv[4], "f64") ? FFTMUX_F64 : FFTMUX_F32;
+  const char* const precisions[] = {"f32", "f64", "f16", "bf16"};
+  for (uint32_t p = 0; argc > 4 && p < 4; ++p)
+    if (!std::strcmp(argv[4], precisions[p]))
+      d.precision = p;
   Dialect dialect = argc > 5 && !std::strcmp(argv[5], "cuda")     ? Dialect::cuda
                     : argc > 5 && !std::strcmp(argv[5], "opengl") ? Dialect::opengl
                                                                   : Dialect::vulkan;

@@ -64,6 +64,10 @@ struct float2 { float x, y; };
 struct double2 { double x, y; };
 inline float2 make_float2(float a, float b) { return {a, b}; }
 inline double2 make_double2(double a, double b) { return {a, b}; }
+inline unsigned atomicAnd(unsigned* p, unsigned v) { unsigned o = *p; *p = o & v; return o; }
+inline unsigned atomicOr(unsigned* p, unsigned v) { unsigned o = *p; *p = o | v; return o; }
+inline float __uint_as_float(unsigned u) { float f; __builtin_memcpy(&f, &u, 4); return f; }
+inline unsigned __float_as_uint(float f) { unsigned u; __builtin_memcpy(&u, &f, 4); return u; }
 inline float shuffle(float v, int lane, int width) { return host->shuffle_f(v, lane, width); }
 inline double shuffle(double v, int lane, int width) { return host->shuffle_d(v, lane, width); }
 #define threadIdx (*host->thread_idx())
@@ -109,8 +113,10 @@ std::string host_source(std::string s, std::string& unsupported) {
   for (const Rule& r : rules)
     s = std::regex_replace(s, std::regex(r.from), r.to);
   std::smatch m;
-  if (std::regex_search(s, m,
-                        std::regex(R"((asm\b|__(?!launch_bounds__|cluster_dims__)\w+\()[^\n]*)")))
+  if (std::regex_search(
+          s, m,
+          std::regex(
+              R"((asm\b|__(?!launch_bounds__|cluster_dims__|uint_as_float|float_as_uint)\w+\()[^\n]*)")))
     unsupported = m.str();
   return s;
 }
@@ -371,7 +377,9 @@ std::string name(const fftmux_desc& d, int direction, const char* variant) {
     << (d.kind == FFTMUX_C2C   ? "c2c"
         : d.kind == FFTMUX_R2C ? "r2c"
                                : "c2r")
-    << (d.precision == FFTMUX_F64 ? " f64" : " f32");
+    << (d.precision == FFTMUX_F64   ? " f64"
+        : d.precision == FFTMUX_F32 ? " f32"
+                                    : " 16-bit");
   if (direction)
     o << " direction " << direction;
   o << " flags " << d.flags << " norm " << d.norm << " variant " << variant << " in_strides";
@@ -561,6 +569,19 @@ TEST(Emulation, RealRowsOfInterleavedSpectra) {
   c.precision = FFTMUX_F64;
   c.cpu = true;
   check(c);
+}
+
+// F16 and BF16 storage: the CUDA dialect's bit conversions, a Bluestein
+// line, R2C's pairs and C2R's single real stores (atomics on shared words).
+TEST(Emulation, Storage16) {
+  Case c{{64}, FFTMUX_C2C, 3, "default", FFTMUX_SHIFT_OUTPUT};
+  c.precision = FFTMUX_F16;
+  check(c);
+  check({{97}, FFTMUX_C2C, 2, "default", 0, FFTMUX_NORM_ORTHO, FFTMUX_BF16});
+  check({{12, 40}, FFTMUX_R2C, 2, "default", 0, FFTMUX_NORM_BACKWARD, FFTMUX_F16});
+  check({{99}, FFTMUX_C2R, 2, "default", FFTMUX_SHIFT_INPUT, FFTMUX_NORM_BACKWARD, FFTMUX_BF16});
+  // 32768 points: one pass of a cluster of four groups, which stores through the cluster's rows.
+  check({{32768}, FFTMUX_C2C, 1, "default", 0, FFTMUX_NORM_ORTHO, FFTMUX_F16});
 }
 
 TEST(Emulation, OrdinaryKernels) {

@@ -27,6 +27,24 @@ fftmux_desc problem(int64_t n, fftmux_kind kind, fftmux_precision p, int64_t bat
   return d;
 }
 
+// Every pass of p compiles for sm_90.
+void expect_compiles(const Plan& p) {
+  for (const Pass& pass : p.passes) {
+    std::string src = emit(pass.kernel, Dialect::cuda);
+    nvrtcProgram prog;
+    ASSERT_EQ(nvrtcCreateProgram(&prog, src.c_str(), "kernel.cu", 0, nullptr, nullptr),
+              NVRTC_SUCCESS);
+    const char* opts[] = {"--gpu-architecture=compute_90"};
+    nvrtcResult r = nvrtcCompileProgram(prog, 1, opts);
+    size_t n = 0;
+    nvrtcGetProgramLogSize(prog, &n);
+    std::string log(n, '\0');
+    nvrtcGetProgramLog(prog, log.data());
+    EXPECT_EQ(r, NVRTC_SUCCESS) << p.summary << "\n" << log;
+    nvrtcDestroyProgram(&prog);
+  }
+}
+
 TEST(Nvrtc, CudaDialectCompiles) {
   Device h200;
   struct P {
@@ -46,20 +64,23 @@ TEST(Nvrtc, CudaDialectCompiles) {
     Plan p = plan(d, direction, h200);
     Plan t = plan(d, direction, h200, tail);
     p.passes.insert(p.passes.end(), t.passes.begin(), t.passes.end());
-    for (const Pass& pass : p.passes) {
-      std::string src = emit(pass.kernel, Dialect::cuda);
-      nvrtcProgram prog;
-      ASSERT_EQ(nvrtcCreateProgram(&prog, src.c_str(), "kernel.cu", 0, nullptr, nullptr),
-                NVRTC_SUCCESS);
-      const char* opts[] = {"--gpu-architecture=compute_90"};
-      nvrtcResult r = nvrtcCompileProgram(prog, 1, opts);
-      size_t n = 0;
-      nvrtcGetProgramLogSize(prog, &n);
-      std::string log(n, '\0');
-      nvrtcGetProgramLog(prog, log.data());
-      EXPECT_EQ(r, NVRTC_SUCCESS) << p.summary << "\n" << log;
-      nvrtcDestroyProgram(&prog);
-    }
+    expect_compiles(p);
+  }
+}
+
+// F16 and BF16 storage: the conversions of each side's kind of access.
+TEST(Nvrtc, Storage16Compiles) {
+  Device h200;
+  struct P {
+    int64_t n;
+    fftmux_kind k;
+    fftmux_precision p;
+  };
+  for (P c : {P{1000, FFTMUX_C2C, FFTMUX_F16}, P{97, FFTMUX_C2C, FFTMUX_BF16},
+              P{1024, FFTMUX_R2C, FFTMUX_BF16}, P{1000, FFTMUX_C2R, FFTMUX_F16},
+              P{999, FFTMUX_C2R, FFTMUX_BF16}}) { // odd: single reals stored by atomics
+    fftmux_desc d = problem(c.n, c.k, c.p, 8);
+    expect_compiles(plan(d, c.k == FFTMUX_C2R ? FFTMUX_INVERSE : FFTMUX_FORWARD, h200));
   }
 }
 

@@ -48,7 +48,7 @@ const Bad table[] = {
     {"bytes_overflow", [](fftmux_desc& d) { d.n[0] = 1LL << 60; }, "byte count of the data overflows"},
     {"kind_unknown", [](fftmux_desc& d) { d.kind = 4; }, "kind = 4: not a known value"},
     {"kind_max", [](fftmux_desc& d) { d.kind = UINT32_MAX; }, "kind = 4294967295"},
-    {"precision_unknown", [](fftmux_desc& d) { d.precision = 2; }, "precision = 2"},
+    {"precision_unknown", [](fftmux_desc& d) { d.precision = 4; }, "precision = 4: not a known value (0..3)"},
     {"norm_unknown", [](fftmux_desc& d) { d.norm = 4; }, "norm = 4"},
     {"placement_unknown", [](fftmux_desc& d) { d.placement = 7; }, "placement = 7"},
     {"flags_unknown", [](fftmux_desc& d) { d.flags = 8; }, "flags = 8: unknown bits"},
@@ -201,6 +201,21 @@ TEST(Descriptor, StructWithoutR2RReadsItAsNone) {
   d.kind = FFTMUX_R2R;
   EXPECT_EQ(fftmux_desc_layout(&d, &l), FFTMUX_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(fftmux_last_error()).find("r2r[0] = 0 (NONE)"), std::string::npos);
+}
+
+// A complex F16 or BF16 value is 4 bytes, a real one 2.
+TEST(Descriptor, SixteenBitElementSizes) {
+  for (uint32_t p : {FFTMUX_F16, FFTMUX_BF16}) {
+    fftmux_desc d = base(1, FFTMUX_R2C);
+    d.n[0] = 10;
+    d.batch = 3;
+    d.precision = p;
+    fftmux_layout l;
+    l.struct_size = sizeof l;
+    ASSERT_EQ(fftmux_desc_layout(&d, &l), FFTMUX_OK) << fftmux_last_error();
+    EXPECT_EQ(l.in_bytes, 3u * 10 * 2);
+    EXPECT_EQ(l.out_bytes, 3u * 6 * 4);
+  }
 }
 
 TEST(Descriptor, OlderShorterStructIsAccepted) {

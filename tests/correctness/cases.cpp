@@ -14,6 +14,7 @@ namespace {
 using Shape = std::vector<int64_t>;
 
 const char* const norms[] = {"none", "backward", "ortho", "forward"};
+const char* const precisions[] = {"f32", "f64", "f16", "bf16"};
 
 struct Builder {
   std::vector<Case> out;
@@ -163,6 +164,32 @@ struct Builder {
       }
   }
 
+  // F16 and BF16 storage: every kind, ranks 1-3, even, odd and prime
+  // (Bluestein) lengths, in and out of place. Inputs in [-1, 1) and lengths
+  // up to 120 keep every value far below F16's 65504. Odd C2R lengths store
+  // single 16-bit reals beside another thread's.
+  void storage16() {
+    struct Half {
+      Shape n;
+      uint32_t kind;
+      bool in_place;
+    };
+    const Half all[] = {
+        {{16}, FFTMUX_C2C, false},      {{15}, FFTMUX_C2C, true},
+        {{17}, FFTMUX_C2C, false},      {{12, 10}, FFTMUX_C2C, false},
+        {{6, 5, 4}, FFTMUX_C2C, true},  {{16}, FFTMUX_R2C, false},
+        {{15}, FFTMUX_R2C, false},      {{9, 7}, FFTMUX_R2C, false},
+        {{6, 5, 4}, FFTMUX_R2C, true},  {{15}, FFTMUX_C2R, false},
+        {{34}, FFTMUX_C2R, false},      {{12, 10}, FFTMUX_C2R, true},
+        {{3, 4, 7}, FFTMUX_C2R, false},
+    };
+    for (const Half& h : all) {
+      uint32_t p = turn++ % 2 ? FFTMUX_BF16 : FFTMUX_F16;
+      Case& c = add(h.n, h.kind, p, p == FFTMUX_F16 ? FFTMUX_FORWARD : FFTMUX_INVERSE);
+      c.desc.flags = h.in_place ? FFTMUX_IN_PLACE : 0;
+    }
+  }
+
   void device(const Shape& n) {
     add(n, FFTMUX_C2C, FFTMUX_F32).desc.placement = FFTMUX_DEVICE;
     Case& c = add(n, FFTMUX_R2C, FFTMUX_F64);
@@ -183,8 +210,8 @@ void name_all(std::vector<Case>& all) {
     const fftmux_desc& d = all[i].desc;
     std::string kind = geometry::kind_text(d);
     std::replace(kind.begin(), kind.end(), ',', '_'); // a valid test name
-    std::string n = std::to_string(i) + "_" + kind + "_" +
-                    (d.precision == FFTMUX_F64 ? "f64" : "f32") + "_" + shape_name(d);
+    std::string n = std::to_string(i) + "_" + kind + "_" + precisions[d.precision] + "_" +
+                    shape_name(d);
     if (d.batch > 1)
       n += "_b" + std::to_string(d.batch);
     n += all[i].direction == FFTMUX_FORWARD ? "_fwd" : "_inv";
@@ -259,6 +286,7 @@ std::vector<Case> cases(Scale scale) {
   b.interleaved({2048});
   b.odd_rows({16});
   b.spectra();
+  b.storage16();
   name_all(b.out);
   return b.out;
 }

@@ -14,6 +14,7 @@ the build tree next to these sources, then the system's loader path.
 from numpy.fft import fftfreq, fftshift, ifftshift, rfftfreq
 
 from . import _capi, scipy_fft
+from ._desc import COMPLEX32 as complex32, COMPLEX_BF16 as complex_bf16
 from ._context import (BackendInfo, Context, Support, autotune, backends, default_context,
                        query)
 from ._convolve import Convolution
@@ -48,7 +49,7 @@ __all__ = [
     "rfftn", "irfftn", "hfft", "ihfft", "fftshift", "ifftshift", "fftfreq", "rfftfreq",
     "dct", "idct", "dst", "idst", "dctn", "idctn", "dstn", "idstn",
     "convolve", "correlate", "fftconvolve", "oaconvolve", "Convolution",
-    "scipy_fft",
+    "scipy_fft", "complex32", "complex_bf16",
     "Plan", "Buffer", "BufferArray", "Context", "BackendInfo", "Support", "backends", "query",
     "default_context", "plan_cache", "library_path", "library_version",
     "autotune", "TuneRecord", "problem_set",

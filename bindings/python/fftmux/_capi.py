@@ -15,7 +15,7 @@ MAX_THREADS = 1024  # FFTMUX_MAX_THREADS
 C2C, R2C, C2R, R2R = 0, 1, 2, 3
 # fftmux_r2r_kind: NONE, then DCT-I..IV and DST-I..IV.
 R2R_NAMES = ("none", "dct1", "dct2", "dct3", "dct4", "dst1", "dst2", "dst3", "dst4")
-F32, F64 = 0, 1
+F32, F64, F16, BF16 = 0, 1, 2, 3
 NORM_NONE, NORM_BACKWARD, NORM_ORTHO, NORM_FORWARD = 0, 1, 2, 3
 HOST, DEVICE = 0, 1
 FORWARD, INVERSE = -1, 1

@@ -12,9 +12,17 @@ NORMS = {"none": C.NORM_NONE, "backward": C.NORM_BACKWARD, "ortho": C.NORM_ORTHO
 PLACEMENTS = {"host": C.HOST, "device": C.DEVICE}
 SHIFTS = {None: 0, "none": 0, "input": C.SHIFT_INPUT, "output": C.SHIFT_OUTPUT,
           "both": C.SHIFT_INPUT | C.SHIFT_OUTPUT}
-PRECISIONS = {"f32": C.F32, "f64": C.F64}
-_REAL = {C.F32: np.dtype(np.float32), C.F64: np.dtype(np.float64)}
-_COMPLEX = {C.F32: np.dtype(np.complex64), C.F64: np.dtype(np.complex128)}
+PRECISIONS = {"f32": C.F32, "f64": C.F64, "f16": C.F16, "bf16": C.BF16}
+# numpy has neither complex half nor bfloat16: host arrays of a 16-bit plan hold BF16 values
+# as their bit patterns (uint16) and complex values as (real, imag) pairs of the format.
+COMPLEX32 = np.dtype([("real", np.float16), ("imag", np.float16)])
+COMPLEX_BF16 = np.dtype([("real", np.uint16), ("imag", np.uint16)])
+_REAL = {C.F32: np.dtype(np.float32), C.F64: np.dtype(np.float64),
+         C.F16: np.dtype(np.float16), C.BF16: np.dtype(np.uint16)}
+_COMPLEX = {C.F32: np.dtype(np.complex64), C.F64: np.dtype(np.complex128), C.F16: COMPLEX32,
+            C.BF16: COMPLEX_BF16}
+# A floating or complex numpy dtype names its precision (float16: F16).
+_BY_DTYPE = {dt: p for table in (_REAL, _COMPLEX) for p, dt in table.items() if dt.kind in "fc"}
 
 
 def _name(value, table, what):
@@ -74,7 +82,7 @@ def shift_flags(shift):
 
 
 def precision_code(precision):
-    """'f32'/'f64', or a numpy floating or complex dtype of that precision."""
+    """'f32', 'f64', 'f16', 'bf16', or a numpy floating or complex dtype of that precision."""
     if isinstance(precision, str) and precision.lower() in PRECISIONS:
         return PRECISIONS[precision.lower()]
     if isinstance(precision, int) and precision in PRECISIONS.values():
@@ -83,10 +91,10 @@ def precision_code(precision):
         dt = np.dtype(precision)
     except TypeError:
         dt = None
-    if dt is not None and dt.kind in "fc" and dt in (*_REAL.values(), *_COMPLEX.values()):
-        return C.F32 if dt in (_REAL[C.F32], _COMPLEX[C.F32]) else C.F64
-    raise ValueError(f"precision = {precision!r}: use 'f32', 'f64' or one of float32, float64, "
-                     "complex64, complex128")
+    if dt is not None and dt in _BY_DTYPE:
+        return _BY_DTYPE[dt]
+    raise ValueError(f"precision = {precision!r}: use 'f32', 'f64', 'f16', 'bf16' or one of "
+                     "float16, float32, float64, complex64, complex128")
 
 
 def side_dtypes(kind, precision):

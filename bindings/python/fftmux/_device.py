@@ -14,7 +14,7 @@ import sys
 import numpy as np
 
 from . import _capi as C
-from . import _dlpack
+from . import _desc, _dlpack, _storage16
 from . import _transforms
 from .errors import UnsupportedError
 
@@ -53,6 +53,20 @@ class _Cupy:
     def conj(self, obj):
         return self.xp.conj(obj)
 
+    def to16(self, obj, storage, complex_values):
+        """obj as contiguous 16-bit patterns (uint16), a complex value as a trailing pair."""
+        x = obj.astype(self.xp.complex64 if complex_values else self.xp.float32)
+        if complex_values:
+            x = self.xp.stack([x.real, x.imag], -1)
+        return self.xp.ascontiguousarray(_storage16.encode(x, storage, self.xp))
+
+    def from16(self, obj, storage, complex_values):
+        y = _storage16.decode(obj, storage, self.xp)
+        return y.view(self.xp.complex64)[..., 0] if complex_values else y
+
+    def empty16(self, like, shape, storage):
+        return self.empty(like, shape, np.uint16)
+
 
 class _Torch:
     """PyTorch: its caching allocator, the current stream of the tensor's device."""
@@ -84,6 +98,23 @@ class _Torch:
 
     def conj(self, obj):
         return self.torch.conj_physical(obj)
+
+    def _half(self, storage):
+        return self.torch.float16 if storage == C.F16 else self.torch.bfloat16
+
+    def to16(self, obj, storage, complex_values):
+        """obj as a contiguous float16/bfloat16 tensor, a complex value as a trailing pair."""
+        x = obj.to(self.torch.complex64 if complex_values else self.torch.float32)
+        if complex_values:
+            x = self.torch.view_as_real(x)
+        return x.to(self._half(storage)).contiguous()
+
+    def from16(self, obj, storage, complex_values):
+        y = obj.to(self.torch.float32)
+        return self.torch.view_as_complex(y) if complex_values else y
+
+    def empty16(self, like, shape, storage):
+        return self.torch.empty(shape, dtype=self._half(storage), device=like.device)
 
 
 class _Buffers:
@@ -121,6 +152,9 @@ class _Buffers:
 
     def conj(self, obj):
         self.refuse("the conjugate")
+
+    def to16(self, obj, storage, complex_values):
+        self.refuse("conversion to 16-bit storage")
 
 
 _adapters = {}
@@ -215,6 +249,8 @@ class DeviceArray:
 
     def transform(self, kind, axes, n, direction, norm, flags, engine, out):
         """run_pass for device arrays: one plan on the cuda backend, no host memory."""
+        if len(engine) > 2 and engine[2] is not None:
+            return self._transform16(kind, axes, n, direction, norm, flags, engine)
         precision = _transforms.precision_of(self.dtype)
         out_shape, out_dtype = _transforms.result_of(self.shape, kind, axes, n, precision)
         if out is not None:
@@ -234,7 +270,7 @@ class DeviceArray:
         dst_side = _transforms.side_layout(shape, _dlpack.contiguous(shape), batch_rank)
         problem = (tuple(n), kind, precision, side[1], norm, flags, tuple(side[0]), side[2],
                    tuple(dst_side[0]), dst_side[2])
-        backend, workers = engine
+        backend, workers = engine[:2]
         plan = _transforms.plan_cache.get(problem, (_cuda(backend), workers), C.DEVICE)
         dst = self.adapter.empty(self.obj, shape, out_dtype)
         if dst is None:
@@ -243,6 +279,35 @@ class DeviceArray:
                                 self.view.device)
         plan.execute_views(direction, src.view, dst_view, self.stream)
         return self.wrap(self.adapter.transpose(dst, _transforms.inverse(perm)))
+
+
+    def _transform16(self, kind, axes, n, direction, norm, flags, engine):
+        """transform in 16-bit storage (dtype=): the input converted on the device, the
+        result widened to float32/complex64, as on the host (_storage16)."""
+        storage = engine[2]
+        out_shape, out_dtype = _transforms.result_of(self.shape, kind, axes, n, C.F32)
+        if 0 in self.shape or 0 in out_shape:
+            return self.wrap(self.adapter.zeros(self.obj, out_shape, out_dtype))
+        perm = _transforms.canonical_order(self.view.strides, axes)
+        batch_rank = len(perm) - len(axes)
+        complex_in, complex_out = kind != C.R2C, kind != C.C2R
+        src = self.adapter.to16(self.adapter.transpose(self.obj, perm), storage, complex_in)
+        shape, out = [self.shape[p] for p in perm], [out_shape[ax] for ax in perm]
+        side = _transforms.side_layout(shape, _dlpack.contiguous(shape), batch_rank)
+        dst_side = _transforms.side_layout(out, _dlpack.contiguous(out), batch_rank)
+        problem = (tuple(n), kind, storage, side[1], norm, flags, tuple(side[0]), side[2],
+                   tuple(dst_side[0]), dst_side[2])
+        plan = _transforms.plan_cache.get(problem, (_cuda(engine[0]), engine[1]), C.DEVICE)
+        dst = self.adapter.empty16(self.obj, out + ([2] if complex_out else []), storage)
+        item = {True: _desc._COMPLEX[storage], False: _desc._REAL[storage]}
+        device = self.view.device
+        plan.execute_views(direction,
+                           _dlpack.View(self.adapter.address(src), shape, None,
+                                        item[complex_in], device),
+                           _dlpack.View(self.adapter.address(dst), out, None,
+                                        item[complex_out], device), self.stream)
+        result = self.adapter.from16(dst, storage, complex_out)
+        return self.wrap(self.adapter.transpose(result, _transforms.inverse(perm)))
 
 
 def _cuda(backend):

@@ -7,6 +7,9 @@ fftshift of the result into the transform (along the transform axes, except the 
 axis of the complex side of rfft*/irfft*), and backend= picks an engine instead of routing.
 workers= is scipy.fft's: the threads of the transform (None: the backend's default; -1: one
 a CPU this process may run on).
+dtype='f16' (or numpy.float16) or 'bf16' runs the transform in 16-bit storage on a GPU
+backend: the input is rounded to that format, the arithmetic is F32, and the result comes back
+as float32/complex64 holding the 16-bit values (numpy has no complex half).
 
 A plan has at most 3 axes, so transforms over more axes run as several passes.
 """
@@ -20,6 +23,7 @@ from . import _capi as C
 from . import _device
 from ._desc import shift_flags as _shift
 from ._plan import threads_of
+from ._storage16 import storage_code
 from ._transforms import as_input, resize, run_pass
 
 try:
@@ -139,10 +143,10 @@ def _irfftn(a, s, axes, norm, out, shift, engine):
     return run_pass(a, C.C2R, real_axes, real_sizes, C.INVERSE, norm, flags, engine, out)
 
 
-def _engine(backend, workers):
-    """What runs a transform: (backend, threads or None for the default), workers checked
-    as scipy.fft does here, before any work."""
-    return backend, None if workers is None else threads_of(workers)
+def _engine(backend, workers, dtype=None):
+    """What runs a transform: (backend, threads or None for the default, 16-bit storage or
+    None), workers checked as scipy.fft does here, before any work."""
+    return backend, None if workers is None else threads_of(workers), storage_code(dtype)
 
 
 def _one(n):
@@ -170,88 +174,103 @@ def _conj(a):
 
 
 @_arrays
-def fft(a, n=None, axis=-1, norm=None, out=None, *, shift=None, backend=None, workers=None):
+def fft(a, n=None, axis=-1, norm=None, out=None, *, shift=None, backend=None, workers=None,
+        dtype=None):
     """numpy.fft.fft: the 1-D discrete Fourier transform."""
-    return _c2cn(a, _one(n), [axis], norm, out, shift, _engine(backend, workers), C.FORWARD)
+    return _c2cn(a, _one(n), [axis], norm, out, shift, _engine(backend, workers, dtype), C.FORWARD)
 
 
 @_arrays
-def ifft(a, n=None, axis=-1, norm=None, out=None, *, shift=None, backend=None, workers=None):
+def ifft(a, n=None, axis=-1, norm=None, out=None, *, shift=None, backend=None, workers=None,
+         dtype=None):
     """numpy.fft.ifft: the 1-D inverse discrete Fourier transform."""
-    return _c2cn(a, _one(n), [axis], norm, out, shift, _engine(backend, workers), C.INVERSE)
+    return _c2cn(a, _one(n), [axis], norm, out, shift, _engine(backend, workers, dtype), C.INVERSE)
 
 
 @_arrays
-def fft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, shift=None, backend=None, workers=None):
+def fft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, shift=None, backend=None, workers=None,
+         dtype=None):
     """numpy.fft.fft2: the 2-D discrete Fourier transform."""
-    return _c2cn(a, s, axes, norm, out, shift, _engine(backend, workers), C.FORWARD)
+    return _c2cn(a, s, axes, norm, out, shift, _engine(backend, workers, dtype), C.FORWARD)
 
 
 @_arrays
-def ifft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, shift=None, backend=None, workers=None):
+def ifft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, shift=None, backend=None, workers=None,
+          dtype=None):
     """numpy.fft.ifft2: the 2-D inverse discrete Fourier transform."""
-    return _c2cn(a, s, axes, norm, out, shift, _engine(backend, workers), C.INVERSE)
+    return _c2cn(a, s, axes, norm, out, shift, _engine(backend, workers, dtype), C.INVERSE)
 
 
 @_arrays
-def fftn(a, s=None, axes=None, norm=None, out=None, *, shift=None, backend=None, workers=None):
+def fftn(a, s=None, axes=None, norm=None, out=None, *, shift=None, backend=None, workers=None,
+         dtype=None):
     """numpy.fft.fftn: the N-D discrete Fourier transform (several passes above 3 axes)."""
-    return _c2cn(a, s, axes, norm, out, shift, _engine(backend, workers), C.FORWARD)
+    return _c2cn(a, s, axes, norm, out, shift, _engine(backend, workers, dtype), C.FORWARD)
 
 
 @_arrays
-def ifftn(a, s=None, axes=None, norm=None, out=None, *, shift=None, backend=None, workers=None):
+def ifftn(a, s=None, axes=None, norm=None, out=None, *, shift=None, backend=None, workers=None,
+          dtype=None):
     """numpy.fft.ifftn: the N-D inverse discrete Fourier transform."""
-    return _c2cn(a, s, axes, norm, out, shift, _engine(backend, workers), C.INVERSE)
+    return _c2cn(a, s, axes, norm, out, shift, _engine(backend, workers, dtype), C.INVERSE)
 
 
 @_arrays
-def rfft(a, n=None, axis=-1, norm=None, out=None, *, shift=None, backend=None, workers=None):
+def rfft(a, n=None, axis=-1, norm=None, out=None, *, shift=None, backend=None, workers=None,
+         dtype=None):
     """numpy.fft.rfft: the 1-D transform of real input, n//2+1 outputs."""
-    return _rfftn(a, _one(n), [axis], norm, out, shift, _engine(backend, workers))
+    return _rfftn(a, _one(n), [axis], norm, out, shift, _engine(backend, workers, dtype))
 
 
 @_arrays
-def irfft(a, n=None, axis=-1, norm=None, out=None, *, shift=None, backend=None, workers=None):
+def irfft(a, n=None, axis=-1, norm=None, out=None, *, shift=None, backend=None, workers=None,
+          dtype=None):
     """numpy.fft.irfft: the inverse of rfft; n defaults to 2*(m-1)."""
-    return _irfftn(a, _one(n), [axis], norm, out, shift, _engine(backend, workers))
+    return _irfftn(a, _one(n), [axis], norm, out, shift, _engine(backend, workers, dtype))
 
 
 @_arrays
-def rfft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, shift=None, backend=None, workers=None):
+def rfft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, shift=None, backend=None, workers=None,
+          dtype=None):
     """numpy.fft.rfft2: the 2-D transform of real input."""
-    return _rfftn(a, s, axes, norm, out, shift, _engine(backend, workers))
+    return _rfftn(a, s, axes, norm, out, shift, _engine(backend, workers, dtype))
 
 
 @_arrays
-def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, shift=None, backend=None, workers=None):
+def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, shift=None, backend=None, workers=None,
+           dtype=None):
     """numpy.fft.irfft2: the inverse of rfft2."""
-    return _irfftn(a, s, axes, norm, out, shift, _engine(backend, workers))
+    return _irfftn(a, s, axes, norm, out, shift, _engine(backend, workers, dtype))
 
 
 @_arrays
-def rfftn(a, s=None, axes=None, norm=None, out=None, *, shift=None, backend=None, workers=None):
+def rfftn(a, s=None, axes=None, norm=None, out=None, *, shift=None, backend=None, workers=None,
+          dtype=None):
     """numpy.fft.rfftn: the N-D transform of real input."""
-    return _rfftn(a, s, axes, norm, out, shift, _engine(backend, workers))
+    return _rfftn(a, s, axes, norm, out, shift, _engine(backend, workers, dtype))
 
 
 @_arrays
-def irfftn(a, s=None, axes=None, norm=None, out=None, *, shift=None, backend=None, workers=None):
+def irfftn(a, s=None, axes=None, norm=None, out=None, *, shift=None, backend=None, workers=None,
+           dtype=None):
     """numpy.fft.irfftn: the inverse of rfftn."""
-    return _irfftn(a, s, axes, norm, out, shift, _engine(backend, workers))
+    return _irfftn(a, s, axes, norm, out, shift, _engine(backend, workers, dtype))
 
 
 @_arrays
-def hfft(a, n=None, axis=-1, norm=None, out=None, *, backend=None, workers=None):
+def hfft(a, n=None, axis=-1, norm=None, out=None, *, backend=None, workers=None,
+         dtype=None):
     """numpy.fft.hfft: the transform of a Hermitian-symmetric signal (real output)."""
     a = as_input(a, complex_input=True)
-    return _irfftn(_conj(a), _one(n), [axis], _swap(norm), out, None, _engine(backend, workers))
+    return _irfftn(_conj(a), _one(n), [axis], _swap(norm), out, None,
+                   _engine(backend, workers, dtype))
 
 
 @_arrays
-def ihfft(a, n=None, axis=-1, norm=None, out=None, *, backend=None, workers=None):
+def ihfft(a, n=None, axis=-1, norm=None, out=None, *, backend=None, workers=None,
+          dtype=None):
     """numpy.fft.ihfft: the inverse of hfft."""
-    result = _rfftn(a, _one(n), [axis], _swap(norm), out, None, _engine(backend, workers))
+    result = _rfftn(a, _one(n), [axis], _swap(norm), out, None, _engine(backend, workers, dtype))
     if getattr(result, "on_device", False):
         return result.conj()
     return np.conjugate(result, out=result)

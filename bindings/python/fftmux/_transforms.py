@@ -137,13 +137,16 @@ def _check_out(out, shape, dtype):
 
 def run_pass(a, kind, axes, n, direction, norm, flags, engine, out=None):
     """One fftmux transform of kind over axes (unique, at most 3) of a, on engine =
-    (backend, workers).
+    (backend, workers[, 16-bit storage or None]).
 
     a holds the input side already resized; n are the logical sizes. Returns the result,
     written into out when given.
     """
     if getattr(a, "on_device", False):
         return a.transform(kind, axes, n, direction, norm, flags, engine, out)
+    if len(engine) > 2 and engine[2] is not None:  # dtype='f16' or 'bf16'
+        from . import _storage16
+        return _storage16.run(a, kind, axes, n, direction, norm, flags, engine, out, engine[2])
     precision = C.F32 if a.dtype in (REAL[C.F32], COMPLEX[C.F32]) else C.F64
     out_shape, out_dtype = result_of(a.shape, kind, axes, n, precision)
     if out is not None:
@@ -162,7 +165,7 @@ def run_pass(a, kind, axes, n, direction, norm, flags, engine, out=None):
     dst, dst_side, result = _destination(out, perm, out_shape, out_dtype, batch_rank, src)
     problem = (tuple(n), kind, precision, src_side[1], norm, flags, tuple(src_side[0]),
                src_side[2], tuple(dst_side[0]), dst_side[2])
-    plan_cache.get(problem, engine).run(direction, src.ctypes.data, dst.ctypes.data)
+    plan_cache.get(problem, engine[:2]).run(direction, src.ctypes.data, dst.ctypes.data)
     return result if out is None or result is out else _copy_into(out, result)
 
 

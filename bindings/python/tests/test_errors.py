@@ -69,7 +69,7 @@ def test_descriptor_errors_from_the_library(kwargs, match):
     ({"shape": ()}, "rank 1 to 3"),
     ({"shape": (2**64,)}, "does not fit a 64-bit integer"),
     ({"shape": (4,), "kind": "r2r"}, "kind = 'r2r'"),
-    ({"shape": (4,), "precision": "f16"}, "precision = 'f16'"),
+    ({"shape": (4,), "precision": "f7"}, "precision = 'f7'"),
     ({"shape": (4,), "precision": np.int32}, "precision"),
     ({"shape": (4,), "norm": "sometimes"}, "norm = 'sometimes'"),
     ({"shape": (4,), "placement": "cloud"}, "placement = 'cloud'"),

@@ -184,3 +184,23 @@ def test_jax_arrays_come_back_as_jax_arrays(rng):
     y = fftmux.fft(x)
     assert isinstance(y, jax.Array)
     assert_close(np.asarray(y), np.asarray(jnp.fft.fft(x)))
+
+
+@pytest.mark.parametrize("dtype", ["f16", "bf16"])
+def test_16_bit_storage_of_cupy_arrays_and_torch_tensors(rng, dtype):
+    from test_storage16 import bound, error, rounded
+
+    x = random(rng, (4, 1000), np.complex64)
+    for arr in (cupy.asarray(x), torch.from_numpy(x).cuda()):
+        ours = fftmux.fft(arr, dtype=dtype)
+        got = cupy.asnumpy(ours) if isinstance(ours, cupy.ndarray) else ours.cpu().numpy()
+        assert got.dtype == np.complex64 and type(ours) is type(arr)
+        assert error(got, np.fft.fft(rounded(x, dtype))) < bound(dtype, 1000)
+    half = torch.float16 if dtype == "f16" else torch.bfloat16
+    reals = torch.randn(8, 512, dtype=half, device="cuda")
+    got = fftmux.rfft(reals, dtype=dtype).cpu().numpy()
+    assert error(got, np.fft.rfft(reals.float().cpu().numpy())) < bound(dtype, 512)
+    spectrum = cupy.asarray(np.fft.rfft2(rng.uniform(-1, 1, (6, 10))).astype(np.complex64))
+    got = cupy.asnumpy(fftmux.irfft2(spectrum, s=(6, 10), dtype=dtype))
+    want = np.fft.irfft2(rounded(cupy.asnumpy(spectrum).astype(np.complex128), dtype), s=(6, 10))
+    assert got.dtype == np.float32 and error(got, want) < bound(dtype, 60)

@@ -175,6 +175,12 @@ int64_t bluestein_length(int64_t n);
 // ---- The kernel IR ----
 
 enum class Precision { f32, f64 };
+// How the caller's buffers (input, output) hold values: in the arithmetic's
+// precision, or 16 bits a value (F16, BF16: a complex one a 32-bit word),
+// converted to F32 right after each load and from it right before each store.
+// Scratch and tables hold the arithmetic's precision.
+enum class Storage { arithmetic, f16, bf16 };
+Storage storage_of(uint32_t precision);        // of an fftmux_precision
 enum class Binding { input, output, scratch }; // buffers of a pass (tables come apart)
 
 constexpr int kElement = -1; // a Term coordinate: the element's position in the line
@@ -312,11 +318,12 @@ enum class RealStep {
 struct Kernel {
   std::string name;
   Precision precision = Precision::f32;
-  int64_t length = 1;          // points of one line
-  std::vector<int64_t> digits; // transform index digits, fastest first
-  uint32_t threads = 1;        // per line
-  uint32_t teams = 1;          // lines per workgroup
-  bool team_major = true;      // thread mapping: threads of a line adjacent (else lines adjacent)
+  Storage storage = Storage::arithmetic; // of the input and output, not of scratch
+  int64_t length = 1;                    // points of one line
+  std::vector<int64_t> digits;           // transform index digits, fastest first
+  uint32_t threads = 1;                  // per line
+  uint32_t teams = 1;                    // lines per workgroup
+  bool team_major = true; // thread mapping: threads of a line adjacent (else lines adjacent)
   Side load, store;
   Mapping load_mapping = Mapping::direct, store_mapping = Mapping::direct;
   std::vector<Step> steps;
@@ -374,6 +381,10 @@ struct Kernel {
   int64_t component_scalars() const; // shared words of one component of the workgroup
   int64_t stream_offset() const;     // stream: where the next line's copy starts (16-byte aligned)
 };
+
+// Whether side (of kernel k) holds 16-bit values: a caller's buffer of a
+// 16-bit storage precision.
+bool half_side(const Kernel& k, const Side& side);
 
 struct Pass {
   Kernel kernel;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <fftmux/codegen.hpp>
+#include <fftmux/desc_geometry.hpp>
 
 #include <cstdint>
 #include <memory>
@@ -17,9 +18,19 @@ namespace fftmux::codegen {
 // FFTMUX_FORWARD and/or FFTMUX_INVERSE: what a plan of desc runs.
 std::vector<int> directions(const fftmux_desc& desc);
 
-// Bytes of one complex element of desc's precision.
+// Bytes of one complex element of the caller's data in desc's precision.
 inline uint64_t complex_bytes(const fftmux_desc& d) {
-  return d.precision == FFTMUX_F64 ? 16 : 8;
+  return 2 * geometry::scalar_bytes(d.precision);
+}
+
+// The kernels' arithmetic: F64 for F64, else F32 (16-bit storage included).
+inline Precision arithmetic(const fftmux_desc& d) {
+  return d.precision == FFTMUX_F64 ? Precision::f64 : Precision::f32;
+}
+
+// Bytes of one complex element of scratch and tables: the arithmetic's.
+inline uint64_t arithmetic_bytes(const fftmux_desc& d) {
+  return arithmetic(d) == Precision::f64 ? 16 : 8;
 }
 
 // Both directions of a problem, planned, with the buffer sizes they need.
