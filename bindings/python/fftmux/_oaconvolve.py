@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from ._convolve import Convolution
-from ._signal import (_apply_mode, _check_mode, _prepare, _result_type, fftconvolve)
+from ._signal import _apply_mode, _prepare, _result_type, _settled, fftconvolve
 
 
 def _next_fast_len(n):
@@ -86,13 +86,9 @@ def oaconvolve(in1, in2, mode="full", axes=None, *, backend=None):
     the shorter; where in2 has batch axes of its own or is the longer on an axis, the result
     is fftconvolve's."""
     in1, in2 = np.asarray(in1), np.asarray(in2)
-    if in1.ndim == in2.ndim == 0:
-        return in1 * in2
-    if in1.ndim != in2.ndim:
-        raise ValueError("in1 and in2 should have the same dimensionality")
-    _check_mode(mode)
-    if in1.size == 0 or in2.size == 0:
-        return np.array([])
+    settled = _settled(in1, in2, mode)
+    if settled is not None:
+        return settled
     a1, a2, conv_axes = _prepare(in1, in2, mode, axes)
     batch = [a for a in range(a1.ndim) if a not in conv_axes]
     if not conv_axes or any(a2.shape[a] != 1 for a in batch) or \

@@ -33,6 +33,19 @@ def _check_mode(mode):
         raise ValueError(f"acceptable mode flags are 'valid', 'same', or 'full'; got {mode!r}")
 
 
+def _settled(in1, in2, mode):
+    """scipy.signal's first checks of two arrays, and the result where they decide it (two
+    scalars, an empty input); None where the transforms decide it."""
+    if in1.ndim == in2.ndim == 0:
+        return in1 * in2
+    if in1.ndim != in2.ndim:
+        raise ValueError("in1 and in2 should have the same dimensionality")
+    _check_mode(mode)
+    if in1.size == 0 or in2.size == 0:
+        return np.array([])
+    return None
+
+
 def _prepare(in1, in2, mode, axes):
     """scipy.signal's _init_freq_conv_axes: the convolved axes (length-1 axes broadcast
     instead), the broadcast check and, in 'valid' mode, the inputs swapped where in2 is the
@@ -104,13 +117,9 @@ def fftconvolve(in1, in2, mode="full", axes=None, *, backend=None):
     """scipy.signal.fftconvolve: in1 convolved with in2 along axes (default all), the
     padded transforms on fftmux. backend: None routes, or a backend name."""
     in1, in2 = np.asarray(in1), np.asarray(in2)
-    if in1.ndim == in2.ndim == 0:
-        return in1 * in2
-    if in1.ndim != in2.ndim:
-        raise ValueError("in1 and in2 should have the same dimensionality")
-    _check_mode(mode)
-    if in1.size == 0 or in2.size == 0:
-        return np.array([])
+    settled = _settled(in1, in2, mode)
+    if settled is not None:
+        return settled
     in1, in2, axes = _prepare(in1, in2, mode, axes)
     if not axes:  # every convolved axis has length 1: a broadcast product
         return _apply_mode(in1 * in2, in1.shape, in2.shape, mode, axes)
