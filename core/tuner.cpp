@@ -99,9 +99,8 @@ public:
     std::vector<uint32_t> order(problems_.size());
     for (uint32_t i = 0; i < order.size(); ++i)
       order[i] = i;
-    std::stable_partition(order.begin(), order.end(), [&](uint32_t i) {
-      return problems_[i].desc.placement == FFTMUX_DEVICE;
-    });
+    std::stable_partition(order.begin(), order.end(),
+                          [&](uint32_t i) { return problems_[i].desc.placement == FFTMUX_DEVICE; });
     for (uint32_t i : order) {
       tune(i);
       if (since(last_flush_) > 60)
@@ -245,7 +244,8 @@ private:
   std::vector<std::string> only_;
   std::string path_;
   std::vector<Measurement> pending_;
-  std::map<std::string, std::map<std::string, std::string>> kernels_; // device problem -> backend -> fastest variant
+  // device problem -> backend -> its fastest variant
+  std::map<std::string, std::map<std::string, std::string>> kernels_;
   Clock::time_point start_ = Clock::now(), last_flush_ = Clock::now();
   double done_ = 0, remaining_ = 0;
 };

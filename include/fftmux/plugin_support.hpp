@@ -21,8 +21,8 @@ namespace fftmux::plugin {
 // The descriptor's geometry (desc_geometry.hpp), under the names plugins use.
 using geometry::custom_distance;
 using geometry::custom_strides;
-using geometry::epsilon;
 using geometry::default_layout;
+using geometry::epsilon;
 using geometry::half_storage;
 using geometry::packed;
 using geometry::points;

@@ -210,8 +210,8 @@ void name_all(std::vector<Case>& all) {
     const fftmux_desc& d = all[i].desc;
     std::string kind = geometry::kind_text(d);
     std::replace(kind.begin(), kind.end(), ',', '_'); // a valid test name
-    std::string n = std::to_string(i) + "_" + kind + "_" + precisions[d.precision] + "_" +
-                    shape_name(d);
+    std::string n =
+        std::to_string(i) + "_" + kind + "_" + precisions[d.precision] + "_" + shape_name(d);
     if (d.batch > 1)
       n += "_b" + std::to_string(d.batch);
     n += all[i].direction == FFTMUX_FORWARD ? "_fwd" : "_inv";
