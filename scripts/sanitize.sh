@@ -5,7 +5,7 @@
 #         unit test
 #   fuzz  build-asan: each libFuzzer harness, first on its seeds and
 #         regression inputs, then fuzzing for FFTMUX_FUZZ_SECONDS (default
-#         20) from seed FFTMUX_FUZZ_SEED (default 1; 0: random), two at a
+#         10) from seed FFTMUX_FUZZ_SEED (default 1; 0: random), two at a
 #         time on two cores
 #   tsan  build-tsan: ThreadSanitizer, the unit tests that run threads (all
 #         but the single-threaded correctness matrices, the GPU backends' and
@@ -19,7 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 jobs=$(nproc)
-fuzz_seconds=${FFTMUX_FUZZ_SECONDS:-20}
+fuzz_seconds=${FFTMUX_FUZZ_SECONDS:-10}
 fuzz_seed=${FFTMUX_FUZZ_SEED:-1} # 0: a new seed each run
 
 # configure_and_build <dir> <sanitizers> [cmake options...]

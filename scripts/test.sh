@@ -5,7 +5,7 @@
 # packages), then the same unit tests under AddressSanitizer +
 # UndefinedBehaviorSanitizer and
 # under ThreadSanitizer, and each fuzzer for FFTMUX_FUZZ_SECONDS (default
-# 20) (scripts/sanitize.sh). FFTMUX_SANITIZE_TESTS=0 leaves the sanitized
+# 10) (scripts/sanitize.sh). FFTMUX_SANITIZE_TESTS=0 leaves the sanitized
 # runs out, saying so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
