@@ -65,7 +65,10 @@ for b in fftmux fftmux_correctness fftmux_cuda_gpu_test fftmux_bench cuda_bench 
   fi
 done
 cp -a "$build"/lib/fftmux "$build"/lib/libfftmux.so* "$bundle/lib/"
-[ -d "$build/lib/fftmux-bench" ] && cp -a "$build/lib/fftmux-bench" "$bundle/lib/"
+# The peer modules (cuFFT, VkFFT) sit in the build's library folder (lib/<multiarch> under Debian's layout).
+for peers in "$build"/lib/fftmux-bench "$build"/lib/*/fftmux-bench; do
+  [ -d "$peers" ] && rm -rf "$bundle/lib/fftmux-bench" && cp -a "$peers" "$bundle/lib/"
+done
 
 cat >"$bundle/setup.sh" <<'EOF'
 # Sourced on the target machine: the run-time libraries in place and the

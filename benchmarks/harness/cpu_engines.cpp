@@ -135,6 +135,10 @@ public:
     info_.devices = cpu_description() + ", " + std::to_string(o.threads) + " threads";
   }
   const EngineInfo& info() const override { return info_; }
+  std::string declines(const fftmux_desc& d) const override {
+    return d.precision == FFTMUX_F16 || d.precision == FFTMUX_BF16 ? "FFTW has no 16-bit formats"
+                                                                   : "";
+  }
   std::unique_ptr<Run> open(const fftmux_desc& d, const Host& h) override {
     if (d.precision == FFTMUX_F64)
       return std::make_unique<FftwRun<double>>(d, h, o_);

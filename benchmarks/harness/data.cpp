@@ -2,6 +2,7 @@
 
 #include "parallel.hpp"
 
+#include <fftmux/half.hpp>
 #include <fftw3.h>
 
 #include <algorithm>
@@ -24,17 +25,29 @@ uint64_t splitmix(uint64_t x) {
 }
 
 // ref::random_input is serial; at 2^27 elements a counter-based generator
-// filled in parallel saves seconds per problem on the GPU machine.
-template <class R> void fill_uniform(R* p, int64_t count, uint64_t seed) {
+// filled in parallel saves seconds per problem on the GPU machine. Values in
+// [-amplitude, amplitude).
+template <class R> void fill_uniform(R* p, int64_t count, uint64_t seed, double amplitude) {
   uint64_t base = splitmix(seed) << 1;
   parallel_for(count, [&](int64_t lo, int64_t hi) {
     for (int64_t i = lo; i < hi; ++i)
-      p[i] = R(double(splitmix(base + uint64_t(i)) >> 11) * 0x1p-52 - 1.0);
+      p[i] = R((double(splitmix(base + uint64_t(i)) >> 11) * 0x1p-52 - 1.0) * amplitude);
   });
 }
 
 size_t real_size(const fftmux_desc& d) {
-  return d.precision == FFTMUX_F64 ? 8 : 4;
+  static const size_t bytes[] = {4, 8, 2, 2}; // by fftmux_precision
+  return bytes[d.precision];
+}
+
+// f(R()) with R the storage type of the precision: float, double or a 16-bit format.
+template <class F> auto by_real(uint32_t precision, F f) {
+  switch (precision) {
+  case FFTMUX_F64: return f(double());
+  case FFTMUX_F16: return f(fftmux::half::F16());
+  case FFTMUX_BF16: return f(fftmux::half::BF16());
+  default: return f(float());
+  }
 }
 
 // Reals of one batch entry of a side (contiguous layouts only).
@@ -83,7 +96,7 @@ template <class R> int64_t first_bad(const R* p, int64_t count) {
   std::atomic<int64_t> first{count};
   parallel_for(count, [&](int64_t lo, int64_t hi) {
     for (int64_t i = lo; i < hi; ++i)
-      if (!std::isfinite(p[i])) {
+      if (!std::isfinite(double(p[i]))) {
         int64_t seen = first.load();
         while (i < seen && !first.compare_exchange_weak(seen, i)) {
         }
@@ -139,8 +152,7 @@ std::string unwritten(const char* what, int64_t index, int64_t count) {
 
 // "" when every element of the slot is finite.
 std::string unwritten_in(const Data& d, Slot s) {
-  bool f64 = d.desc.precision == FFTMUX_F64;
-  int64_t bad = f64 ? bad_element<double>(d, s) : bad_element<float>(d, s);
+  int64_t bad = by_real(d.desc.precision, [&](auto r) { return bad_element<decltype(r)>(d, s); });
   if (bad < 0)
     return "";
   return unwritten(s == Slot::mid ? "forward output" : "inverse output", bad,
@@ -152,10 +164,12 @@ ref::Values fftw_reference(const fftmux_desc& d, const void* input) {
   int64_t in_reals = row_reals(d, true) * d.batch, out_reals = row_reals(d, false) * d.batch;
   std::vector<double> x(size_t(in_reals), 0.0);
   ref::Values y(size_t(out_reals / 2));
-  parallel_for(in_reals, [&](int64_t lo, int64_t hi) {
-    for (int64_t i = lo; i < hi; ++i)
-      x[i] = d.precision == FFTMUX_F64 ? static_cast<const double*>(input)[i]
-                                       : double(static_cast<const float*>(input)[i]);
+  by_real(d.precision, [&](auto r) {
+    const auto* in = static_cast<const decltype(r)*>(input);
+    parallel_for(in_reals, [&](int64_t lo, int64_t hi) {
+      for (int64_t i = lo; i < hi; ++i)
+        x[i] = double(in[i]);
+    });
   });
   int n[FFTMUX_MAX_RANK];
   std::copy(d.n, d.n + d.rank, n);
@@ -197,10 +211,12 @@ std::unique_ptr<Data> make_data(const fftmux_desc& desc, uint64_t seed, int64_t 
   d->back = aligned_bytes(l.in_bytes);
   d->host = {d->in.get(), d->mid.get(), d->back.get(), size_t(l.in_bytes), size_t(l.out_bytes)};
   int64_t reals = int64_t(l.in_bytes / real_size(desc));
-  if (desc.precision == FFTMUX_F64)
-    fill_uniform(reinterpret_cast<double*>(d->in.get()), reals, seed);
-  else
-    fill_uniform(reinterpret_cast<float*>(d->in.get()), reals, seed);
+  // The unnormalized round trip multiplies by N: in a 16-bit format (F16's
+  // largest is 65504) the input is scaled by 1/sqrt(N) so that it stays finite.
+  double amplitude = real_size(desc) == 2 ? 1 / std::sqrt(double(points(desc))) : 1.0;
+  by_real(desc.precision, [&](auto r) {
+    fill_uniform(reinterpret_cast<decltype(r)*>(d->in.get()), reals, seed, amplitude);
+  });
   int64_t want = std::clamp<int64_t>(check_elements / points(desc), 2, 4096);
   Reference& r = d->reference;
   r.rows = sample_rows(desc.batch, want);
@@ -256,8 +272,8 @@ void verify_inverse(const Data& d, Family family, Verdict& v) {
   }
   v.reason = unwritten_in(d, Slot::back);
   if (v.reason.empty()) {
-    bool f64 = d.desc.precision == FFTMUX_F64;
-    v.round_trip_error = f64 ? round_trip<double>(d) : round_trip<float>(d);
+    v.round_trip_error =
+        by_real(d.desc.precision, [&](auto r) { return round_trip<decltype(r)>(d); });
     if (!(v.round_trip_error <= 2 * v.bound))
       v.reason = "round trip error " + sci(v.round_trip_error) + " exceeds twice the bound " +
                  sci(v.bound);

@@ -80,8 +80,9 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--shapes", o.shapes,
                  "problems of these transform shapes only (e.g. 64 1024x1024)")
       ->delimiter(',');
-  app.add_option("--precision", o.precision, "problems of this precision only: all, f32, f64")
-      ->check(CLI::IsMember({"all", "f32", "f64"}))
+  app.add_option("--precision", o.precision,
+                 "problems of this precision only: all, f32, f64, f16, bf16")
+      ->check(CLI::IsMember({"all", "f32", "f64", "f16", "bf16"}))
       ->capture_default_str();
   app.add_option("-e,--engines", o.engines, "comma-separated globs of engine names")
       ->capture_default_str();

@@ -76,6 +76,16 @@ const std::vector<SetDef>& defs() {
       {{"shapes", "batched 2D and 3D C2C", cpu, gpu},
        {{FFTMUX_C2C, both, device,
          squares({64, 256, 1000, 1024, 4096}) + cubes({16, 64, 128, 256, 512})}}},
+      // F16 beside F32 on the same problems: half the bytes; cuFFT runs half on powers of two.
+      {{"half", "batched 1D and 2D C2C and R2C in F16 beside F32, device data", cpu, gpu},
+       {{FFTMUX_C2C,
+         {FFTMUX_F16, FFTMUX_F32},
+         device,
+         pow2_lines(6, 24, 2) + lines({1000, 4093, 10007}) + squares({256, 1024, 4096})},
+        {FFTMUX_R2C,
+         {FFTMUX_F16, FFTMUX_F32},
+         device,
+         pow2_lines(8, 22, 2) + lines({1000}) + squares({1024})}}},
       {{"host", "batched 1D C2C from host memory to host memory (transfers included)", cpu, gpu},
        {{FFTMUX_C2C, f32, host, pow2_lines(8, 20, 4)}}},
       {{"thesis", "single 2D C2C 128^2..1024^2", cpu, gpu},
@@ -100,7 +110,7 @@ const std::vector<SetDef>& defs() {
   return d;
 }
 
-const std::vector<std::string> all_sets = {"1d", "r2c", "shapes", "host", "thesis"};
+const std::vector<std::string> all_sets = {"1d", "r2c", "shapes", "half", "host", "thesis"};
 
 const SetDef& def(const std::string& name) {
   for (const SetDef& s : defs())
@@ -165,7 +175,8 @@ const char* kind_name(uint32_t kind) {
   return kind == FFTMUX_C2C ? "c2c" : kind == FFTMUX_R2C ? "r2c" : "c2r";
 }
 const char* precision_name(uint32_t p) {
-  return p == FFTMUX_F64 ? "f64" : "f32";
+  static const char* const names[] = {"f32", "f64", "f16", "bf16"}; // by fftmux_precision
+  return p < 4 ? names[p] : "?";
 }
 const char* placement_name(uint32_t p) {
   return p == FFTMUX_DEVICE ? "device" : "host";

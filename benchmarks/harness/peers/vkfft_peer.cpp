@@ -133,6 +133,8 @@ class VkfftEngine : public CudaEngine<VkfftRun> {
 public:
   using CudaEngine::CudaEngine;
   std::string declines(const fftmux_desc& d) const override {
+    if (d.precision == FFTMUX_F16 || d.precision == FFTMUX_BF16)
+      return "this harness runs VkFFT in F32 and F64 only";
     if (batch_limit(d) < 1)
       return "VkFFT 1.2.26 runs at most 65535 outer slices per call; " + std::to_string(d.n[0]) +
              " exceed it";
