@@ -325,10 +325,36 @@ def fftconvolve(folder, ds):
                   for r in rows], right=tuple(range(4, 11)))
 
 
+def half(folder, ds):
+    """fftmux_bench --set half: F16 against cuFFT's half plans and against F32, device data."""
+    data = read_json(folder, ds["file"])
+    forward = defaultdict(dict)
+    for r in data["rows"]:
+        if r["status"] == "ok" and r["phase"] in ("forward", "copy"):
+            forward[(r["kind"], r["shape"], r["precision"])][r["engine"]] = r
+    us = lambda r: f"{r['median_s'] * 1e6:.0f}" if r else ""  # noqa: E731
+    ratio = lambda a, b: f"{a['median_s'] / b['median_s']:.2f}" if a and b else ""  # noqa: E731
+    rows = []
+    for (kind, shape, precision), f16 in forward.items():
+        if precision != "f16" or "fftmux:cuda" not in f16:
+            continue
+        mine, peer = f16["fftmux:cuda"], f16.get("cufft")
+        f32 = forward.get((kind, shape, "f32"), {}).get("fftmux:cuda")
+        copy = f16.get("cudaMemcpy")
+        rows.append([f"{kind} {shape} x{mine['batch']}", us(peer), us(mine), ratio(mine, peer),
+                     us(f32), ratio(mine, f32), f"{mine['gbps']:.0f}",
+                     f"{copy['gbps']:.0f}" if copy else "", f"{mine['forward_error']:.1e}",
+                     f"{peer['forward_error']:.1e}" if peer else "declines"])
+    return table(["problem", "cuFFT F16 us", "fftmux F16 us", "over cuFFT F16", "fftmux F32 us",
+                  "F16 over F32", "F16 GB/s", "copy GB/s", "F16 error", "cuFFT F16 error"],
+                 rows, right=range(1, 10))
+
+
 RENDER = {"standing": standing, "convolutions": convolutions, "verify": verify,
           "gpu-check": gpu_check, "occupancy": occupancy, "quick": quick, "overhead": overhead,
           "count": count, "routing": routing, "autotune": autotune,
-          "distributed": distributed, "suite": suite, "r2r": r2r, "fftconvolve": fftconvolve}
+          "distributed": distributed, "suite": suite, "r2r": r2r, "fftconvolve": fftconvolve,
+          "half": half}
 
 
 def results_md(folder):
