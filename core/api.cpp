@@ -24,18 +24,12 @@ using namespace fftmux;
 
 namespace {
 
-// Copies a caller's size-prefixed struct over its defaults.
+// A caller's struct over zeros (the structs without an _init of their own
+// default to zero).
 template <class T> T read_struct(const T* in, const char* name, size_t v1_size) {
-  T out;
-  std::memset(&out, 0, sizeof out);
-  if (!in)
-    return out;
-  if (in->struct_size < v1_size)
-    invalid(std::string(name) + "->struct_size = " + std::to_string(in->struct_size) +
-            ": must be at least " + std::to_string(v1_size) + "; initialize it with " + name +
-            "_init");
-  std::memcpy(&out, in, std::min<size_t>(in->struct_size, sizeof out));
-  return out;
+  return read_sized<T>(
+      in, name, v1_size, [](T* t) { std::memset(t, 0, sizeof *t); },
+      std::string("initialize it with ") + name + "_init");
 }
 
 template <size_t N> void copy_text(char (&dst)[N], const std::string& src) {

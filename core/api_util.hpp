@@ -14,6 +14,23 @@ template <class T> void require(const T* p, const char* what) {
     invalid(std::string(what) + " is NULL");
 }
 
+// A caller's size-prefixed struct over the defaults init sets: struct_size
+// must cover the first release's v1_size bytes, and the fields past it keep
+// their defaults. in may be NULL (the defaults); name and hint word the error.
+template <class T>
+T read_sized(const T* in, const std::string& name, size_t v1_size, void (*init)(T*),
+             const std::string& hint) {
+  T out;
+  init(&out);
+  if (!in)
+    return out;
+  if (in->struct_size < v1_size)
+    invalid(name + "->struct_size = " + std::to_string(in->struct_size) + ": must be at least " +
+            std::to_string(v1_size) + "; " + hint);
+  std::memcpy(&out, in, std::min<size_t>(in->struct_size, sizeof out));
+  return out;
+}
+
 // Text out through a caller's buffer, truncated to size, with the full length.
 inline void copy_out(const std::string& s, char* text, size_t size, size_t* needed) {
   if (needed)

@@ -1,4 +1,5 @@
 // Validation of a convolution descriptor and the sizes each mode implies.
+#include "api_util.hpp"
 #include "convolution.hpp"
 #include "error.hpp"
 #include "problem.hpp"
@@ -18,14 +19,9 @@ constexpr int64_t max_points = int64_t(1) << 40;
 const char* const mode_names[] = {"full", "same", "valid", "circular"};
 
 fftmux_conv_desc read_conv_desc(const fftmux_conv_desc* desc) {
-  if (!desc)
-    invalid("desc is NULL");
-  if (desc->struct_size < v1_size)
-    invalid("desc->struct_size = " + std::to_string(desc->struct_size) + ": must be at least " +
-            std::to_string(v1_size) + "; initialize the descriptor with fftmux_conv_desc_init");
-  fftmux_conv_desc d;
-  fftmux_conv_desc_init(&d);
-  std::memcpy(&d, desc, std::min<size_t>(desc->struct_size, sizeof d));
+  require(desc, "desc");
+  fftmux_conv_desc d = read_sized(desc, "desc", v1_size, fftmux_conv_desc_init,
+                                  "initialize the descriptor with fftmux_conv_desc_init");
   d.struct_size = sizeof d;
   return d;
 }

@@ -194,16 +194,8 @@ constexpr size_t options_v1_size =
     offsetof(fftmux_convolution_options, variant) + sizeof(const char*);
 
 fftmux_convolution_options read_options(const fftmux_convolution_options* options) {
-  fftmux_convolution_options o;
-  fftmux_convolution_options_init(&o);
-  if (!options)
-    return o;
-  if (options->struct_size < options_v1_size)
-    invalid("options->struct_size = " + std::to_string(options->struct_size) +
-            ": must be at least " + std::to_string(options_v1_size) +
-            "; initialize it with fftmux_convolution_options_init");
-  std::memcpy(&o, options, std::min<size_t>(options->struct_size, sizeof o));
-  return o;
+  return read_sized(options, "options", options_v1_size, fftmux_convolution_options_init,
+                    "initialize it with fftmux_convolution_options_init");
 }
 
 std::string plan_text(fftmux_plan plan) {

@@ -1,5 +1,6 @@
 #include "problem.hpp"
 
+#include "api_util.hpp"
 #include "error.hpp"
 
 #include <fftmux/plugin_support.hpp>
@@ -234,14 +235,9 @@ std::string list_text(const int64_t* v, uint32_t count) {
 }
 
 fftmux_desc read_desc(const fftmux_desc* desc) {
-  if (!desc)
-    invalid("desc is NULL");
-  if (desc->struct_size < v1_size)
-    invalid("desc->struct_size = " + std::to_string(desc->struct_size) + ": must be at least " +
-            std::to_string(v1_size) + "; initialize the descriptor with fftmux_desc_init");
-  fftmux_desc d;
-  fftmux_desc_init(&d);
-  std::memcpy(&d, desc, std::min<size_t>(desc->struct_size, sizeof d));
+  require(desc, "desc");
+  fftmux_desc d = read_sized(desc, "desc", v1_size, fftmux_desc_init,
+                             "initialize the descriptor with fftmux_desc_init");
   d.struct_size = sizeof d;
   return d;
 }
