@@ -210,6 +210,8 @@ void Backend::init_locked() {
     devices_ = about.devices;
     hardware_key_ = about.hardware_key;
   }
+  bool spans = (table_->caps & FFTMUX_CAP_DEVICES) && FFTMUX_HAS_FIELD(table_, query_v2);
+  max_devices_ = spans ? std::max<uint32_t>(about.max_devices, 1) : 1;
 }
 
 bool Backend::ready() {
@@ -237,6 +239,11 @@ std::string Backend::version() {
 std::string Backend::devices() {
   std::lock_guard<std::mutex> lock(mutex_);
   return devices_;
+}
+
+uint32_t Backend::max_devices() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return max_devices_;
 }
 
 std::string Backend::hardware_key() {
