@@ -227,7 +227,6 @@ Backend& backend_at(fftmux_context ctx, uint32_t index) {
 uint32_t piece_of(fftmux_buffer buf, uint32_t index, fftmux_piece* piece) {
   const fftmux_backend_v1& t = buf->backend->table();
   fftmux_piece scratch{};
-  scratch.struct_size = sizeof scratch;
   fftmux_piece* out = piece ? piece : &scratch;
   out->struct_size = sizeof *out;
   uint32_t count = 1;

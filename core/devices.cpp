@@ -70,13 +70,15 @@ fftmux_plan_params_v1 plan_params(const DeviceSet& devices, uint32_t threads) {
   return p;
 }
 
+bool spans_devices(const fftmux_backend_v1& t) {
+  return (t.caps & FFTMUX_CAP_DEVICES) && FFTMUX_HAS_FIELD(&t, query_v2) &&
+         FFTMUX_HAS_FIELD(&t, plan_create_v2) && FFTMUX_HAS_FIELD(&t, plan_buffer_alloc) &&
+         FFTMUX_HAS_FIELD(&t, buffer_piece);
+}
+
 std::string devices_gap(const std::string& name, const fftmux_backend_v1& t,
                         const DeviceSet& devices) {
-  if (!devices.spans())
-    return "";
-  bool whole = FFTMUX_HAS_FIELD(&t, query_v2) && FFTMUX_HAS_FIELD(&t, plan_create_v2) &&
-               FFTMUX_HAS_FIELD(&t, plan_buffer_alloc) && FFTMUX_HAS_FIELD(&t, buffer_piece);
-  if ((t.caps & FFTMUX_CAP_DEVICES) && whole)
+  if (!devices.spans() || spans_devices(t))
     return "";
   return "backend " + name + " lacks FFTMUX_CAP_DEVICES: the plan spans " +
          std::to_string(devices.indices.size()) +

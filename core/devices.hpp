@@ -20,6 +20,10 @@ DeviceSet read_devices(const fftmux_plan_options& options, const fftmux_desc& de
 // The plan parameters that carry threads and the device set to a plugin.
 fftmux_plan_params_v1 plan_params(const DeviceSet& devices, uint32_t threads);
 
+// Whether a backend's table takes plans across devices: FFTMUX_CAP_DEVICES
+// and every entry they need.
+bool spans_devices(const fftmux_backend_v1& table);
+
 // Why a backend's table cannot take a plan across devices; "" when it can
 // (or the plan spans one device).
 std::string devices_gap(const std::string& name, const fftmux_backend_v1& table,

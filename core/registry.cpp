@@ -1,5 +1,6 @@
 #include "registry.hpp"
 
+#include "devices.hpp"
 #include "error.hpp"
 #include "log.hpp"
 #include "paths.hpp"
@@ -210,8 +211,7 @@ void Backend::init_locked() {
     devices_ = about.devices;
     hardware_key_ = about.hardware_key;
   }
-  bool spans = (table_->caps & FFTMUX_CAP_DEVICES) && FFTMUX_HAS_FIELD(table_, query_v2);
-  max_devices_ = spans ? std::max<uint32_t>(about.max_devices, 1) : 1;
+  max_devices_ = spans_devices(*table_) ? std::max<uint32_t>(about.max_devices, 1) : 1;
 }
 
 bool Backend::ready() {

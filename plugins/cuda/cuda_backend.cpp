@@ -166,7 +166,8 @@ fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answ
 }
 
 bool spans(const fftmux_plan_params_v1* params) {
-  return params && params->struct_size >= offsetof(fftmux_plan_params_v1, order) + 4 &&
+  return params &&
+         params->struct_size >= offsetof(fftmux_plan_params_v1, order) + sizeof params->order &&
          params->devices;
 }
 
@@ -396,7 +397,7 @@ fftmux_status buffer_read(void* p, uint64_t offset, void* dst, uint64_t bytes) {
   });
 }
 
-uint64_t buffer_native(void* p) {
+uint64_t buffer_native(void* p) { // 0 for a buffer across devices: its pieces have theirs
   return reinterpret_cast<uint64_t>(buffer_of(p)->data);
 }
 
