@@ -300,9 +300,9 @@ typedef struct fftmux_plan_options {
   uint32_t reserved2;
   /* The devices of one backend the plan spans (docs/api.md, "Several devices"): the
    * first device_count of them, or those listed in device_list (device_list_length
-   * distinct indices; device_count then 0 or the same length). Neither given (0, NULL):
-   * one device, the backend's own. Only backends that span devices accept such a plan;
-   * fftmux never splits a problem itself. */
+   * distinct indices; device_count then 0 or the same length). No list and a count of
+   * 0 or 1: one device, the backend's own. Only backends that span devices accept such
+   * a plan; fftmux never splits a problem itself. */
   const uint32_t* device_list;
   uint32_t device_list_length;
   uint32_t device_count; /* at most FFTMUX_MAX_DEVICES */
