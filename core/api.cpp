@@ -2,6 +2,7 @@
 // turns every failure into a status and a message.
 #include "api_util.hpp"
 #include "context.hpp"
+#include "devices.hpp"
 #include "distributed.hpp"
 #include "error.hpp"
 #include "log.hpp"
@@ -139,7 +140,7 @@ fftmux_plan try_candidates(fftmux_context ctx, const Problem& p, Decision& d, ui
     if (!c.accepted)
       break;
     void* handle = nullptr;
-    fftmux_plan_params_v1 params{sizeof params, threads};
+    fftmux_plan_params_v1 params = plan_params(p.devices, threads);
     try {
       c.backend->call("plan_create", [&] {
         const fftmux_backend_v1& t = c.backend->table();
@@ -213,6 +214,65 @@ Backend& backend_at(fftmux_context ctx, uint32_t index) {
     invalid("index = " + std::to_string(index) + ": there are " + std::to_string(all.size()) +
             " backends");
   return *all[index];
+}
+
+// The buffer's number of pieces, and piece index into *piece where there is
+// one: the backend's answer, else the whole buffer as one piece.
+uint32_t piece_of(fftmux_buffer buf, uint32_t index, fftmux_piece* piece) {
+  const fftmux_backend_v1& t = buf->backend->table();
+  fftmux_piece scratch{};
+  fftmux_piece* out = piece ? piece : &scratch;
+  out->struct_size = sizeof *out;
+  uint32_t count = 1;
+  if (FFTMUX_HAS_FIELD(&t, buffer_piece)) {
+    buf->backend->call("buffer_piece",
+                       [&] { return t.buffer_piece(buf->handle, index, &count, out); });
+    return count;
+  }
+  out->device = 0;
+  out->native = t.buffer_native(buf->handle);
+  out->offset = 0;
+  out->bytes = buf->bytes;
+  out->order = FFTMUX_ORDER_NATURAL;
+  return count;
+}
+
+// Plan options over their defaults: an older, shorter struct leaves the
+// device fields 0, one device.
+fftmux_plan_options read_options(const fftmux_plan_options* options) {
+  return read_struct(options, "fftmux_plan_options", offsetof(fftmux_plan_options, threads));
+}
+
+// fftmux_query and fftmux_query_plan, under the caller's name.
+fftmux_status query(const char* name, fftmux_context ctx, const fftmux_desc* desc,
+                    const char* backend, const fftmux_plan_options* options,
+                    fftmux_support* support) {
+  return guard(name, [&] {
+    require(ctx, "context");
+    require(backend, "backend");
+    require(support, "support");
+    fftmux_support out = read_struct(support, "fftmux_support", sizeof(fftmux_support));
+    out.estimate_seconds = -1;
+    Problem p = validate(desc);
+    p.devices = read_devices(read_options(options), p.desc);
+    Backend* b = ctx->registry.find(backend);
+    if (!b)
+      fail(FFTMUX_ERROR_NOT_FOUND, "no backend named '" + std::string(backend) + "' is installed");
+    std::vector<std::string> yes, no;
+    for (const Candidate& c : ask(*b, p)) {
+      if (c.accepted && yes.empty())
+        out.estimate_seconds = c.estimate;
+      if (c.accepted)
+        yes.push_back(c.variant_name);
+      else
+        no.push_back((c.variant_name.empty() ? "" : c.variant_name + ": ") + c.reason);
+    }
+    out.supported = !yes.empty();
+    copy_text(out.backend, b->name());
+    copy_list(out.variants, yes);
+    copy_text(out.reason, yes.empty() ? b->name() + ": " + join(no, "; ") : "");
+    std::memcpy(support, &out, std::min<size_t>(support->struct_size, sizeof out));
+  });
 }
 
 } // namespace
@@ -387,6 +447,7 @@ fftmux_status fftmux_backend_get(fftmux_context ctx, uint32_t index, uint32_t fl
     copy_text(out.devices, b.devices());
     copy_list(out.variants, b.variants());
     copy_text(out.hardware_key, b.hardware_key());
+    out.max_devices = b.max_devices();
     std::memcpy(info, &out, std::min<size_t>(info->struct_size, sizeof out));
   });
 }
@@ -409,31 +470,12 @@ void fftmux_support_init(fftmux_support* s) {
 
 fftmux_status fftmux_query(fftmux_context ctx, const fftmux_desc* desc, const char* backend,
                            fftmux_support* support) {
-  return guard("fftmux_query", [&] {
-    require(ctx, "context");
-    require(backend, "backend");
-    require(support, "support");
-    fftmux_support out = read_struct(support, "fftmux_support", sizeof(fftmux_support));
-    out.estimate_seconds = -1;
-    Problem p = validate(desc);
-    Backend* b = ctx->registry.find(backend);
-    if (!b)
-      fail(FFTMUX_ERROR_NOT_FOUND, "no backend named '" + std::string(backend) + "' is installed");
-    std::vector<std::string> yes, no;
-    for (const Candidate& c : ask(*b, p)) {
-      if (c.accepted && yes.empty())
-        out.estimate_seconds = c.estimate;
-      if (c.accepted)
-        yes.push_back(c.variant_name);
-      else
-        no.push_back((c.variant_name.empty() ? "" : c.variant_name + ": ") + c.reason);
-    }
-    out.supported = !yes.empty();
-    copy_text(out.backend, b->name());
-    copy_list(out.variants, yes);
-    copy_text(out.reason, yes.empty() ? b->name() + ": " + join(no, "; ") : "");
-    std::memcpy(support, &out, std::min<size_t>(support->struct_size, sizeof out));
-  });
+  return query("fftmux_query", ctx, desc, backend, nullptr, support);
+}
+
+fftmux_status fftmux_query_plan(fftmux_context ctx, const fftmux_desc* desc, const char* backend,
+                                const fftmux_plan_options* options, fftmux_support* support) {
+  return query("fftmux_query_plan", ctx, desc, backend, options, support);
 }
 
 void fftmux_plan_options_init(fftmux_plan_options* o) {
@@ -450,8 +492,8 @@ fftmux_status fftmux_plan_create(fftmux_context ctx, const fftmux_desc* desc,
     require(plan, "plan");
     *plan = nullptr;
     Problem p = validate(desc);
-    fftmux_plan_options o =
-        read_struct(options, "fftmux_plan_options", offsetof(fftmux_plan_options, threads));
+    fftmux_plan_options o = read_options(options);
+    p.devices = read_devices(o, p.desc);
     if (o.threads > FFTMUX_MAX_THREADS)
       invalid("options->threads = " + std::to_string(o.threads) + ": must be at most " +
               std::to_string(FFTMUX_MAX_THREADS) + " (0: the backend's default)");
@@ -538,6 +580,11 @@ fftmux_status fftmux_execute_buffers(fftmux_plan plan, int direction, fftmux_buf
       if (buf->bytes < need)
         invalid(std::string(name) + " holds " + std::to_string(buf->bytes) +
                 " bytes, the plan needs " + std::to_string(need));
+      if (buf->devices != p.devices.indices)
+        invalid(std::string(name) + " spans " +
+                std::to_string(std::max<size_t>(buf->devices.size(), 1)) + " device(s), the plan " +
+                std::to_string(std::max<size_t>(p.devices.indices.size(), 1)) +
+                ": make the plan's buffers with fftmux_buffer_create_for_plan");
     }
     if (in->handle == dst->handle && !p.in_place())
       invalid("in and out wrap the same memory, but the plan is out-of-place");
@@ -590,7 +637,20 @@ fftmux_status fftmux_buffer_create_for_plan(fftmux_plan plan, uint64_t bytes,
     set_last_error("fftmux_buffer_create_for_plan: plan is NULL");
     return FFTMUX_ERROR_INVALID_ARGUMENT;
   }
-  return fftmux_buffer_create(plan->context, plan->backend->name().c_str(), bytes, buffer);
+  if (!plan->problem.devices.spans())
+    return fftmux_buffer_create(plan->context, plan->backend->name().c_str(), bytes, buffer);
+  return guard("fftmux_buffer_create_for_plan", [&] {
+    require(buffer, "buffer");
+    *buffer = nullptr;
+    if (bytes == 0)
+      invalid("bytes = 0: a buffer holds at least one byte");
+    Backend& b = *plan->backend;
+    void* handle = nullptr;
+    b.call("plan_buffer_alloc",
+           [&] { return b.table().plan_buffer_alloc(plan->handle, bytes, &handle); });
+    *buffer = new_buffer(plan->context, b, handle, bytes);
+    (*buffer)->devices = plan->problem.devices.indices;
+  });
 }
 
 fftmux_status fftmux_buffer_wrap(fftmux_context ctx, const char* backend, uint64_t native,
@@ -651,6 +711,34 @@ fftmux_status fftmux_buffer_native(fftmux_buffer buf, uint64_t* native) {
     require(buf, "buffer");
     require(native, "native");
     *native = buf->backend->table().buffer_native(buf->handle);
+  });
+}
+
+void fftmux_piece_init(fftmux_piece* piece) {
+  if (!piece)
+    return;
+  std::memset(piece, 0, sizeof *piece);
+  piece->struct_size = sizeof *piece;
+}
+
+fftmux_status fftmux_buffer_piece_count(fftmux_buffer buf, uint32_t* count) {
+  return guard("fftmux_buffer_piece_count", [&] {
+    require(buf, "buffer");
+    require(count, "count");
+    *count = piece_of(buf, 0, nullptr);
+  });
+}
+
+fftmux_status fftmux_buffer_piece(fftmux_buffer buf, uint32_t index, fftmux_piece* piece) {
+  return guard("fftmux_buffer_piece", [&] {
+    require(buf, "buffer");
+    require(piece, "piece");
+    fftmux_piece out = read_struct(piece, "fftmux_piece", sizeof(fftmux_piece));
+    uint32_t count = piece_of(buf, index, &out);
+    if (index >= count)
+      invalid("index = " + std::to_string(index) + ": the buffer has " + std::to_string(count) +
+              (count == 1 ? " piece" : " pieces"));
+    std::memcpy(piece, &out, std::min<size_t>(piece->struct_size, sizeof out));
   });
 }
 

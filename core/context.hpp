@@ -58,4 +58,5 @@ struct fftmux_buffer_s {
   fftmux::Backend* backend = nullptr;
   void* handle = nullptr;
   uint64_t bytes = 0;
+  std::vector<uint32_t> devices; // the devices it spans (a plan's buffer); empty: one
 };

@@ -5,6 +5,7 @@
 #include "distributed.hpp"
 
 #include "api_util.hpp"
+#include "devices.hpp"
 #include "error.hpp"
 #include "problem.hpp"
 #include "registry.hpp"
@@ -128,6 +129,9 @@ Request check_request(const fftmux_desc* desc, const fftmux_plan_options* option
   if (r.options.threads > FFTMUX_MAX_THREADS)
     invalid("options->threads = " + std::to_string(r.options.threads) + ": must be at most " +
             std::to_string(FFTMUX_MAX_THREADS) + " (0: the backend's default)");
+  if (read_devices(r.options, r.problem.desc).spans())
+    invalid("options->device_count or options->device_list names several devices: a "
+            "distributed plan spans ranks, each on one device");
   r.dist = dist;
   if (dist.decomposition > FFTMUX_GIVEN)
     invalid("distribution->decomposition = " + std::to_string(dist.decomposition) +
@@ -216,7 +220,7 @@ fftmux_plan create(fftmux_context ctx, const Request& r, const std::vector<Backe
       continue;
     }
     void* handle = nullptr;
-    fftmux_plan_params_v1 params{sizeof params, r.options.threads};
+    fftmux_plan_params_v1 params = plan_params(DeviceSet{}, r.options.threads);
     try {
       b->call("plan_create_distributed", [&] {
         return b->table().plan_create_distributed(b->handle(), &r.problem.desc, c.variant, &params,

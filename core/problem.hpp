@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace fftmux {
 
@@ -19,8 +20,17 @@ struct Side {
   uint64_t span_bytes = 0; // first to one past the last element, all batches
 };
 
+// The devices of one backend a plan spans (fftmux_plan_options), as the
+// application listed them (the first count when it gave a count).
+struct DeviceSet {
+  std::vector<uint32_t> indices; // empty: one device, the backend's own
+  uint32_t order = FFTMUX_ORDER_NATURAL;
+  bool spans() const { return !indices.empty(); }
+};
+
 struct Problem {
   fftmux_desc desc{}; // strides and distances resolved, never 0
+  DeviceSet devices;  // set by fftmux_plan_create from its options
   Side in, out;
   int64_t points = 1; // product of the logical sizes
 

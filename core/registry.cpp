@@ -1,5 +1,6 @@
 #include "registry.hpp"
 
+#include "devices.hpp"
 #include "error.hpp"
 #include "log.hpp"
 #include "paths.hpp"
@@ -210,6 +211,7 @@ void Backend::init_locked() {
     devices_ = about.devices;
     hardware_key_ = about.hardware_key;
   }
+  max_devices_ = spans_devices(*table_) ? std::max<uint32_t>(about.max_devices, 1) : 1;
 }
 
 bool Backend::ready() {
@@ -237,6 +239,11 @@ std::string Backend::version() {
 std::string Backend::devices() {
   std::lock_guard<std::mutex> lock(mutex_);
   return devices_;
+}
+
+uint32_t Backend::max_devices() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return max_devices_;
 }
 
 std::string Backend::hardware_key() {

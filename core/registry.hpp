@@ -57,6 +57,9 @@ public:
   std::string version();
   std::string devices();
   std::string hardware_key();
+  // The most devices one plan spans: 1 for a backend of one device, 0 while
+  // not initialized.
+  uint32_t max_devices();
   std::vector<std::string> variants();
 
   // The table of a ready backend.
@@ -89,6 +92,7 @@ private:
   bool loaded_ = false, initialized_ = false;
   fftmux_backend_state state_ = FFTMUX_BACKEND_LISTED;
   std::string reason_, version_, devices_, hardware_key_;
+  uint32_t max_devices_ = 0;
   boost::dll::shared_library lib_;
   const fftmux_backend_v1* table_ = nullptr;
   void* handle_ = nullptr;

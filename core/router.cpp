@@ -1,5 +1,6 @@
 #include "router.hpp"
 
+#include "devices.hpp"
 #include "error.hpp"
 #include "paths.hpp"
 
@@ -106,8 +107,10 @@ std::vector<Candidate> ask(Backend& backend, const Problem& problem) {
     base.reason = "skipped: " + backend.reason();
     return {base};
   }
-  if (std::string gap = capability_gap(backend.name(), backend.table(), problem.desc);
-      !gap.empty()) {
+  std::string gap = capability_gap(backend.name(), backend.table(), problem.desc);
+  if (gap.empty())
+    gap = devices_gap(backend.name(), backend.table(), problem.devices);
+  if (!gap.empty()) {
     base.reason = gap;
     return {base};
   }
@@ -117,6 +120,8 @@ std::vector<Candidate> ask(Backend& backend, const Problem& problem) {
   }
   std::vector<Candidate> out;
   std::vector<std::string> names = backend.variants();
+  const fftmux_backend_v1& t = backend.table();
+  fftmux_plan_params_v1 params = plan_params(problem.devices, 0);
   for (uint32_t v = 0; v < names.size(); ++v) {
     Candidate c = base;
     c.variant = v;
@@ -125,7 +130,9 @@ std::vector<Candidate> ask(Backend& backend, const Problem& problem) {
     a.struct_size = sizeof a;
     a.estimate_seconds = -1;
     clear_plugin_message();
-    int s = backend.table().query(backend.handle(), &problem.desc, v, &a); // see check()
+    int s = FFTMUX_HAS_FIELD(&t, query_v2) // never held in an enum variable: see check()
+                ? t.query_v2(backend.handle(), &problem.desc, v, &params, &a)
+                : t.query(backend.handle(), &problem.desc, v, &a);
     a.reason[sizeof a.reason - 1] = '\0';
     a.fingerprint[sizeof a.fingerprint - 1] = '\0';
     if (s != FFTMUX_OK) {
@@ -151,7 +158,7 @@ void attach_measurements(const TuningCache& cache, const Problem& p,
   for (Candidate& c : candidates) {
     if (!c.accepted)
       continue;
-    std::string hw = c.backend->hardware_key();
+    std::string hw = engine_key(*c.backend, p.devices);
     const Measurement* m = cache.exact(key, c.backend->name(), hw);
     if (m && m->failed) {
       c.tuned_failed = true;
@@ -294,6 +301,8 @@ Decision route(fftmux_context ctx, const Problem& problem, const char* backend_o
 std::string explain(const Problem& problem, const Decision& d, const Candidate* chosen) {
   std::ostringstream s;
   s << "problem: " << describe(problem.desc) << '\n';
+  if (problem.devices.spans())
+    s << "spans: " << devices_text(problem.devices) << '\n';
   if (chosen)
     s << "chosen: " << chosen->backend->name() << '/' << chosen->variant_name << '\n';
   else

@@ -38,6 +38,9 @@ void print_table(const std::vector<fftmux_backend_info>& all,
     const fftmux_backend_info& b = all[i];
     bool ok = b.state == FFTMUX_BACKEND_READY;
     std::vector<std::string> detail = lines(ok ? b.devices : b.reason);
+    if (ok)
+      detail.push_back("spans: " + std::to_string(b.max_devices) +
+                       (b.max_devices == 1 ? " device a plan" : " devices a plan"));
     if (!variants[i].empty())
       detail.push_back("variants: " + variants[i]);
     std::printf("%-*s %-12s %-8s %s\n", name, b.name, fftmux_backend_state_name(b.state), b.version,
@@ -62,6 +65,7 @@ nlohmann::json to_json(const std::vector<fftmux_backend_info>& all,
                    {"reason", b.reason},
                    {"library", b.library},
                    {"devices", lines(b.devices)},
+                   {"max_devices", b.max_devices},
                    {"variants", lines(variants[i], ',')},
                    {"hardware_key", b.hardware_key}});
   }

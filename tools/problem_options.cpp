@@ -186,4 +186,37 @@ nlohmann::json problem_json(const fftmux_desc& d) {
   return j;
 }
 
+DeviceChoice parse_devices(const std::string& text) {
+  DeviceChoice out;
+  if (text.empty())
+    return out;
+  auto bad = [&](const std::string& why) {
+    return std::runtime_error("--devices " + text + ": " + why);
+  };
+  auto number = [&](const std::string& item) {
+    if (item.empty() || item.size() > 9 ||
+        item.find_first_not_of("0123456789") != std::string::npos)
+      throw bad("'" + item +
+                "' is not a device count or index; give a count (2) or a list of "
+                "indices (0,1)");
+    return uint32_t(std::stoul(item));
+  };
+  if (text.find(',') == std::string::npos) {
+    out.count = number(text);
+    if (out.count < 1 || out.count > FFTMUX_MAX_DEVICES)
+      throw bad("a count must be from 1 to " + std::to_string(FFTMUX_MAX_DEVICES));
+    return out;
+  }
+  std::string rest = text.back() == ',' ? text.substr(0, text.size() - 1) : text;
+  for (size_t at = 0; at <= rest.size();) {
+    size_t end = std::min(rest.find(',', at), rest.size());
+    out.list.push_back(number(rest.substr(at, end - at)));
+    at = end + 1;
+  }
+  if (out.list.size() > FFTMUX_MAX_DEVICES)
+    throw bad("lists " + std::to_string(out.list.size()) + " devices; at most " +
+              std::to_string(FFTMUX_MAX_DEVICES));
+  return out;
+}
+
 } // namespace fftmux::cli

@@ -54,4 +54,14 @@ std::string describe(const fftmux_desc& d);
 // distances that were given.
 nlohmann::json problem_json(const fftmux_desc& d);
 
+// --devices: a count ("2") or a comma-separated list of device indices
+// ("0,1"; "3," lists one); neither when empty.
+struct DeviceChoice {
+  uint32_t count = 0;
+  std::vector<uint32_t> list;
+};
+
+// Throws std::runtime_error naming the flag and the rule ("--devices 0: ...").
+DeviceChoice parse_devices(const std::string& text);
+
 } // namespace fftmux::cli

@@ -26,6 +26,8 @@ struct RunOptions {
   int repeat = 10, warmup = 2;
   uint64_t seed = 1;
   int64_t threads = 0; // 0: the backend's default
+  std::string devices; // --devices: a count, or a comma-separated list of indices
+  std::string order = "natural";
   bool shape_given = false;
 };
 
@@ -194,9 +196,17 @@ int run(RunOptions& o) {
   if (o.threads < 0 || o.threads > int64_t(FFTMUX_MAX_THREADS))
     throw std::runtime_error("--threads " + std::to_string(o.threads) + ": must be from 0 (the " +
                              "backend's default) to " + std::to_string(FFTMUX_MAX_THREADS));
-  plan p = ctx.make_plan(d, o.problem.backend.c_str(),
-                         o.problem.variant.empty() ? nullptr : o.problem.variant.c_str(),
-                         uint32_t(o.threads));
+  fftmux_plan_options po;
+  fftmux_plan_options_init(&po);
+  po.backend = o.problem.backend.c_str();
+  po.variant = o.problem.variant.empty() ? nullptr : o.problem.variant.c_str();
+  po.threads = uint32_t(o.threads);
+  DeviceChoice devices = parse_devices(o.devices);
+  po.device_count = devices.count;
+  po.device_list = devices.list.empty() ? nullptr : devices.list.data();
+  po.device_list_length = uint32_t(devices.list.size());
+  po.order = o.order == "permuted" ? FFTMUX_ORDER_PERMUTED : FFTMUX_ORDER_NATURAL;
+  plan p = ctx.make_plan(d, po);
   double plan_time = seconds_since(t0);
   // Timed runs repeat on whatever the buffers hold (an in-place run
   // transforms its last output again); the result to verify or save comes
@@ -297,6 +307,11 @@ Action add_run(CLI::App& app) {
   sub->add_option("--seed", o->seed, "seed of the random input")->capture_default_str();
   sub->add_flag("--json", o->json, "print a JSON object");
   sub->add_option("--threads", o->threads, "threads of the plan (0: the backend's default)")
+      ->capture_default_str();
+  sub->add_option("--devices", o->devices,
+                  "devices of the backend the plan spans: a count (2) or a list of indices (0,1)");
+  sub->add_option("--order", o->order, "output order of a DEVICE plan across devices")
+      ->check(CLI::IsMember({"natural", "permuted"}))
       ->capture_default_str();
   auto distributed = add_distributed(*sub);
   return [o, sub, distributed] {

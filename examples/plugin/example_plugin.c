@@ -150,6 +150,9 @@ static const fftmux_backend_v1 table = {
     NULL, /* no distributed plans: distributed_agree, query_distributed, */
     NULL, /* plan_create_distributed, plan_local */
     NULL,
+    NULL,
+    NULL, /* no plans across devices: query_v2, plan_buffer_alloc, buffer_piece */
+    NULL,
     NULL};
 
 FFTMUX_PLUGIN_EXPORT const fftmux_backend_v1* fftmux_plugin_entry(uint32_t host_abi_version) {

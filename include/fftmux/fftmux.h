@@ -36,6 +36,8 @@ extern "C" {
 #define FFTMUX_MAX_RANK 3
 /* The most threads a plan may ask for (fftmux_plan_options.threads). */
 #define FFTMUX_MAX_THREADS 1024u
+/* The most devices one plan may span (fftmux_plan_options.device_count). */
+#define FFTMUX_MAX_DEVICES 16u
 
 typedef enum fftmux_status {
   FFTMUX_OK = 0,
@@ -116,6 +118,15 @@ typedef enum fftmux_norm {
  * included), DEVICE plans by execution time on backend buffers. Both accept
  * fftmux_execute and fftmux_execute_buffers. */
 typedef enum fftmux_placement { FFTMUX_HOST = 0, FFTMUX_DEVICE = 1 } fftmux_placement;
+
+/* The order of a plan's output across devices (fftmux_plan_options.order,
+ * fftmux_piece.order). */
+typedef enum fftmux_order {
+  FFTMUX_ORDER_NATURAL = 0, /* row-major, as a plan of one device writes it (the default) */
+  FFTMUX_ORDER_PERMUTED = 1 /* as the engine leaves it after a transform across devices
+                               (cuFFT's CUFFT_XT_FORMAT_INPLACE_SHUFFLED): no exchange after
+                               the transform; DEVICE placement only */
+} fftmux_order;
 
 /* Sign of the exponent, as in FFTW. */
 typedef enum fftmux_direction { FFTMUX_FORWARD = -1, FFTMUX_INVERSE = 1 } fftmux_direction;
@@ -236,6 +247,9 @@ typedef struct fftmux_backend_info {
   char variants[256];     /* comma-separated variant names: as many whole names as fit
                              (fftmux_backend_variants gives them all) */
   char hardware_key[512]; /* identity of the engine and device for the tuning cache */
+  /* ---- added after the first release (an older struct_size leaves it out) ---- */
+  uint32_t max_devices; /* the most devices one plan spans: 1 for a backend of one device,
+                           0 while the backend is not initialized */
 } fftmux_backend_info;
 
 FFTMUX_API void fftmux_backend_info_init(fftmux_backend_info* info);
@@ -282,12 +296,29 @@ typedef struct fftmux_plan_options {
   /* The threads the plan runs on; 0: the backend's default. Backends
    * without a per-plan count ignore it, and fftmux_plan_explain says so. */
   uint32_t threads;
+  /* ---- added after the first release (an older struct_size reads as one device) ---- */
+  uint32_t reserved2;
+  /* The devices of one backend the plan spans (docs/api.md, "Several devices"): the
+   * first device_count of them, or those listed in device_list (device_list_length
+   * distinct indices; device_count then 0 or the same length). No list and a count of
+   * 0 or 1: one device, the backend's own. Only backends that span devices accept such
+   * a plan; fftmux never splits a problem itself. */
+  const uint32_t* device_list;
+  uint32_t device_list_length;
+  uint32_t device_count; /* at most FFTMUX_MAX_DEVICES */
+  uint32_t order;        /* fftmux_order of a DEVICE plan's output across devices */
+  uint32_t reserved3;
 } fftmux_plan_options;
 
 FFTMUX_API void fftmux_plan_options_init(fftmux_plan_options* options);
 
 FFTMUX_API fftmux_status fftmux_plan_create(fftmux_context context, const fftmux_desc* desc,
                                             const fftmux_plan_options* options, fftmux_plan* plan);
+/* fftmux_query of the plan options would make (its devices and order); the
+ * options' backend and variant are ignored. options may be NULL. */
+FFTMUX_API fftmux_status fftmux_query_plan(fftmux_context context, const fftmux_desc* desc,
+                                           const char* backend, const fftmux_plan_options* options,
+                                           fftmux_support* support);
 FFTMUX_API fftmux_status fftmux_plan_destroy(fftmux_plan plan);
 
 /* Writes the routing decision as text. needed (may be NULL) receives the
@@ -331,6 +362,25 @@ FFTMUX_API fftmux_status fftmux_buffer_read(fftmux_buffer buffer, uint64_t offse
                                             uint64_t bytes);
 FFTMUX_API fftmux_status fftmux_buffer_native(fftmux_buffer buffer, uint64_t* native);
 FFTMUX_API fftmux_status fftmux_buffer_size(fftmux_buffer buffer, uint64_t* bytes);
+
+/* One device's piece of a buffer. A buffer of a plan across devices
+ * (fftmux_buffer_create_for_plan) has one a device, in the plan's device
+ * order; any other buffer is one piece, the whole. */
+typedef struct fftmux_piece {
+  uint32_t struct_size;
+  uint32_t device; /* the backend's index of the device holding it (0: the backend's own
+                      where the backend does not tell) */
+  uint64_t native; /* its memory, as fftmux_buffer_native (a CUdeviceptr on cuda) */
+  uint64_t offset; /* bytes of the buffer's pieces before it */
+  uint64_t bytes;  /* its size */
+  uint32_t order;  /* fftmux_order of the data it holds now */
+  uint32_t reserved;
+} fftmux_piece;
+
+FFTMUX_API void fftmux_piece_init(fftmux_piece* piece);
+FFTMUX_API fftmux_status fftmux_buffer_piece_count(fftmux_buffer buffer, uint32_t* count);
+FFTMUX_API fftmux_status fftmux_buffer_piece(fftmux_buffer buffer, uint32_t index,
+                                             fftmux_piece* piece);
 
 /* ---- Autotuning: measurements that route "auto" plans ---- */
 

@@ -150,8 +150,12 @@ public:
     o.backend = backend;
     o.variant = variant;
     o.threads = threads;
+    return make_plan(desc, o);
+  }
+  // With every option (fftmux_plan_options_init first): devices, order, ...
+  plan make_plan(const fftmux_desc& desc, const fftmux_plan_options& options) const {
     fftmux_plan p = nullptr;
-    check(fftmux_plan_create(get(), &desc, &o, &p));
+    check(fftmux_plan_create(get(), &desc, &options, &p));
     return plan(p);
   }
   // filter_layout: FFTMUX_FILTER_SIGNAL or FFTMUX_FILTER_SPECTRUM.

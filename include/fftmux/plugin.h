@@ -75,6 +75,10 @@ typedef enum fftmux_domain {
 /* Half-precision storage (FFTMUX_F16, FFTMUX_BF16; arithmetic in F32). */
 #define FFTMUX_CAP_F16 0x200u
 #define FFTMUX_CAP_BF16 0x400u
+/* Plans across several of the backend's devices (query_v2, plan_create_v2,
+ * plan_buffer_alloc and buffer_piece read or make them); added after the
+ * first release: the host never asks a plugin without it about such a plan. */
+#define FFTMUX_CAP_DEVICES 0x800u
 
 /* Answer of query: supported, or declined with a reason. */
 typedef struct fftmux_answer_v1 {
@@ -114,6 +118,13 @@ typedef struct fftmux_plan_params_v1 {
   /* In: the threads the plan is to run on, 0 for the backend's default.
    * Out: the most threads the plan runs on; 0 where the backend cannot tell. */
   uint32_t threads;
+  /* ---- added after the first release: read them only where struct_size covers them ---- */
+  /* In: the device_count distinct devices the plan spans, as the application
+   * listed them (fftmux_plan_options); NULL and 0: one device, the backend's
+   * own. Never set for a plugin without FFTMUX_CAP_DEVICES. */
+  const uint32_t* devices;
+  uint32_t device_count;
+  uint32_t order; /* In: fftmux_order of a DEVICE plan's output across devices */
 } fftmux_plan_params_v1;
 
 /* What the ranks of a communicator agree on before and while they run a
@@ -142,6 +153,9 @@ typedef struct fftmux_about_v1 {
   uint32_t reserved;
   char devices[512];      /* one line per device */
   char hardware_key[512]; /* engine version, device name, driver, UUID / CPU model, threads */
+  /* ---- added after the first release: write it only where struct_size covers it ---- */
+  uint32_t max_devices; /* the most devices one plan spans; 0: one */
+  uint32_t reserved2;
 } fftmux_about_v1;
 
 typedef struct fftmux_backend_v1 {
@@ -213,6 +227,18 @@ typedef struct fftmux_backend_v1 {
   /* The rank's boxes and buffer bytes (fftmux_plan_local). */
   fftmux_status (*plan_local)(void* plan, fftmux_box* in_box, fftmux_box* out_box,
                               uint64_t* in_bytes, uint64_t* out_bytes);
+
+  /* Plans across devices (FFTMUX_CAP_DEVICES; all three with plan_create_v2,
+   * or none). query with the plan's parameters (params->devices), which the
+   * host calls instead of query; threads is 0 there. */
+  fftmux_status (*query_v2)(void* backend, const fftmux_desc* desc, uint32_t variant,
+                            const fftmux_plan_params_v1* params, fftmux_answer_v1* answer);
+  /* A buffer of at least bytes laid out across the plan's devices as its
+   * transform needs (cuFFT: cufftXtMalloc); buffer_free frees it. */
+  fftmux_status (*plan_buffer_alloc)(void* plan, uint64_t bytes, void** buffer);
+  /* The number of pieces of any of the backend's buffers into *count and,
+   * where index < *count, that piece into *piece (struct_size set by the host). */
+  fftmux_status (*buffer_piece)(void* buffer, uint32_t index, uint32_t* count, fftmux_piece* piece);
 } fftmux_backend_v1;
 
 /* The size of the first release's table: the least a host accepts. */

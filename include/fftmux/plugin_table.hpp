@@ -10,7 +10,8 @@
 // which defines the table and exports fftmux_plugin_entry (plugin.h); the
 // fields added later are null. FFTMUX_PLUGIN_TABLE_OPTIONAL names each
 // optional field: plan_set_stream, plan_create_v2 (nullptr where absent);
-// FFTMUX_PLUGIN_TABLE_DISTRIBUTED adds the distributed entries.
+// FFTMUX_PLUGIN_TABLE_DISTRIBUTED adds the distributed entries;
+// FFTMUX_PLUGIN_TABLE_DEVICES those of plans across devices.
 #pragma once
 
 #include "plugin.h"
@@ -55,12 +56,18 @@ inline Identity whole_identity(const char* name, uint32_t domain,
   FFTMUX_PLUGIN_TABLE_OPTIONAL(NS, IDENTITY, PLAN_SET_STREAM, nullptr)
 #define FFTMUX_PLUGIN_TABLE_OPTIONAL(NS, IDENTITY, PLAN_SET_STREAM, PLAN_CREATE_V2)                \
   FFTMUX_PLUGIN_TABLE_TAIL(NS, IDENTITY, PLAN_SET_STREAM, PLAN_CREATE_V2, nullptr, nullptr,        \
-                           nullptr, nullptr)
+                           nullptr, nullptr, nullptr, nullptr, nullptr)
 // A distributed backend's: NS also defines distributed_agree,
 // query_distributed, plan_create_distributed and plan_local.
 #define FFTMUX_PLUGIN_TABLE_DISTRIBUTED(NS, IDENTITY, PLAN_CREATE_V2)                              \
   FFTMUX_PLUGIN_TABLE_TAIL(NS, IDENTITY, nullptr, PLAN_CREATE_V2, distributed_agree,               \
-                           query_distributed, plan_create_distributed, plan_local)
+                           query_distributed, plan_create_distributed, plan_local, nullptr,        \
+                           nullptr, nullptr)
+// A backend whose plans span devices: NS also defines plan_create_v2,
+// query_v2, plan_buffer_alloc and buffer_piece (caps with FFTMUX_CAP_DEVICES).
+#define FFTMUX_PLUGIN_TABLE_DEVICES(NS, IDENTITY, PLAN_SET_STREAM)                                 \
+  FFTMUX_PLUGIN_TABLE_TAIL(NS, IDENTITY, PLAN_SET_STREAM, plan_create_v2, nullptr, nullptr,        \
+                           nullptr, nullptr, query_v2, plan_buffer_alloc, buffer_piece)
 // The table with the optional fields given in order after plan_set_stream.
 #define FFTMUX_PLUGIN_TABLE_TAIL(NS, IDENTITY, ...)                                                \
   namespace NS {                                                                                   \

@@ -8,12 +8,14 @@
 #include <fftmux/plugin.h>
 
 #include <memory>
+#include <vector>
 
 namespace fftmux::cuda {
 
 struct Backend {
   const fftmux_host_v1* host = nullptr;
   Device device;
+  std::vector<Device> all; // every device the driver sees, for plans across them
   std::unique_ptr<Compiler> compiler;
   // How the "cufft" variant applies shifts and scaling: "pass" (generated
   // elementwise kernels around cuFFT) or "callback-experimental" (cuFFT LTO

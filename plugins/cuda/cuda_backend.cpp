@@ -2,6 +2,7 @@
 // wrapped CUdeviceptrs), streams, and the plans of both variants.
 #include "backend.hpp"
 #include "check.hpp"
+#include "multi.hpp"
 #include "native.hpp"
 #include "work.hpp"
 
@@ -34,14 +35,29 @@ std::string config(const fftmux_host_v1* h, const char* key, const std::string& 
 Backend* backend_of(void* p) {
   return static_cast<Backend*>(p);
 }
+// A plan of one device, or one across devices (cuFFT's multi-GPU plans).
+struct Handle {
+  std::unique_ptr<Plan> one;
+  std::unique_ptr<MultiPlan> many;
+};
+
+Handle* handle_of(void* p) {
+  return static_cast<Handle*>(p);
+}
 Plan* plan_of(void* p) {
-  return static_cast<Plan*>(p);
+  Handle* h = handle_of(p);
+  if (!h->one)
+    fail(FFTMUX_ERROR_UNSUPPORTED, "cuda: a plan across devices has no stream of its own: cuFFT's "
+                                   "multi-GPU plans run on their own streams");
+  return h->one.get();
 }
 
 struct Buffer {
   const Backend* backend;
   char* data;
+  uint64_t bytes;
   bool owned;
+  std::unique_ptr<XtBuffer> xt; // a buffer of a plan across devices: data is NULL
 };
 
 Buffer* buffer_of(void* p) {
@@ -74,6 +90,7 @@ fftmux_status init(const fftmux_host_v1* h, void** out) {
       fail(FFTMUX_ERROR_INVALID_ARGUMENT,
            "[backends.cuda] device = \"" + device + "\": give the device's index, e.g. 0");
     b->device = probe(std::stoi(device));
+    b->all = probe_all(b->device);
     b->cufft_fusion = config(h, "cufft_fusion", "pass");
     if (b->cufft_fusion != "callback-experimental" && b->cufft_fusion != "pass")
       fail(FFTMUX_ERROR_INVALID_ARGUMENT, "[backends.cuda] cufft_fusion = \"" + b->cufft_fusion +
@@ -96,9 +113,14 @@ void shutdown(void* p) {
 
 fftmux_status about(void* p, fftmux_about_v1* a) {
   return guarded(host, [&] {
-    const Device& d = backend_of(p)->device;
-    std::snprintf(a->devices, sizeof a->devices, "%s", d.line().c_str());
-    std::snprintf(a->hardware_key, sizeof a->hardware_key, "%s", d.hardware_key().c_str());
+    const Backend& b = *backend_of(p);
+    std::string lines; // every device, in index order: a plan across devices names them
+    for (const Device& d : b.all)
+      lines += (lines.empty() ? "" : "\n") + d.line();
+    std::snprintf(a->devices, sizeof a->devices, "%s", lines.c_str());
+    std::snprintf(a->hardware_key, sizeof a->hardware_key, "%s", b.device.hardware_key().c_str());
+    if (a->struct_size >= offsetof(fftmux_about_v1, max_devices) + sizeof a->max_devices)
+      a->max_devices = uint32_t(std::min<size_t>(b.all.size(), FFTMUX_MAX_DEVICES));
   });
 }
 
@@ -143,29 +165,86 @@ fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answ
   });
 }
 
-fftmux_status plan_create(void* p, const fftmux_desc* d, uint32_t variant, void** out) {
+bool spans(const fftmux_plan_params_v1* params) {
+  return params &&
+         params->struct_size >= offsetof(fftmux_plan_params_v1, order) + sizeof params->order &&
+         params->devices;
+}
+
+// Why cuFFT's multi-GPU plans do not run the problem; "" when they do.
+std::string across_declines(const Backend& b, const fftmux_desc& d, uint32_t variant,
+                            const fftmux_plan_params_v1& params) {
+  if (variant != kCufft)
+    return "cuda: only the cufft variant spans devices (cuFFT's multi-GPU plans); the native "
+           "variants run on one";
+  return multi_declines(b.all, d, params);
+}
+
+// query with the plan's devices: cuFFT's multi-GPU rules where it spans several.
+fftmux_status query_v2(void* p, const fftmux_desc* d, uint32_t variant,
+                       const fftmux_plan_params_v1* params, fftmux_answer_v1* a) {
+  if (!spans(params))
+    return query(p, d, variant, a);
   return guarded(host, [&] {
-    Backend& b = *backend_of(p);
-    b.use();
-    if (variant == kCufft && plugin::half_storage(d->precision))
-      fail(FFTMUX_ERROR_UNSUPPORTED, cufft_half);
-    if (variant == kCufft)
-      *out = make_cufft_plan(b, *d).release();
-    else
-      *out = make_native_plan(b, *d, native_options(variant)).release();
+    std::string why = across_declines(*backend_of(p), *d, variant, *params);
+    a->supported = why.empty();
+    std::snprintf(a->reason, sizeof a->reason, "%s", why.c_str());
   });
 }
 
+fftmux_status plan_create_v2(void* p, const fftmux_desc* d, uint32_t variant,
+                             fftmux_plan_params_v1* params, void** out) {
+  return guarded(host, [&] {
+    Backend& b = *backend_of(p);
+    b.use();
+    auto h = std::make_unique<Handle>();
+    if (spans(params)) {
+      std::string why = across_declines(b, *d, variant, *params);
+      if (!why.empty())
+        fail(FFTMUX_ERROR_UNSUPPORTED, why);
+      h->many = std::make_unique<MultiPlan>(b, *d, *params);
+    } else if (variant == kCufft && plugin::half_storage(d->precision)) {
+      fail(FFTMUX_ERROR_UNSUPPORTED, cufft_half);
+    } else if (variant == kCufft) {
+      h->one = make_cufft_plan(b, *d);
+    } else {
+      h->one = make_native_plan(b, *d, native_options(variant));
+    }
+    params->threads = 0; // cuFFT and the kernels have no thread count
+    *out = h.release();
+  });
+}
+
+fftmux_status plan_create(void* p, const fftmux_desc* d, uint32_t variant, void** out) {
+  fftmux_plan_params_v1 params{};
+  params.struct_size = sizeof params;
+  return plan_create_v2(p, d, variant, &params, out);
+}
+
 void plan_destroy(void* plan) {
-  if (plan) {
-    plan_of(plan)->backend().use();
-    plan_of(plan)->drain();
-    delete plan_of(plan);
+  if (!plan)
+    return;
+  Handle* h = handle_of(plan);
+  if (h->one) {
+    h->one->backend().use();
+    h->one->drain();
+  } else {
+    try { // a failed device fails no destruction
+      h->many->synchronize();
+    } catch (const std::exception&) {
+    }
   }
+  delete h;
 }
 
 fftmux_status execute(void* plan, int direction, const void* in, void* out) {
-  return guarded(host, [&] { plan_of(plan)->execute_host(direction, in, out); });
+  return guarded(host, [&] {
+    Handle* h = handle_of(plan);
+    if (h->many)
+      h->many->execute_host(direction, in, out);
+    else
+      h->one->execute_host(direction, in, out);
+  });
 }
 
 // Kernels and cuFFT move whole complex elements (the real sides of R2C and
@@ -182,6 +261,14 @@ void check_aligned(const Plan& plan, const char* side, const char* data) {
 
 fftmux_status execute_buffers(void* plan, int direction, void* in, void* out) {
   return guarded(host, [&] {
+    if (MultiPlan* many = handle_of(plan)->many.get()) {
+      for (void* b : {in, out})
+        if (!buffer_of(b)->xt)
+          fail(FFTMUX_ERROR_INVALID_ARGUMENT, "the plan spans devices; its buffers come from "
+                                              "fftmux_buffer_create_for_plan");
+      many->execute(direction, *buffer_of(in)->xt, *buffer_of(out)->xt);
+      return;
+    }
     Plan& p = *plan_of(plan);
     check_aligned(p, "in", buffer_of(in)->data);
     check_aligned(p, "out", buffer_of(out)->data);
@@ -191,7 +278,13 @@ fftmux_status execute_buffers(void* plan, int direction, void* in, void* out) {
 }
 
 fftmux_status synchronize(void* plan) {
-  return guarded(host, [&] { plan_of(plan)->synchronize(); });
+  return guarded(host, [&] {
+    Handle* h = handle_of(plan);
+    if (h->many)
+      h->many->synchronize();
+    else
+      h->one->synchronize();
+  });
 }
 
 fftmux_status plan_set_stream(void* plan, uint64_t stream) {
@@ -207,13 +300,43 @@ fftmux_status buffer_alloc(void* p, uint64_t bytes, void** out) {
     b.use();
     void* data = nullptr;
     check(cudaMalloc(&data, bytes), ("cudaMalloc of " + std::to_string(bytes) + " bytes").c_str());
-    *out = new Buffer{&b, static_cast<char*>(data), true};
+    *out = new Buffer{&b, static_cast<char*>(data), bytes, true, nullptr};
+  });
+}
+
+fftmux_status plan_buffer_alloc(void* plan, uint64_t bytes, void** out) {
+  return guarded(host, [&] {
+    Handle* h = handle_of(plan);
+    if (!h->many)
+      fail(FFTMUX_ERROR_INVALID_ARGUMENT, "cuda: the plan runs on one device: use buffer_alloc");
+    const Backend& b = h->many->backend();
+    *out = new Buffer{&b, nullptr, bytes, true, h->many->allocate(bytes)};
+  });
+}
+
+// A plain buffer is one piece on the backend's device; a buffer across
+// devices one a device, as cufftXtMalloc laid it out.
+fftmux_status buffer_piece(void* p, uint32_t index, uint32_t* count, fftmux_piece* piece) {
+  return guarded(host, [&] {
+    Buffer* buf = buffer_of(p);
+    *count = buf->xt ? buf->xt->pieces() : 1;
+    if (index >= *count)
+      return;
+    if (buf->xt) {
+      buf->xt->piece(index, *piece);
+      return;
+    }
+    piece->device = uint32_t(buf->backend->device.index);
+    piece->native = reinterpret_cast<uint64_t>(buf->data);
+    piece->offset = 0;
+    piece->bytes = buf->bytes;
+    piece->order = FFTMUX_ORDER_NATURAL;
   });
 }
 
 // A caller's CUdeviceptr: checked to be device (or managed) memory of the
 // backend's device, never freed here.
-fftmux_status buffer_wrap(void* p, uint64_t native, uint64_t, void** out) {
+fftmux_status buffer_wrap(void* p, uint64_t native, uint64_t bytes, void** out) {
   return guarded(host, [&] {
     const Backend& b = *backend_of(p);
     b.use();
@@ -227,17 +350,28 @@ fftmux_status buffer_wrap(void* p, uint64_t native, uint64_t, void** out) {
       fail(FFTMUX_ERROR_INVALID_ARGUMENT,
            "native is memory of device " + std::to_string(attr.device) +
                ", the backend runs on device " + std::to_string(b.device.index));
-    *out = new Buffer{&b, static_cast<char*>(ptr), false};
+    *out = new Buffer{&b, static_cast<char*>(ptr), bytes, false, nullptr};
   });
 }
 
 void buffer_free(void* p) {
   Buffer* buf = buffer_of(p);
-  if (buf->owned) {
+  if (buf->owned && !buf->xt) {
     buf->backend->use();
     cudaFree(buf->data);
   }
   delete buf;
+}
+
+// A buffer across devices moves whole: cufftXtMemcpy scatters and gathers
+// the array in natural order.
+XtBuffer& whole(XtBuffer& xt, uint64_t offset, uint64_t bytes) {
+  if (offset != 0 || bytes != xt.bytes)
+    fail(FFTMUX_ERROR_INVALID_ARGUMENT,
+         "offset " + std::to_string(offset) + ", bytes " + std::to_string(bytes) +
+             ": a buffer across devices is written and read whole (offset 0, " +
+             std::to_string(xt.bytes) + " bytes); its pieces are the caller's to fill in place");
+  return xt;
 }
 
 // cudaMemcpy runs on the legacy stream, which plans' streams wait for; the
@@ -245,6 +379,8 @@ void buffer_free(void* p) {
 fftmux_status buffer_write(void* p, uint64_t offset, const void* src, uint64_t bytes) {
   return guarded(host, [&] {
     Buffer* buf = buffer_of(p);
+    if (buf->xt)
+      return whole(*buf->xt, offset, bytes).write(src);
     buf->backend->use();
     check(cudaMemcpy(buf->data + offset, src, bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
     check(cudaStreamSynchronize(cudaStreamLegacy), "cudaStreamSynchronize");
@@ -254,12 +390,14 @@ fftmux_status buffer_write(void* p, uint64_t offset, const void* src, uint64_t b
 fftmux_status buffer_read(void* p, uint64_t offset, void* dst, uint64_t bytes) {
   return guarded(host, [&] {
     Buffer* buf = buffer_of(p);
+    if (buf->xt)
+      return whole(*buf->xt, offset, bytes).read(dst);
     buf->backend->use();
     check(cudaMemcpy(dst, buf->data + offset, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy");
   });
 }
 
-uint64_t buffer_native(void* p) {
+uint64_t buffer_native(void* p) { // 0 for a buffer across devices: its pieces have theirs
   return reinterpret_cast<uint64_t>(buffer_of(p)->data);
 }
 
@@ -283,7 +421,7 @@ const std::vector<const char*>& variant_names() {
 } // namespace
 } // namespace fftmux::cuda
 
-FFTMUX_PLUGIN_TABLE(fftmux::cuda,
-                    plugin::whole_identity("cuda", FFTMUX_DOMAIN_CUDA, variant_names(),
-                                           plugin::half_caps),
-                    plan_set_stream)
+FFTMUX_PLUGIN_TABLE_DEVICES(fftmux::cuda,
+                            plugin::whole_identity("cuda", FFTMUX_DOMAIN_CUDA, variant_names(),
+                                                   plugin::half_caps | FFTMUX_CAP_DEVICES),
+                            plan_set_stream)

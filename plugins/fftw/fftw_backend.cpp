@@ -229,7 +229,8 @@ fftmux_status plan_create_v2(void* p, const fftmux_desc* d, uint32_t variant,
 }
 
 fftmux_status plan_create(void* p, const fftmux_desc* d, uint32_t variant, void** out) {
-  fftmux_plan_params_v1 params{sizeof params, 0};
+  fftmux_plan_params_v1 params{};
+  params.struct_size = sizeof params;
   return plan_create_v2(p, d, variant, &params, out);
 }
 

@@ -311,6 +311,17 @@ const Bad bad[] = {
     {"run --shape 16 --batch 2 --out-distance 4", "out_distance = 4 is within the reach 15"},
     {"run --threads -1", "--threads -1: must be from 0 (the backend's default) to 1024"},
     {"run --threads 5000", "--threads 5000: must be from 0"},
+    {"run --devices 0", "--devices 0: a count must be from 1 to 16"},
+    {"run --devices 17", "--devices 17: a count must be from 1 to 16"},
+    {"run --devices two", "--devices two: 'two' is not a device count or index"},
+    {"run --devices 0,,1", "--devices 0,,1: '' is not a device count or index"},
+    {"run --devices -1", "--devices -1: '-1' is not a device count or index"},
+    {"run --devices 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16", "lists 17 devices; at most 16"},
+    {"run --devices 0,0 --backend fftw", "options->device_list[1] = 0: device 0 is listed twice"},
+    {"run --devices 2 --backend fftw",
+     "backend fftw lacks FFTMUX_CAP_DEVICES: the plan spans 2 devices"},
+    {"run --devices 2 --order permuted --backend fftw", "needs DEVICE placement"},
+    {"run --order sideways", "--order: sideways not in {natural,permuted}"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Options, CliRejects, ::testing::ValuesIn(bad));
@@ -325,6 +336,26 @@ TEST(Cli, ExplainShowsTheDecision) {
   r = fftmux_cli("explain --backend nope");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.out.find("no plan"), std::string::npos) << r.out;
+}
+
+// --devices reaches the plan: the devices fixture spans what it is asked
+// (a count or a list) and explain names the set; backends show their spans.
+TEST(Cli, DevicesReachThePlanAndBackendsShowTheirSpans) {
+  std::string env = "FFTMUX_ADD_PLUGIN_PATH=" + std::string(FIXTURES) + "/devices";
+  for (const char* devices : {"2", "3,1", "2,"}) {
+    Result r = fftmux_cli(
+        "run --shape 16 --backend spans --verify --devices " + std::string(devices), env);
+    EXPECT_EQ(r.status, 0) << devices << ": " << r.err;
+  }
+  Result r = fftmux_cli("backends", env);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "spans: 4 devices a plan")) << r.out;
+  EXPECT_TRUE(has(r.out, "spans: 1 device a plan")) << r.out; // fftw
+  r = fftmux_cli("backends --json", env);
+  auto all = nlohmann::json::parse(r.out);
+  for (const auto& b : all)
+    if (b["name"] == "spans")
+      EXPECT_EQ(b["max_devices"], 4);
 }
 
 // The command line with the caps fixtures beside the installed backends

@@ -19,10 +19,14 @@
 // capability it lacks yields NaNs, as an engine fed what it cannot run
 // yields garbage, so only the host's checks keep it right.
 // FIXTURE_NO_BUFFERS leaves out the buffer functions; FIXTURE_DOMAIN says
-// whose memory its buffers are (the host's by default).
+// whose memory its buffers are (the host's by default). FIXTURE_DEVICES=N
+// claims N devices that a plan may span (FFTMUX_CAP_DEVICES): its plans
+// still run the DFT on the host, and a plan's buffer is host memory cut
+// into one piece a device, so that the host's plumbing is what is tested.
 #include <fftmux/plugin.h>
 #include <fftmux/plugin_support.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <complex>
@@ -72,13 +76,17 @@ struct Plan {
   Backend* backend;
   fftmux_desc desc;
   long delay_us;
-  bool garbage; // needs a capability the table does not advertise
+  bool garbage;                  // needs a capability the table does not advertise
+  std::vector<uint32_t> devices; // those it spans; empty: one
 };
 
 #if defined(FIXTURE_TRUSTING)
 constexpr uint32_t caps =
     (FFTMUX_CAP_F32 | FFTMUX_CAP_F64 | FFTMUX_CAP_C2C | FFTMUX_CAP_STRIDES | FFTMUX_CAP_IN_PLACE) &
     ~uint32_t(FIXTURE_LACKS);
+#elif defined(FIXTURE_DEVICES)
+constexpr uint32_t caps =
+    FFTMUX_CAP_F32 | FFTMUX_CAP_F64 | FFTMUX_CAP_C2C | FFTMUX_CAP_STRIDES | FFTMUX_CAP_DEVICES;
 #else
 constexpr uint32_t caps = FFTMUX_CAP_F32 | FFTMUX_CAP_F64 | FFTMUX_CAP_C2C | FFTMUX_CAP_STRIDES;
 #endif
@@ -219,7 +227,15 @@ void shutdown(void* b) {
 
 fftmux_status about(void* p, fftmux_about_v1* a) {
   const std::string& hardware = static_cast<Backend*>(p)->hardware;
+#if defined(FIXTURE_DEVICES)
+  std::string lines;
+  for (int i = 0; i < FIXTURE_DEVICES; ++i)
+    lines += (i ? "\n" : "") + std::string("fixture device ") + std::to_string(i);
+  std::snprintf(a->devices, sizeof a->devices, "%s", lines.c_str());
+  a->max_devices = FIXTURE_DEVICES;
+#else
   std::snprintf(a->devices, sizeof a->devices, "fixture device");
+#endif
   if (hardware.empty())
     std::snprintf(a->hardware_key, sizeof a->hardware_key, "fixture %s", FIXTURE_NAME);
   else
@@ -258,7 +274,7 @@ fftmux_status plan_create(void* p, const fftmux_desc* d, uint32_t variant, void*
   auto* b = static_cast<Backend*>(p);
   if (fails(*b, "plan"))
     return fixture_status(b->status);
-  *out = new Plan{b, *d, of_variant(b->delay_us, variant), beyond_caps(*d)};
+  *out = new Plan{b, *d, of_variant(b->delay_us, variant), beyond_caps(*d), {}};
   return FFTMUX_OK;
 }
 
@@ -300,6 +316,7 @@ fftmux_status execute(void* p, int dir, const void* in, void* out) {
 struct Buffer {
   std::vector<unsigned char> bytes;
   long bus_us;
+  std::vector<uint32_t> devices; // a plan's buffer: one piece each; empty: one piece
 };
 
 fftmux_status execute_buffers(void* p, int dir, void* in, void* out) {
@@ -315,7 +332,7 @@ fftmux_status buffer_alloc(void* p, uint64_t bytes, void** out) {
   if (fails(*b, "alloc"))
     return fixture_status(b->status);
   return guarded(&b->host, [&] {
-    *out = new Buffer{std::vector<unsigned char>(bytes), b->bus_us};
+    *out = new Buffer{std::vector<unsigned char>(bytes), b->bus_us, {}};
   });
 }
 
@@ -340,10 +357,59 @@ uint64_t buffer_native(void* b) {
 }
 #endif
 
+#if defined(FIXTURE_DEVICES)
+fftmux_status query_v2(void* p, const fftmux_desc* d, uint32_t variant,
+                       const fftmux_plan_params_v1* params, fftmux_answer_v1* a) {
+  for (uint32_t i = 0; i < params->device_count; ++i)
+    if (params->devices[i] >= FIXTURE_DEVICES) {
+      std::snprintf(a->reason, sizeof a->reason, "fixture: device %u is not present (%d devices)",
+                    params->devices[i], FIXTURE_DEVICES);
+      return FFTMUX_OK;
+    }
+  return query(p, d, variant, a);
+}
+
+fftmux_status plan_create_v2(void* p, const fftmux_desc* d, uint32_t variant,
+                             fftmux_plan_params_v1* params, void** out) {
+  fftmux_status s = plan_create(p, d, variant, out);
+  if (s == FFTMUX_OK && params->devices)
+    static_cast<Plan*>(*out)->devices.assign(params->devices,
+                                             params->devices + params->device_count);
+  return s;
+}
+
+fftmux_status plan_buffer_alloc(void* p, uint64_t bytes, void** out) {
+  auto* plan = static_cast<Plan*>(p);
+  fftmux_status s = buffer_alloc(plan->backend, bytes, out);
+  if (s == FFTMUX_OK)
+    static_cast<Buffer*>(*out)->devices = plan->devices;
+  return s;
+}
+
+// Equal pieces, the last one shorter where the bytes do not divide.
+fftmux_status buffer_piece(void* b, uint32_t index, uint32_t* count, fftmux_piece* piece) {
+  auto* buf = static_cast<Buffer*>(b);
+  *count = std::max<uint32_t>(uint32_t(buf->devices.size()), 1);
+  if (index >= *count)
+    return FFTMUX_OK;
+  uint64_t size = buf->bytes.size(), each = (size + *count - 1) / *count;
+  piece->device = buf->devices.empty() ? 0 : buf->devices[index];
+  piece->offset = std::min(size, each * index);
+  piece->bytes = std::min(size - piece->offset, each);
+  piece->native = reinterpret_cast<uint64_t>(buf->bytes.data() + piece->offset);
+  piece->order = FFTMUX_ORDER_NATURAL;
+  return FFTMUX_OK;
+}
+#endif
+
 // The table of a plugin built before plan_create_v2: hosts still load it
-// and plan with plan_create.
+// and plan with plan_create. FIXTURE_DEVICES's is whole.
 const fftmux_backend_v1 table = {
+#if defined(FIXTURE_DEVICES)
+    sizeof(fftmux_backend_v1),
+#else
     offsetof(fftmux_backend_v1, plan_create_v2),
+#endif
     FIXTURE_ABI,
     FIXTURE_NAME,
     "1.0",
@@ -379,7 +445,18 @@ const fftmux_backend_v1 table = {
     buffer_native,
 #endif
     nullptr, // plan_set_stream
+#if defined(FIXTURE_DEVICES)
+    plan_create_v2,
+    nullptr, // the distributed entries
+    nullptr,
+    nullptr,
+    nullptr,
+    query_v2,
+    plan_buffer_alloc,
+    buffer_piece,
+#else
     nullptr, // plan_create_v2: beyond struct_size
+#endif
 };
 
 } // namespace

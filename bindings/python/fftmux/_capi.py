@@ -89,6 +89,7 @@ class BackendInfo(ctypes.Structure):
         ("devices", c_char * 512),
         ("variants", c_char * 256),
         ("hardware_key", c_char * 512),
+        ("max_devices", c_uint32),
     ]
 
 
@@ -110,6 +111,12 @@ class PlanOptions(ctypes.Structure):
         ("backend", c_char_p),
         ("variant", c_char_p),
         ("threads", c_uint32),
+        ("reserved2", c_uint32),
+        ("device_list", POINTER(c_uint32)),
+        ("device_list_length", c_uint32),
+        ("device_count", c_uint32),
+        ("order", c_uint32),
+        ("reserved3", c_uint32),
     ]
 
 

@@ -22,6 +22,7 @@ class BackendInfo:
     devices: tuple
     variants: tuple
     hardware_key: str
+    max_devices: int  # the most devices one plan spans; 0 while not initialized
 
     @property
     def ready(self):
@@ -57,6 +58,7 @@ def _backend_info(raw, variants):
         devices=_split(raw.devices, "\n"),
         variants=tuple(v for v in variants.split(",") if v),
         hardware_key=C.decode(raw.hardware_key),
+        max_devices=raw.max_devices,
     )
 
 

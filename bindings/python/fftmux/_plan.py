@@ -16,6 +16,26 @@ _DIRECTIONS = {"forward": C.FORWARD, "inverse": C.INVERSE, C.FORWARD: C.FORWARD,
                C.INVERSE: C.INVERSE}
 
 
+_ORDERS = {"natural": 0, "permuted": 1}
+
+
+def _device_options(options, devices, order):
+    """Sets the options' devices (a count or a list of indices) and order; returns the list's
+    C array, which must outlive the call that reads the options."""
+    if order not in _ORDERS:
+        raise ValueError(f"order={order!r}: expected 'natural' or 'permuted'")
+    options.order = _ORDERS[order]
+    if devices is None:
+        return None
+    if isinstance(devices, int):
+        options.device_count = devices
+        return None
+    listed = (ctypes.c_uint32 * len(devices))(*devices)
+    options.device_list = ctypes.cast(listed, ctypes.POINTER(ctypes.c_uint32))
+    options.device_list_length = len(devices)
+    return listed
+
+
 def threads_of(workers):
     """scipy.fft's workers as a thread count of the C API: None is 0 (the backend's
     default), n > 0 is n, n < 0 counts back from the CPUs this process may run on
@@ -210,6 +230,9 @@ class Plan(_Handle):
     contiguous. backend: 'auto' (routed by the tuning cache) or a name; variant: the
     backend's algorithm, default its best. context: default_context() unless given.
     workers: the plan's threads as scipy.fft counts them (threads_of); None: the backend's.
+    devices: the devices of the backend the plan spans, a count (2) or a list of indices
+    ([0, 1]); None: one. order: 'natural' or 'permuted', a device plan's output order across
+    them (docs/api.md, "Several devices").
     """
 
     _destroy_function = "fftmux_plan_destroy"
@@ -217,12 +240,12 @@ class Plan(_Handle):
     def __init__(self, shape, kind="c2c", precision="f64", *, batch=1, norm="backward",
                  shift=None, in_place=False, placement="host", in_strides=None, in_distance=0,
                  out_strides=None, out_distance=0, backend="auto", variant=None, context=None,
-                 workers=None):
+                 workers=None, devices=None, order="natural"):
         desc = _desc.make(shape, kind, precision, batch=batch, norm=norm, shift=shift,
                           in_place=in_place, placement=placement, in_strides=in_strides,
                           in_distance=in_distance, out_strides=out_strides,
                           out_distance=out_distance)
-        self._create(desc, backend, variant, context, workers)
+        self._create(desc, backend, variant, context, workers, devices, order)
 
     @classmethod
     def from_desc(cls, desc, backend="auto", variant=None, context=None, workers=None):
@@ -231,15 +254,17 @@ class Plan(_Handle):
         plan._create(desc, backend, variant, context, workers)
         return plan
 
-    def _create(self, desc, backend, variant, context, workers):
+    def _create(self, desc, backend, variant, context, workers, devices=None, order="natural"):
         context = context or default_context()
         options = C.new(C.PlanOptions, "fftmux_plan_options_init")
         options.backend = None if backend in (None, "auto") else backend.encode()
         options.variant = None if variant is None else variant.encode()
         options.threads = threads_of(workers)
+        listed = _device_options(options, devices, order)  # kept alive through the call
         handle = ctypes.c_void_p()
         C.call("fftmux_plan_create", context.handle, ctypes.byref(desc), ctypes.byref(options),
                ctypes.byref(handle))
+        del listed  # read by the call above, not after
         self._own(handle.value, context)
         self._lock = threading.Lock()  # the C API runs one call at a time per plan
         self._stream = 0

@@ -220,3 +220,17 @@ def test_run_on_raw_addresses(rng):
     p = fftmux.Plan((16,))
     p.run("forward", x.ctypes.data, y.ctypes.data)
     assert_close(y, np.fft.fft(x))
+
+
+def test_devices_are_a_plan_option_that_fftw_declines():
+    # fftw runs on one device: a plan across two is declined with the reason.
+    for devices in (2, [0, 1]):
+        with pytest.raises(fftmux.UnsupportedError, match="lacks FFTMUX_CAP_DEVICES"):
+            fftmux.Plan((16,), backend="fftw", devices=devices)
+    with pytest.raises(fftmux.InvalidArgumentError, match="listed twice"):
+        fftmux.Plan((16,), backend="fftw", devices=[1, 1])
+    with pytest.raises(ValueError, match="order='sideways'"):
+        fftmux.Plan((16,), backend="fftw", order="sideways")
+    assert fftmux.Plan((16,), backend="fftw", devices=1).backend == "fftw"
+    fftw = [b for b in fftmux.backends(probe=True) if b.name == "fftw"]
+    assert fftw and fftw[0].max_devices == 1
