@@ -75,6 +75,9 @@ typedef enum fftmux_domain {
 /* Half-precision storage (FFTMUX_F16, FFTMUX_BF16; arithmetic in F32). */
 #define FFTMUX_CAP_F16 0x200u
 #define FFTMUX_CAP_BF16 0x400u
+/* Padded sides (fftmux_desc.in_extent, out_extent); added after the first
+ * release: the host never asks a plugin without it about a padded problem. */
+#define FFTMUX_CAP_PADDING 0x800u
 
 /* Answer of query: supported, or declined with a reason. */
 typedef struct fftmux_answer_v1 {
