@@ -218,6 +218,12 @@ struct Builder {
         {{8, 6, 5}, {3, 6, 2}, {8, 2, 5}, FFTMUX_C2C},
         {{9, 7, 5}, {4, 3, 5}, {2, 7, 3}, FFTMUX_R2C},
         {{6, 5, 4}, {6, 5, 2}, {2, 3, 4}, FFTMUX_C2R},
+        // Long lines: four-step chains, R2C's and C2R's mirror passes, Bluestein's three passes.
+        {{8192}, {1000}, {2000}, FFTMUX_C2C},
+        {{10007}, {5000}, {77}, FFTMUX_C2C},
+        {{16384}, {5001}, {3001}, FFTMUX_R2C},
+        {{16384}, {3001}, {10001}, FFTMUX_C2R},
+        {{2048, 8}, {1000, 5}, {7, 8}, FFTMUX_C2C},
     };
     for (const Pad& p : all) {
       uint32_t t = turn++;
