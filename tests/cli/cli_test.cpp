@@ -206,6 +206,20 @@ TEST(Cli, JsonOutputsHoldTheProblemAsFields) {
   }
 }
 
+// A padded problem is measured and checked against the whole problem on the
+// zero-extended input (a round trip would lose what the output cut), and
+// keyed apart from the whole one.
+TEST(Cli, AutotuneMeasuresPaddedProblems) {
+  TuningFiles f;
+  for (const auto& record :
+       tune_records("--shape 64x60 --kind r2c --in-extent 20x33 --out-extent 64x7", f)) {
+    EXPECT_EQ(record["ok"], true) << record.dump(2);
+    expect_problem_fields(record, {{"in_extent", nlohmann::json::array({20, 33})},
+                                   {"out_extent", nlohmann::json::array({64, 7})}});
+  }
+  EXPECT_TRUE(has(slurp(f.user), "default in-extent 20x33 out-extent 64x7\"")) << slurp(f.user);
+}
+
 // Without --shape, --kind, --precision and --placement pick the set's problems
 // (a budget spent at once reports each as skipped, timing none).
 TEST(Cli, AutotuneTakesTheSetsProblemsOfTheKindGiven) {
