@@ -1,8 +1,7 @@
 // An FFTW plan of one problem: both directions planned through the guru64
 // interface on the caller's layout, plus the staging FFTW lacks (numpy
 // shifts, normalization, a preserved C2R input, R2R's orthogonal weights,
-// padded sides). fftw_backend.cpp is the
-// plugin around it.
+// padded sides). fftw_backend.cpp is the plugin around it.
 #pragma once
 
 #include "fftw_api.hpp"

@@ -179,4 +179,6 @@ def describe(desc):
         "in_distance": desc.in_distance,
         "out_strides": tuple(desc.out_strides[:rank]),
         "out_distance": desc.out_distance,
+        "in_extent": tuple(desc.in_extent[:rank]),
+        "out_extent": tuple(desc.out_extent[:rank]),
     }
