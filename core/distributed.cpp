@@ -118,6 +118,9 @@ Request check_request(const fftmux_desc* desc, const fftmux_plan_options* option
     invalid("desc->" + std::string(raw.in_distance ? "in" : "out") +
             "_distance is set: must be 0 in a distributed plan (the batch is interleaved)");
   r.problem = validate(desc);
+  if (geometry::padded(r.problem.desc))
+    invalid("desc->in_extent or out_extent is set: distributed plans hold whole sides (the "
+            "boxes lay them out); pad the data instead");
   if (r.problem.desc.placement != FFTMUX_HOST)
     invalid("desc->placement = FFTMUX_DEVICE: distributed plans run on host memory");
   if (options) {

@@ -64,6 +64,42 @@ void check_r2r(const fftmux_desc& d) {
             "not R2R");
 }
 
+// The padded extents: none negative, each within its side's whole axis,
+// resolved to 0 where they hold it all (axes past rank too). Padding is
+// defined for the DFT kinds out of place without shifts: an in-place side
+// would be two arrays of different shapes, and a shift would move the
+// zeros into the middle of the transformed data.
+void check_extents(fftmux_desc& d) {
+  for (bool input : {true, false}) {
+    int64_t* e = input ? d.in_extent : d.out_extent;
+    const char* name = input ? "in_extent" : "out_extent";
+    for (uint32_t i = 0; i < FFTMUX_MAX_RANK; ++i) {
+      int64_t whole = i < d.rank ? geometry::side_extent(d, input, i) : 0;
+      std::string at = field(name, int(i)) + " = " + std::to_string(e[i]);
+      if (i < d.rank && e[i] < 0)
+        invalid(at + ": extents must be positive (0 selects the whole axis)");
+      if (i < d.rank && e[i] > whole)
+        invalid(at + " exceeds " +
+                (whole == d.n[i] ? field("n", int(i)) + " = " + std::to_string(whole)
+                                 : "n[" + std::to_string(i) + "]/2+1 = " + std::to_string(whole) +
+                                       ", the complex elements of the halved axis"));
+      if (i >= d.rank || e[i] == whole)
+        e[i] = 0;
+    }
+  }
+  if (!geometry::padded(d))
+    return;
+  const std::string padding = "in_extent and out_extent (zero padding) ";
+  if (d.kind == FFTMUX_R2R)
+    invalid(padding + "apply to the DFT kinds (C2C, R2C, C2R), not R2R; pad the data instead");
+  if (d.flags & FFTMUX_IN_PLACE)
+    invalid(padding + "need an out-of-place plan: the input and output arrays differ in shape; "
+                      "clear FFTMUX_IN_PLACE (4)");
+  if (d.flags & (FFTMUX_SHIFT_INPUT | FFTMUX_SHIFT_OUTPUT))
+    invalid(padding + "do not combine with SHIFT_INPUT or SHIFT_OUTPUT (flags = " +
+            std::to_string(d.flags) + "): a shift would move the zeros into the data");
+}
+
 void check_sizes(const fftmux_desc& d) {
   if (d.rank < 1 || d.rank > FFTMUX_MAX_RANK)
     invalid("rank = " + std::to_string(d.rank) + ": rank must be 1, 2 or 3");
@@ -90,14 +126,13 @@ void check_strides(const int64_t* strides, int64_t distance, uint32_t rank, cons
             ": distances must be positive (0 selects the default)");
 }
 
-Side make_side(const fftmux_desc& d, bool complex, bool halved, bool padded) {
+// The array one side's buffer holds: its held extents, row-major by default.
+Side make_side(const fftmux_desc& d, bool input, bool padded) {
   Side s;
-  s.complex = complex;
-  s.element_bytes = plugin::scalar_bytes(d.precision) * (complex ? 2u : 1u);
+  s.complex = !geometry::real_side(d, input);
+  s.element_bytes = plugin::scalar_bytes(d.precision) * (s.complex ? 2u : 1u);
   for (uint32_t i = 0; i < d.rank; ++i)
-    s.extent[i] = d.n[i];
-  if (halved)
-    s.extent[d.rank - 1] = d.n[d.rank - 1] / 2 + 1;
+    s.extent[i] = geometry::held_extent(d, input, i);
   // Row-major defaults; the in-place real side is padded to the complex row.
   int64_t step = 1;
   for (int i = int(d.rank) - 1; i >= 0; --i) {
@@ -227,6 +262,19 @@ std::string dims(const int64_t* v, uint32_t count) {
 
 } // namespace
 
+std::string padding_text(const fftmux_desc& d) {
+  std::string s;
+  uint32_t rank = std::min<uint32_t>(d.rank, FFTMUX_MAX_RANK);
+  for (bool input : {true, false})
+    if (geometry::padded(d, input)) {
+      int64_t held[FFTMUX_MAX_RANK];
+      for (uint32_t i = 0; i < rank; ++i)
+        held[i] = geometry::held_extent(d, input, i);
+      s += (input ? " in-extent " : " out-extent ") + dims(held, rank);
+    }
+  return s;
+}
+
 std::string list_text(const int64_t* v, uint32_t count) {
   std::string s = "{";
   for (uint32_t i = 0; i < count; ++i)
@@ -256,14 +304,13 @@ Problem validate(const fftmux_desc* desc) {
             ": unknown bits set (known: SHIFT_INPUT 1, "
             "SHIFT_OUTPUT 2, IN_PLACE 4)");
   check_r2r(d);
+  check_extents(d);
   check_strides(d.in_strides, d.in_distance, d.rank, "in");
   check_strides(d.out_strides, d.out_distance, d.rank, "out");
 
   bool in_place = d.flags & FFTMUX_IN_PLACE;
-  p.in = make_side(d, !geometry::real_side(d, true), d.kind == FFTMUX_C2R,
-                   in_place && d.kind == FFTMUX_R2C);
-  p.out = make_side(d, !geometry::real_side(d, false), d.kind == FFTMUX_R2C,
-                    in_place && d.kind == FFTMUX_C2R);
+  p.in = make_side(d, true, in_place && d.kind == FFTMUX_R2C);
+  p.out = make_side(d, false, in_place && d.kind == FFTMUX_C2R);
   apply_given(p.in, d.in_strides, d.in_distance, d.rank);
   apply_given(p.out, d.out_strides, d.out_distance, d.rank);
   for (uint32_t i = 0; i < FFTMUX_MAX_RANK; ++i) {
@@ -307,6 +354,7 @@ std::string describe(const fftmux_desc& d) {
     s << " shift-input";
   if (d.flags & FFTMUX_SHIFT_OUTPUT)
     s << " shift-output";
+  s << padding_text(d);
   for (bool input : {true, false}) { // a layout only where it is not the default
     const char* side = input ? " in-" : " out-";
     if (plugin::custom_strides(d, input))

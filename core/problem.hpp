@@ -53,6 +53,10 @@ double scale_factor(const Problem& problem, int direction);
 // and explain texts, of a resolved descriptor.
 std::string describe(const fftmux_desc& desc);
 
+// " in-extent 100x100 out-extent 8x8": the held extents of the padded sides
+// of a resolved descriptor, "" where it has none; for keys and texts.
+std::string padding_text(const fftmux_desc& desc);
+
 // "{2, 1}": the first count values, for messages.
 std::string list_text(const int64_t* values, uint32_t count);
 

@@ -300,12 +300,13 @@ std::string problem_key(const Problem& p) {
   const fftmux_desc& d = p.desc;
   return geometry::kind_text(d) + ' ' + precision_names[d.precision] + ' ' + join_n(d) + " batch " +
          std::to_string(d.batch) + ' ' + placement_names[d.placement] +
-         (p.in_place() ? " in-place " : " out-of-place ") + layout_key(p);
+         (p.in_place() ? " in-place " : " out-of-place ") + layout_key(p) + padding_text(d);
 }
 
 std::string family_key(const fftmux_desc& d) {
   return geometry::kind_text(d) + ' ' + precision_names[d.precision] + " rank " +
-         std::to_string(d.rank) + ' ' + placement_names[d.placement];
+         std::to_string(d.rank) + ' ' + placement_names[d.placement] +
+         (geometry::padded(d) ? " padded" : "");
 }
 
 std::vector<Measurement> parse_cache(const std::string& text, const std::string& path) {

@@ -40,8 +40,37 @@ Geometry geometry(const fftmux_desc& d, bool input) {
   }
   if (d.kind != FFTMUX_C2C && d.kind != FFTMUX_R2R && g.complex)
     g.ext[R - 1] = d.n[d.rank - 1] / 2 + 1;
+  const int64_t* held = input ? d.in_extent : d.out_extent; // 0: the whole axis
+  for (uint32_t i = 0; i < d.rank; ++i)
+    if (held[i])
+      g.ext[off + i] = held[i];
   g.distance = input ? d.in_distance : d.out_distance;
   return g;
+}
+
+bool is_padded(const fftmux_desc& d) {
+  for (uint32_t i = 0; i < d.rank; ++i)
+    if (d.in_extent[i] || d.out_extent[i])
+      return true;
+  return false;
+}
+
+int64_t packed(const int64_t* ext, const int64_t* i);
+void unpack(const int64_t* ext, int64_t e, int64_t* i);
+
+// The values of a (packed, batch-major) side of extents from, each batch
+// copied into the leading corner of extents to, the rest zero; or cut to it
+// where to is smaller.
+Values reshaped(const Values& x, const Geometry& from, const Geometry& to, int64_t batch) {
+  Values y(size_t(to.count() * batch));
+  int64_t i[R];
+  for (int64_t b = 0; b < batch; ++b)
+    for (int64_t e = 0; e < to.count(); ++e) {
+      unpack(to.ext, e, i);
+      bool inside = i[0] < from.ext[0] && i[1] < from.ext[1] && i[2] < from.ext[2];
+      y[b * to.count() + e] = inside ? x[b * from.count() + packed(from.ext, i)] : 0.0;
+    }
+  return y;
 }
 
 // Element e (packed index within a batch) of a side, at its place in memory.
@@ -311,8 +340,35 @@ fftmux_desc resolved(const fftmux_desc& desc) {
   return r;
 }
 
+namespace {
+
+// A padded problem's expected output: the whole problem's of the input
+// zero-extended to every n, cut to the output extents.
+Values padded_expected(const fftmux_desc& d, int direction, const void* input, Method method) {
+  fftmux_desc whole = d;
+  std::memset(whole.in_extent, 0, sizeof whole.in_extent);
+  std::memset(whole.out_extent, 0, sizeof whole.out_extent);
+  std::memset(whole.in_strides, 0, sizeof whole.in_strides);
+  std::memset(whole.out_strides, 0, sizeof whole.out_strides);
+  whole.in_distance = whole.out_distance = 0;
+  whole.precision = FFTMUX_F64; // the zero-extended copy holds the input's values exactly
+  whole = resolved(whole);
+  Values x = reshaped(read_side(d, true, input), geometry(d, true), geometry(whole, true), d.batch);
+  fftmux_layout l;
+  l.struct_size = sizeof l;
+  fftmux_desc_layout(&whole, &l);
+  std::vector<unsigned char> bytes(l.in_bytes);
+  write_side(whole, true, x, bytes.data());
+  return reshaped(expected(whole, direction, bytes.data(), method), geometry(whole, false),
+                  geometry(d, false), d.batch);
+}
+
+} // namespace
+
 Values expected(const fftmux_desc& desc, int direction, const void* input, Method method) {
   fftmux_desc d = resolved(desc);
+  if (is_padded(d))
+    return padded_expected(d, direction, input, method);
   Geometry in = geometry(d, true), out = geometry(d, false);
   Geometry full = d.kind == FFTMUX_C2C ? in : d.kind == FFTMUX_R2C ? in : out;
   unsigned axes = all_axes(d), halved = axes & ~(1u << (R - 1));
@@ -374,6 +430,8 @@ std::vector<unsigned char> random_input(const fftmux_desc& desc, uint64_t seed) 
   std::memset(r.in_strides, 0, sizeof r.in_strides);
   std::memset(r.out_strides, 0, sizeof r.out_strides);
   r.in_distance = r.out_distance = 0;
+  std::memcpy(r.out_extent, d.in_extent, sizeof r.out_extent); // the held part of the spectrum
+  std::memset(r.in_extent, 0, sizeof r.in_extent);
   std::vector<unsigned char> reals = random_input(r, seed);
   Values v = expected(r, FFTMUX_FORWARD, reals.data(), Method::fftw);
   if (d.flags & FFTMUX_SHIFT_INPUT) // stored centred, as the plan expects it

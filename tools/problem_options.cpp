@@ -38,16 +38,17 @@ std::vector<int64_t> parse_list(const std::string& option, const std::string& te
   return values;
 }
 
-// A side's --X-strides (one per axis; 0 or none: the default) into strides.
-void parse_strides(const std::string& option, const std::string& text, uint32_t rank,
-                   int64_t* strides) {
+// One value per axis of --shape (--X-strides, --X-extent; 0 or none: the
+// default) into values.
+void parse_axes(const std::string& option, const std::string& text, uint32_t rank, int64_t* values,
+                const char* noun = "strides", const char* example = "8 or 4100x2") {
   if (text.empty())
     return;
-  std::vector<int64_t> v = parse_list(option, text, 0, "8 or 4100x2");
+  std::vector<int64_t> v = parse_list(option, text, 0, example);
   if (v.size() != rank)
-    throw std::runtime_error(option + " " + text + ": expected " + std::to_string(rank) +
-                             " strides, one per axis of --shape");
-  std::copy(v.begin(), v.end(), strides);
+    throw std::runtime_error(option + " " + text + ": expected " + std::to_string(rank) + " " +
+                             noun + ", one per axis of --shape");
+  std::copy(v.begin(), v.end(), values);
 }
 
 // A side's strides and distance, where they were given.
@@ -135,6 +136,12 @@ void ProblemOptions::add_to(CLI::App& app) {
                  "elements between the input's transforms (default: contiguous)");
   app.add_option("--out-strides", out_strides, "output strides, as --in-strides");
   app.add_option("--out-distance", out_distance, "as --in-distance, for the output");
+  app.add_option("--in-extent", in_extent,
+                 "points of each axis the input holds, the rest of --shape read as zero, e.g. "
+                 "100x100 (default: all)");
+  app.add_option("--out-extent", out_extent,
+                 "points of each axis of the output wanted, as --in-extent (complex elements on "
+                 "the halved axis of r2c)");
   app.add_option("--backend", backend, "auto or a backend name")->capture_default_str();
   app.add_option("--variant", variant, "a variant of the backend");
 }
@@ -156,8 +163,10 @@ fftmux_desc ProblemOptions::desc() const {
   d.flags = choice("--shift", shift, shift_names);
   if (in_place)
     d.flags |= FFTMUX_IN_PLACE;
-  parse_strides("--in-strides", in_strides, d.rank, d.in_strides);
-  parse_strides("--out-strides", out_strides, d.rank, d.out_strides);
+  parse_axes("--in-strides", in_strides, d.rank, d.in_strides);
+  parse_axes("--out-strides", out_strides, d.rank, d.out_strides);
+  parse_axes("--in-extent", in_extent, d.rank, d.in_extent, "extents", "100 or 100x100");
+  parse_axes("--out-extent", out_extent, d.rank, d.out_extent, "extents", "100 or 100x100");
   d.in_distance = in_distance;
   d.out_distance = out_distance;
   return d;
@@ -183,6 +192,13 @@ nlohmann::json problem_json(const fftmux_desc& d) {
                       {"in_place", bool(d.flags & FFTMUX_IN_PLACE)}};
   add_layout(j, "in", d.in_strides, d.rank, d.in_distance);
   add_layout(j, "out", d.out_strides, d.rank, d.out_distance);
+  for (bool input : {true, false})
+    if (geometry::padded(d, input)) {
+      std::vector<int64_t> held;
+      for (uint32_t i = 0; i < d.rank; ++i)
+        held.push_back(geometry::held_extent(d, input, i));
+      j[input ? "in_extent" : "out_extent"] = held;
+    }
   return j;
 }
 

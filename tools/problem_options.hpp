@@ -23,6 +23,7 @@ struct ProblemOptions {
   bool in_place = false;
   std::string in_strides, out_strides; // "8" or "4100x2"; empty: the default layout
   int64_t in_distance = 0, out_distance = 0;
+  std::string in_extent, out_extent; // "100x100"; empty: the whole axes
   std::string backend = "auto";
   std::string variant;
 
@@ -50,8 +51,8 @@ inline const std::vector<const char*> shift_names = {"none", "input", "output", 
 std::string describe(const fftmux_desc& d);
 
 // The problem as fields of every --json output: rank, shape, batch, kind,
-// precision, norm, placement, shift, in_place, and the strides and
-// distances that were given.
+// precision, norm, placement, shift, in_place, the strides and distances
+// that were given, and the held extents of padded sides.
 nlohmann::json problem_json(const fftmux_desc& d);
 
 // --devices: a count ("2") or a comma-separated list of device indices

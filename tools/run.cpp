@@ -51,10 +51,8 @@ std::vector<int64_t> side_shape(const fftmux_desc& d, bool input) {
   std::vector<int64_t> s;
   if (d.batch > 1)
     s.push_back(d.batch);
-  for (uint32_t i = 0; i < d.rank; ++i)
-    s.push_back(d.n[i]);
-  if (geometry::halved_kind(d) && !geometry::real_side(d, input))
-    s.back() = s.back() / 2 + 1;
+  for (uint32_t i = 0; i < d.rank; ++i) // the held array of a padded side
+    s.push_back(geometry::held_extent(d, input, i));
   return s;
 }
 

@@ -103,7 +103,8 @@ std::string Emitter::pair_index(const Side& side, bool alt, const std::string& l
 std::map<std::string, std::string> Emitter::line_bases(const Layout& l, const Side& side,
                                                        bool store) {
   const Axis& a = side.axes[0];
-  bool plain = element_coef(a) && !a.shift && a.limit == std::numeric_limits<int64_t>::max();
+  bool plain = element_coef(a) && !a.shift && a.limit == std::numeric_limits<int64_t>::max() &&
+               side.held == std::numeric_limits<int64_t>::max();
   if (side.access != Access::complex || !plain || l.flat || half_side(k_, side))
     return {};
   bool cuda = x_.dialect == Dialect::cuda;

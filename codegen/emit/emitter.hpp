@@ -90,6 +90,9 @@ private:
   void store(const Layout& cur);
   void mirror_pairs(const Layout& lay, const Side& side, bool store, const std::string& scale);
   std::string store_value(const Side& side, const std::string& l, bool alt, const std::string& v);
+  std::string store_whole(const Side& side, const std::string& l, bool alt, const std::string& v);
+  std::string held(const Side& side, const std::string& e, const std::string& value,
+                   const std::string& other) const;
 
   // ---- global memory indices (address.cpp) ----
   std::string flat_address(const Side& side, size_t slot, int64_t L) const;

@@ -38,30 +38,43 @@ std::string Emitter::load_value(const Side& side, const std::string& pos, bool a
 
 // The value at logical position l of a side.
 std::string Emitter::load_at(const Side& side, const std::string& l, bool alt) {
-  std::string h = u(side.length);
+  std::string h = u(side.length), m = "(" + h + " - " + l + ")";
+  std::string pair0 = "(2u * " + l + ")", pair1 = "(2u * " + l + " + 1u)";
+  const std::string zero = "CPLX(K(0.0), K(0.0))";
   switch (side.access) {
-  case Access::complex: return src(address(side, alt, l));
-  case Access::real: return "CPLX(" + src_real(address(side, alt, l)) + ", K(0.0))";
+  case Access::complex: return held(side, l, src(address(side, alt, l)), zero);
+  case Access::real:
+    return held(side, l, "CPLX(" + src_real(address(side, alt, l)) + ", K(0.0))", zero);
   case Access::real_pair:
-    if (paired(side))
+    if (paired(side) && side.held == std::numeric_limits<int64_t>::max())
       return src(pair_index(side, alt, l));
-    return "CPLX(" + src_real(address(side, alt, "(2u * " + l + ")")) + ", " +
-           src_real(address(side, alt, "(2u * " + l + " + 1u)")) + ")";
+    return "CPLX(" + held(side, pair0, src_real(address(side, alt, pair0)), "K(0.0)") + ", " +
+           held(side, pair1, src_real(address(side, alt, pair1)), "K(0.0)") + ")";
   case Access::hermitian:
     // The imaginary part of X[0] is ignored, as numpy and FFTW do.
     return "(" + l + " == " + u(0) + " ? CPLX(" + src(address(side, alt, l)) +
-           ".x, K(0.0)) : " + l + " <= " + u(side.length / 2) + " ? " + src(address(side, alt, l)) +
-           " : cconj(" + src(address(side, alt, "(" + h + " - " + l + ")")) + "))";
-  case Access::r2c:
+           ".x, K(0.0)) : " + l + " <= " + u(side.length / 2) + " ? " +
+           held(side, l, src(address(side, alt, l)), zero) + " : cconj(" +
+           held(side, m, src(address(side, alt, m)), zero) + "))";
+  case Access::r2c: // from the packed half spectrum in scratch, which holds it all
     return "r2c_post(" + src(address(side, alt, "(" + l + " % " + h + ")")) + ", " +
            src(address(side, alt, "((" + h + " - " + l + ") % " + h + ")")) + ", " +
            lookup(side.table, l) + ")";
   case Access::c2r:
-    return "c2r_pre(" + src(address(side, alt, l)) + ", " +
-           src(address(side, alt, "(" + h + " - " + l + ")")) + ", " + lookup(side.table, l) +
-           ", " + l + " == " + u(0) + ")";
+    return "c2r_pre(" + held(side, l, src(address(side, alt, l)), zero) + ", " +
+           held(side, m, src(address(side, alt, m)), zero) + ", " + lookup(side.table, l) + ", " +
+           l + " == " + u(0) + ")";
   }
   return "";
+}
+
+// value where element e of a side's axis 0 is one its buffer holds, else
+// other (Side::held: a padded input reads zero there, touching no memory).
+std::string Emitter::held(const Side& side, const std::string& e, const std::string& value,
+                          const std::string& other) const {
+  if (side.held == std::numeric_limits<int64_t>::max())
+    return value;
+  return "(" + e + " < " + u(side.held) + " ? " + value + " : " + other + ")";
 }
 
 // The layout a side of `count` positions is accessed in: by its mapping, `own` for direct.
@@ -161,8 +174,26 @@ void Emitter::mirror_pairs(const Layout& lay, const Side& side, bool store,
 }
 
 // The statement that stores value v at logical position l of a side
-// (complex, real or real pairs).
+// (complex, real or real pairs), none past the elements it holds (Side::held).
 std::string Emitter::store_value(const Side& side, const std::string& l, bool alt,
+                                 const std::string& v) {
+  if (side.held == std::numeric_limits<int64_t>::max())
+    return store_whole(side, l, alt, v);
+  if (side.access != Access::real_pair)
+    return "if (" + l + " < " + u(side.held) + ") { " + store_whole(side, l, alt, v) + " }";
+  std::string pair0 = "(2u * " + l + ")", pair1 = "(2u * " + l + " + 1u)", held = u(side.held);
+  auto real = [&](const std::string& e, const char* part) {
+    std::string at = address(side, alt, e), value = std::string("v.") + part;
+    return "if (" + e + " < " + held + ") { " +
+           (half_store_ ? put_real16(at, value)
+                        : format(x_.dst_real, at.c_str()) + " = " + value + ";") +
+           " }";
+  };
+  return "cplx_t v = " + v + "; " + real(pair0, "x") + " " + real(pair1, "y");
+}
+
+// store_value on a side that holds its whole axis.
+std::string Emitter::store_whole(const Side& side, const std::string& l, bool alt,
                                  const std::string& v) {
   if (side.access == Access::complex)
     return put(address(side, alt, l), v);

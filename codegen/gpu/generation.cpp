@@ -60,7 +60,7 @@ template <class Tuple> void append_fields(std::string& k, const Tuple& fields) {
 
 std::string generated_key(const fftmux_desc& desc, const Device& d, const Options& o,
                           uint64_t max_buffer_bytes, Dialect dialect) {
-  static_assert(sizeof(fftmux_desc) == 60 + 28 * FFTMUX_MAX_RANK, "fftmux_desc has no padding");
+  static_assert(sizeof(fftmux_desc) == 60 + 44 * FFTMUX_MAX_RANK, "fftmux_desc has no padding");
   std::string k(reinterpret_cast<const char*>(&desc), sizeof desc);
   append_fields(k, o.fields());
   append_fields(k, d.fields());

@@ -74,7 +74,7 @@ void Planner::bluestein(const Line& l, double scale, bool r2c_post) {
   c1.length = m1;
   c1.digits = cols;
   c1.load = substitute(l.load, {{kElement, m2}, {0, 1}}, 1);
-  c1.load.axes[0].limit = n;
+  c1.load.axes[0].limit = std::min(c1.load.axes[0].limit, n);
   c1.store = packed(base, m, l.digits, {{kElement, m2}, {0, 1}}, 1);
   c1.steps.push_back(multiply(ct, composite, n));
   std::vector<Step> forward = stages(m1, -1);
@@ -135,7 +135,7 @@ Kernel Planner::chirped_load(const Line& l, int64_t m, const Table& ct) const {
   k.length = m;
   k.digits = l.digits;
   k.load = l.load;
-  k.load.axes[0].limit = l.n;
+  k.load.axes[0].limit = std::min(k.load.axes[0].limit, l.n);
   k.steps.push_back(multiply(ct, position_index(), l.n));
   return k;
 }

@@ -24,7 +24,8 @@ Planner::Planner(const fftmux_desc& desc, int direction, const Device& device, c
 // Plans the axes one after another (C2R's real axis last), each pass between the buffers its place
 // in the order gives it, and writes the summary.
 void Planner::run() {
-  geometry::Shape in = geometry::shape(d, true), outs = geometry::shape(d, false);
+  // The sides' whole extents; a padded one's lines and elements come from pass_extents.
+  geometry::Shape in = geometry::shape(d, true, true), outs = geometry::shape(d, false, true);
   bool shift_in = d.flags & FFTMUX_SHIFT_INPUT, shift_out = d.flags & FFTMUX_SHIFT_OUTPUT;
   bool in_place = d.flags & FFTMUX_IN_PLACE;
   const int last = FFTMUX_MAX_RANK - 1, first = FFTMUX_MAX_RANK - int(d.rank);
@@ -34,9 +35,12 @@ void Planner::run() {
   if (d.kind == FFTMUX_C2R) // the real axis last
     std::rotate(order.begin(), order.begin() + 1, order.end());
   // C2R with more axes out of place keeps its input intact: the complex
-  // axes run from the input into a packed copy in scratch.
-  bool staged = d.kind == FFTMUX_C2R && d.rank > 1 && !in_place;
-  Where stage{Binding::scratch, geometry::packed(in)};
+  // axes run from the input into a packed copy in scratch. A cut output
+  // cannot hold the axes between passes: they run through a whole packed
+  // copy of the output side in scratch.
+  bool c2r = d.kind == FFTMUX_C2R;
+  bool staged = d.rank > 1 && (c2r ? !in_place : geometry::padded(d, false));
+  Where stage{Binding::scratch, geometry::packed(c2r ? in : outs)};
   if (staged)
     take(stage.s.distance * d.batch);
   const int64_t staging = reserved; // held by the staged copy through every axis
@@ -45,16 +49,13 @@ void Planner::run() {
     int a = order[i];
     bool first_pass = i == 0, last_pass = i + 1 == order.size();
     Where src{Binding::input, in}, dst{Binding::output, outs};
-    if (!first_pass && d.kind != FFTMUX_C2R)
-      src = dst;
-    if (d.kind == FFTMUX_C2R && d.rank > 1) {
-      Where mid = staged ? stage : Where{Binding::input, in};
-      if (!first_pass)
-        src = mid;
-      if (!last_pass)
-        dst = mid;
-    }
+    Where mid = staged ? stage : c2r ? Where{Binding::input, in} : dst; // between passes
+    if (!first_pass)
+      src = mid;
+    if (!last_pass)
+      dst = mid;
     reserved = staging;
+    pass_extents(order, i);
     int64_t n = d.n[a - first];
     double s = last_pass ? geometry::scale(d, sign) : 1.0;
     size_t before = out.passes.size();
@@ -65,6 +66,8 @@ void Planner::run() {
       l.n = n;
       l.load = user_side(src.s, src.b, a, n, shift_in);
       l.store = user_side(dst.s, dst.b, a, n, shift_out);
+      l.load.held = held_load;
+      l.store.held = held_store;
       l.digits = line_digits(src.s, a);
       any_line(l, s);
     }
@@ -96,16 +99,34 @@ Side Planner::user_side(const geometry::Shape& s, Binding b, int a, int64_t leng
   return side;
 }
 
-// The digits of a line along axis a: the other axes' extents and the batch, fastest first, as
-// user_side numbers them.
+// The digits of a line along axis a: the other axes' extents in this pass (lines) and the batch,
+// fastest first, as user_side numbers them.
 std::vector<int64_t> Planner::line_digits(const geometry::Shape& s, int a) const {
   std::vector<int64_t> g;
   for (int x = FFTMUX_MAX_RANK - 1; x >= 0; --x)
     if (x != a && s.extent[x] > 1)
-      g.push_back(s.extent[x]);
+      g.push_back(lines[x]);
   if (d.batch > 1)
     g.push_back(d.batch);
   return g;
+}
+
+// Padded sides, for pass i of order: lines run over the output's held extents on the axes
+// transformed before it and the input's on the others (the rest are zero or not wanted), and
+// its axis' load and store hold the input's and output's elements (Side::held).
+void Planner::pass_extents(const std::vector<int>& order, size_t i) {
+  const int first = FFTMUX_MAX_RANK - int(d.rank);
+  auto held = [&](bool input, int x) {
+    uint32_t axis = uint32_t(x - first);
+    int64_t e = geometry::held_extent(d, input, axis);
+    return e == geometry::side_extent(d, input, axis) ? std::numeric_limits<int64_t>::max() : e;
+  };
+  for (int x = first; x < FFTMUX_MAX_RANK; ++x) {
+    bool done = std::find(order.begin(), order.begin() + long(i), x) != order.begin() + long(i);
+    lines[x] = geometry::held_extent(d, !done, uint32_t(x - first));
+  }
+  held_load = held(true, order[i]);
+  held_store = held(false, order[i]);
 }
 
 // Line l by Stockham stages where no prime factor of its length exceeds 13, else by Bluestein's

@@ -65,6 +65,12 @@ struct Planner {
   // Scratch regions live until the axis that took them is done.
   int64_t reserved = 0;
 
+  // The pass being planned over padded sides (pass_extents): the extent of each axis its lines
+  // run over, and the elements its load and store hold along its axis (Side::held).
+  int64_t lines[FFTMUX_MAX_RANK] = {1, 1, 1};
+  int64_t held_load = std::numeric_limits<int64_t>::max();
+  int64_t held_store = std::numeric_limits<int64_t>::max();
+
   // The largest last butterfly whose outputs take Step::rows at any length.
   static constexpr int max_row_radix = 8;
   // Rounds an exchange through shared memory may take (Kernel::chunks).
@@ -83,6 +89,7 @@ struct Planner {
   void run();
   Side user_side(const geometry::Shape& s, Binding b, int a, int64_t length, bool shifted) const;
   std::vector<int64_t> line_digits(const geometry::Shape& s, int a) const;
+  void pass_extents(const std::vector<int>& order, size_t i);
   void any_line(const Line& l, double scale);
 
   // What the device and options allow a kernel (limits.cpp).

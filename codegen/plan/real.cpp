@@ -17,6 +17,8 @@ void Planner::real_line(int a, int64_t n, const Where& src, const Where& dst, do
   int64_t h = n / 2;
   Side rs = user_side(real.s, real.b, a, n, r2c ? shift_in : shift_out);
   Side cs = user_side(cplx.s, cplx.b, a, h + 1, false);
+  rs.held = r2c ? held_load : held_store;
+  cs.held = r2c ? held_store : held_load;
   Line l;
   l.digits = line_digits(cplx.s, a);
   if (n % 2) { // odd: full length, real in or real out

@@ -145,6 +145,8 @@ bool Planner::contiguous(const Side& s, const Kernel& k, int64_t L) {
       k.real_step == RealStep::mirror_lines)
     return false;
   int64_t unit = pairs ? 2 : 1; // scalars a position (a pair's are 2 l, 2 l + 1)
+  if (s.held != std::numeric_limits<int64_t>::max())
+    return false;
   for (const Axis& a : s.axes)
     if (a.shift || a.limit != std::numeric_limits<int64_t>::max())
       return false;

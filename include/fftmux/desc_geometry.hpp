@@ -32,20 +32,46 @@ inline bool halved_kind(const fftmux_desc& d) {
   return d.kind == FFTMUX_R2C || d.kind == FFTMUX_C2R;
 }
 
-inline Shape shape(const fftmux_desc& d, bool input) {
+// The extent of axis i of one side, axes as in desc.n (not right-aligned):
+// n/2+1 on the halved last axis of the complex side of R2C and C2R.
+inline int64_t side_extent(const fftmux_desc& d, bool input, uint32_t i) {
+  return halved_kind(d) && !real_side(d, input) && i + 1 == d.rank ? d.n[i] / 2 + 1 : d.n[i];
+}
+
+// The points of axis i (as in desc.n) a side's array holds: its in_extent
+// or out_extent, the whole side_extent where that is 0 (no padding).
+inline int64_t held_extent(const fftmux_desc& d, bool input, uint32_t i) {
+  int64_t e = input ? d.in_extent[i] : d.out_extent[i];
+  return e ? e : side_extent(d, input, i);
+}
+
+// Whether a side's array holds less than the whole side on some axis: a
+// zero-padded input, or an output cut to a prefix.
+inline bool padded(const fftmux_desc& d, bool input) {
+  for (uint32_t i = 0; i < d.rank && i < FFTMUX_MAX_RANK; ++i)
+    if (held_extent(d, input, i) != side_extent(d, input, i))
+      return true;
+  return false;
+}
+
+inline bool padded(const fftmux_desc& d) {
+  return padded(d, true) || padded(d, false);
+}
+
+// The array a side's buffer holds (its held extents, strides and distance);
+// whole: the side's full extents on the same strides, as an engine sees it.
+inline Shape shape(const fftmux_desc& d, bool input, bool whole = false) {
   Shape s;
   s.complex = !real_side(d, input);
   int offset = FFTMUX_MAX_RANK - int(d.rank);
   for (uint32_t i = 0; i < d.rank; ++i) {
-    s.extent[offset + i] = d.n[i];
+    s.extent[offset + i] = whole ? side_extent(d, input, i) : held_extent(d, input, i);
     s.stride[offset + i] = input ? d.in_strides[i] : d.out_strides[i];
     s.shift_axes |= 1u << (offset + i);
   }
   s.distance = input ? d.in_distance : d.out_distance;
-  if (halved_kind(d) && s.complex) { // the halved axis is never shifted
-    s.extent[FFTMUX_MAX_RANK - 1] = d.n[d.rank - 1] / 2 + 1;
+  if (halved_kind(d) && s.complex) // the halved axis is never shifted
     s.shift_axes &= ~(1u << (FFTMUX_MAX_RANK - 1));
-  }
   return s;
 }
 
@@ -88,12 +114,6 @@ inline bool custom_strides(const fftmux_desc& d, bool input) {
 // Whether a batched side's distance differs from the default layout's.
 inline bool custom_distance(const fftmux_desc& d, bool input) {
   return d.batch > 1 && shape(d, input).distance != default_layout(d, input).distance;
-}
-
-// The extent of axis i of one side, axes as in desc.n (not right-aligned):
-// n/2+1 on the halved last axis of the complex side of R2C and C2R.
-inline int64_t side_extent(const fftmux_desc& d, bool input, uint32_t i) {
-  return halved_kind(d) && !real_side(d, input) && i + 1 == d.rank ? d.n[i] / 2 + 1 : d.n[i];
 }
 
 inline int64_t points(const fftmux_desc& d) {

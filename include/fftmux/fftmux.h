@@ -165,10 +165,20 @@ typedef struct fftmux_desc {
   uint32_t r2r[FFTMUX_MAX_RANK]; /* fftmux_r2r_kind of each axis: set on the first
                                     rank axes for R2R, NONE for the other kinds */
   uint32_t reserved2;
+  /* ---- added after the first release (an older struct_size reads as 0) ----
+   * Zero padding without copies (docs/api.md, "Padded sides"). in_extent:
+   * the points of each axis the input holds, the rest of its n[i] reading as
+   * zero; out_extent: the points of each axis of the output written, the
+   * prefix of the whole result. 0 = the whole axis. On the complex side of
+   * R2C and C2R the last axis counts complex elements, at most n/2+1. The
+   * strides, distance and fftmux_desc_layout of a side describe the array
+   * of these extents. C2C, R2C and C2R, out of place, without shifts. */
+  int64_t in_extent[FFTMUX_MAX_RANK];
+  int64_t out_extent[FFTMUX_MAX_RANK];
 } fftmux_desc;
 
 /* Sets struct_size and defaults: rank 1, n = {1}, batch 1, C2C, F32,
- * NORM_BACKWARD, HOST, out-of-place, default strides, r2r NONE. */
+ * NORM_BACKWARD, HOST, out-of-place, default strides, r2r NONE, no padding. */
 FFTMUX_API void fftmux_desc_init(fftmux_desc* desc);
 
 /* Resolved layout of a valid descriptor: element counts and byte spans that

@@ -79,6 +79,9 @@ typedef enum fftmux_domain {
  * plan_buffer_alloc and buffer_piece read or make them); added after the
  * first release: the host never asks a plugin without it about such a plan. */
 #define FFTMUX_CAP_DEVICES 0x800u
+/* Padded sides (fftmux_desc.in_extent, out_extent); added after the first
+ * release: the host never asks a plugin without it about a padded problem. */
+#define FFTMUX_CAP_PADDING 0x1000u
 
 /* Answer of query: supported, or declined with a reason. */
 typedef struct fftmux_answer_v1 {

@@ -293,11 +293,11 @@ uint64_t buffer_native(void* p) {
   return reinterpret_cast<uint64_t>(static_cast<Buffer*>(p)->data);
 }
 
-// The whole API, real-to-real kinds included.
+// The whole API, real-to-real kinds and padded sides included.
 plugin::Identity identity() {
   // F16 and BF16 are declined in query, with the reason.
   return plugin::whole_identity("fftw", FFTMUX_DOMAIN_HOST, variants,
-                                plugin::half_caps | FFTMUX_CAP_R2R);
+                                plugin::half_caps | FFTMUX_CAP_R2R | FFTMUX_CAP_PADDING);
 }
 
 } // namespace

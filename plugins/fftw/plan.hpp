@@ -1,7 +1,7 @@
 // An FFTW plan of one problem: both directions planned through the guru64
 // interface on the caller's layout, plus the staging FFTW lacks (numpy
-// shifts, normalization, a preserved C2R input, R2R's orthogonal weights). fftw_backend.cpp is the
-// plugin around it.
+// shifts, normalization, a preserved C2R input, R2R's orthogonal weights,
+// padded sides). fftw_backend.cpp is the plugin around it.
 #pragma once
 
 #include "fftw_api.hpp"
@@ -85,11 +85,14 @@ public:
       : PlanBase(backend), d_(d), rigor_(rigor), asked_(threads) {
     user_in_ = plugin::shape(d, true);
     user_out_ = plugin::shape(d, false);
-    stage_in_ =
-        (d.flags & FFTMUX_SHIFT_INPUT) || (d.kind == FFTMUX_C2R && !in_place()) || weighs_input();
-    stage_out_ = d.flags & FFTMUX_SHIFT_OUTPUT;
-    engine_in_ = stage_in_ ? packed(user_in_) : user_in_;
-    engine_out_ = stage_out_ ? packed(user_out_) : user_out_;
+    padded_in_ = plugin::padded(d, true);
+    stage_in_ = (d.flags & FFTMUX_SHIFT_INPUT) || (d.kind == FFTMUX_C2R && !in_place()) ||
+                weighs_input() || padded_in_;
+    stage_out_ = (d.flags & FFTMUX_SHIFT_OUTPUT) || plugin::padded(d, false);
+    // A padded side's engine array is the whole side: the held input placed
+    // in its zeroed corner, the output's wanted prefix copied out of it.
+    engine_in_ = stage_in_ ? packed(plugin::shape(d, true, true)) : user_in_;
+    engine_out_ = stage_out_ ? packed(plugin::shape(d, false, true)) : user_out_;
     if (stage_in_)
       scratch_in_.reset(alloc(span(engine_in_, d.batch) * width(engine_in_)));
     if (stage_out_)
@@ -102,6 +105,8 @@ public:
         planned_[slot(dir)] = make(dir, unaligned_only_ ? FFTW_UNALIGNED : 0);
     for (int dir : {FFTMUX_FORWARD, FFTMUX_INVERSE})
       scale_[slot(dir)] = plugin::scale(d, dir);
+    if (padded_in_) // the planner wrote into the scratch
+      zero_input();
   }
 
   ~Plan() override {
@@ -118,6 +123,8 @@ public:
     const T* src = static_cast<const T*>(in);
     T s = T(scale_[slot(dir)]);
     if (stage_in_) { // the transform is linear: the input's copy scales it, one pass fewer
+      if (padded_in_ && d_.kind == FFTMUX_C2R) // FFTW's c2r overwrote the zeros last time
+        zero_input();
       gather(src, scratch_in_.get(), s);
       weigh(scratch_in_.get(), engine_in_, dir, true);
       src = scratch_in_.get();
@@ -345,7 +352,7 @@ private:
     bool shift = d_.flags & FFTMUX_SHIFT_INPUT;
     int64_t w = width(user_in_);
     auto times = [s](T v) { return v * s; };
-    if (!shift && is_packed(user_in_)) // C2R 4096 x1024: 20 -> 6.6 ms
+    if (!shift && !padded_in_ && is_packed(user_in_)) // C2R 4096 x1024: 20 -> 6.6 ms
       return in_parallel(span(user_in_, d_.batch) * w, [&](int64_t a, int64_t b) {
         if (s == 1)
           std::copy(user + a, user + b, packed + a);
@@ -357,9 +364,17 @@ private:
     });
   }
 
+  // The padded input's engine array all zero: the gather then fills only
+  // the held corner, so the rest reads as zero.
+  void zero_input() {
+    T* p = scratch_in_.get();
+    in_parallel(span(engine_in_, d_.batch) * width(engine_in_),
+                [&](int64_t a, int64_t b) { std::fill(p + a, p + b, T(0)); });
+  }
+
   void scatter(const T* packed, T* user, T s) const {
     int64_t w = width(user_out_);
-    walk_side(user_out_, true, engine_out_, [&](int64_t u, int64_t p) {
+    walk_side(user_out_, d_.flags & FFTMUX_SHIFT_OUTPUT, engine_out_, [&](int64_t u, int64_t p) {
       for (int64_t c = 0; c < w; ++c)
         user[u * w + c] = packed[p * w + c] * s;
     });
@@ -382,6 +397,7 @@ private:
   int asked_; // the caller's threads; 0: the backend's choice
   Shape user_in_, user_out_, engine_in_, engine_out_;
   bool stage_in_ = false, stage_out_ = false;
+  bool padded_in_ = false;      // the input holds part of each axis (in_extent)
   bool unaligned_only_ = false; // planned FFTW_UNALIGNED (quirks.hpp): any pointer runs
   int threads_[2] = {1, 1};     // each direction's plan's threads
   static constexpr int64_t thread_check_points = int64_t(1) << 20;

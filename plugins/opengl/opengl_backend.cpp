@@ -183,5 +183,5 @@ uint64_t buffer_native(void* buffer) {
 FFTMUX_PLUGIN_TABLE(fftmux::opengl,
                     fftmux::plugin::whole_identity("opengl", FFTMUX_DOMAIN_OPENGL,
                                                    codegen::offered(codegen::Api::opengl).names,
-                                                   fftmux::plugin::half_caps),
+                                                   fftmux::plugin::half_caps | FFTMUX_CAP_PADDING),
                     nullptr)

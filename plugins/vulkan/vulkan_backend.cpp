@@ -208,5 +208,5 @@ uint64_t buffer_native(void* b) {
 FFTMUX_PLUGIN_TABLE(fftmux::vulkan,
                     fftmux::plugin::whole_identity("vulkan", FFTMUX_DOMAIN_VULKAN,
                                                    codegen::offered(codegen::Api::vulkan).names,
-                                                   fftmux::plugin::half_caps),
+                                                   fftmux::plugin::half_caps | FFTMUX_CAP_PADDING),
                     nullptr)

@@ -84,7 +84,11 @@ TEST(Cli, RunVerifiesAgainstTheReference) {
                            "--verify",
                            "run --shape 101 --batch 4 --kind dst1 --direction inverse --in-place "
                            "--verify",
-                           "run --shape 8x6x5 --kind dct1 --norm forward --verify --json"}) {
+                           "run --shape 8x6x5 --kind dct1 --norm forward --verify --json",
+                           "run --shape 64x60 --kind r2c --in-extent 20x33 --out-extent 64x7 "
+                           "--verify",
+                           "run --shape 100 --in-extent 37 --out-extent 11 --batch 3 --verify "
+                           "--json"}) {
     Result r = fftmux_cli(args);
     EXPECT_EQ(r.status, 0) << args << "\n" << r.out << r.err;
     EXPECT_TRUE(r.out.find("ok") != std::string::npos ||
@@ -202,6 +206,20 @@ TEST(Cli, JsonOutputsHoldTheProblemAsFields) {
   }
 }
 
+// A padded problem is measured and checked against the whole problem on the
+// zero-extended input (a round trip would lose what the output cut), and
+// keyed apart from the whole one.
+TEST(Cli, AutotuneMeasuresPaddedProblems) {
+  TuningFiles f;
+  for (const auto& record :
+       tune_records("--shape 64x60 --kind r2c --in-extent 20x33 --out-extent 64x7", f)) {
+    EXPECT_EQ(record["ok"], true) << record.dump(2);
+    expect_problem_fields(record, {{"in_extent", nlohmann::json::array({20, 33})},
+                                   {"out_extent", nlohmann::json::array({64, 7})}});
+  }
+  EXPECT_TRUE(has(slurp(f.user), "default in-extent 20x33 out-extent 64x7\"")) << slurp(f.user);
+}
+
 // Without --shape, --kind, --precision and --placement pick the set's problems
 // (a budget spent at once reports each as skipped, timing none).
 TEST(Cli, AutotuneTakesTheSetsProblemsOfTheKindGiven) {
@@ -309,6 +327,9 @@ const Bad bad[] = {
     {"run --shape 16 --out-strides -1", "--out-strides -1: expected numbers of at least 0"},
     {"run --shape 16 --batch 2 --in-distance -3", "in_distance = -3"},
     {"run --shape 16 --batch 2 --out-distance 4", "out_distance = 4 is within the reach 15"},
+    {"run --shape 16x8 --in-extent 4", "--in-extent 4: expected 2 extents, one per axis"},
+    {"run --shape 16 --out-extent 17", "out_extent[0] = 17 exceeds n[0] = 16"},
+    {"run --shape 16 --in-extent 4 --in-place", "zero padding) need an out-of-place plan"},
     {"run --threads -1", "--threads -1: must be from 0 (the backend's default) to 1024"},
     {"run --threads 5000", "--threads 5000: must be from 0"},
     {"run --devices 0", "--devices 0: a count must be from 1 to 16"},

@@ -110,6 +110,21 @@ const Bad table[] = {
     {"in_place_r2r_strides",
      [](fftmux_desc& d) { d = base(1, FFTMUX_R2R); d.r2r[0] = FFTMUX_DCT4; d.flags = FFTMUX_IN_PLACE; d.out_strides[0] = 2; },
      "in-place R2R needs equal layouts"},
+    {"in_extent_negative", [](fftmux_desc& d) { d.in_extent[0] = -1; },
+     "in_extent[0] = -1: extents must be positive (0 selects the whole axis)"},
+    {"in_extent_past_n", [](fftmux_desc& d) { d = base(2); d.n[1] = 64; d.in_extent[1] = 70; },
+     "in_extent[1] = 70 exceeds n[1] = 64"},
+    {"out_extent_past_n", [](fftmux_desc& d) { d.out_extent[0] = 9; }, "out_extent[0] = 9 exceeds n[0] = 8"},
+    {"r2c_out_extent_past_half", [](fftmux_desc& d) { d = base(2, FFTMUX_R2C); d.out_extent[1] = 6; },
+     "out_extent[1] = 6 exceeds n[1]/2+1 = 5, the complex elements of the halved axis"},
+    {"c2r_in_extent_past_half", [](fftmux_desc& d) { d = base(1, FFTMUX_C2R); d.in_extent[0] = 8; },
+     "in_extent[0] = 8 exceeds n[0]/2+1 = 5"},
+    {"padded_r2r", [](fftmux_desc& d) { d = base(1, FFTMUX_R2R); d.r2r[0] = FFTMUX_DCT2; d.in_extent[0] = 4; },
+     "in_extent and out_extent (zero padding) apply to the DFT kinds (C2C, R2C, C2R), not R2R"},
+    {"padded_in_place", [](fftmux_desc& d) { d.flags = FFTMUX_IN_PLACE; d.out_extent[0] = 4; },
+     "in_extent and out_extent (zero padding) need an out-of-place plan"},
+    {"padded_shift", [](fftmux_desc& d) { d.flags = FFTMUX_SHIFT_INPUT; d.in_extent[0] = 4; },
+     "do not combine with SHIFT_INPUT or SHIFT_OUTPUT (flags = 1)"},
     {"in_span_overflow", [](fftmux_desc& d) { d.n[0] = 4; d.in_strides[0] = 1LL << 62; },
      "the input span overflows"},
     {"out_distance_overflow", [](fftmux_desc& d) { d.batch = 4; d.out_distance = 1LL << 62; },
@@ -228,3 +243,52 @@ TEST(Descriptor, OlderShorterStructIsAccepted) {
 }
 
 } // namespace
+
+namespace {
+
+fftmux_layout layout_of(const fftmux_desc& d) {
+  fftmux_layout l;
+  l.struct_size = sizeof l;
+  EXPECT_EQ(fftmux_desc_layout(&d, &l), FFTMUX_OK) << fftmux_last_error();
+  return l;
+}
+
+} // namespace
+
+// A padded side's default layout is the packed array of its held extents.
+TEST(Descriptor, PaddedSidesLayOutTheirHeldArrays) {
+  fftmux_desc d = base(2, FFTMUX_R2C);
+  d.n[0] = 10;
+  d.n[1] = 12; // complex side 10 x 7
+  d.batch = 2;
+  d.in_extent[0] = 4;
+  d.in_extent[1] = 5;
+  d.out_extent[1] = 3;
+  fftmux_layout l = layout_of(d);
+  EXPECT_EQ(l.in_strides[0], 5);
+  EXPECT_EQ(l.in_distance, 20);
+  EXPECT_EQ(l.in_bytes, 2u * 20 * 4);
+  EXPECT_EQ(l.out_strides[0], 3);
+  EXPECT_EQ(l.out_distance, 30);
+  EXPECT_EQ(l.out_bytes, 2u * 30 * 8);
+}
+
+// Extents that hold the whole axis are no padding: the layout is the
+// unpadded one, and axes past the rank are ignored.
+TEST(Descriptor, WholeExtentsAreNoPadding) {
+  fftmux_desc d = base(1, FFTMUX_C2R);
+  d.in_extent[0] = 5; // n/2+1
+  d.out_extent[0] = 8;
+  d.in_extent[2] = 99;
+  fftmux_layout l = layout_of(d);
+  EXPECT_EQ(l.in_bytes, 5u * 8);
+  EXPECT_EQ(l.out_bytes, 8u * 4);
+}
+
+// A descriptor ending before the extents reads them as 0: no padding.
+TEST(Descriptor, StructWithoutExtentsReadsNoPadding) {
+  fftmux_desc d = base();
+  d.struct_size = offsetof(fftmux_desc, in_extent);
+  d.in_extent[0] = -7; // past struct_size: not the caller's
+  EXPECT_EQ(layout_of(d).in_bytes, 8u * 8);
+}

@@ -190,6 +190,57 @@ struct Builder {
     }
   }
 
+  // Padded sides (in_extent, out_extent): each kind on ranks 1-3, even,
+  // odd and prime (Bluestein) lengths, a batch on strided held arrays. C2R
+  // inputs are cut on the halved axis only, where the held part of a real
+  // signal's spectrum stays one.
+  void padding() {
+    struct Pad {
+      Shape n, in, out;
+      uint32_t kind;
+    };
+    const Pad all[] = {
+        {{16}, {5}, {16}, FFTMUX_C2C},
+        {{17}, {9}, {6}, FFTMUX_C2C},
+        {{1009}, {500}, {300}, FFTMUX_C2C},
+        {{15}, {7}, {8}, FFTMUX_R2C},
+        {{16}, {16}, {4}, FFTMUX_R2C},
+        {{1000}, {300}, {101}, FFTMUX_R2C},
+        {{16}, {5}, {16}, FFTMUX_C2R},
+        {{15}, {3}, {10}, FFTMUX_C2R},
+        {{12, 10}, {5, 10}, {12, 4}, FFTMUX_C2C},
+        {{15, 9}, {7, 4}, {3, 9}, FFTMUX_C2C},
+        {{64, 64}, {20, 33}, {40, 10}, FFTMUX_C2C},
+        {{9, 7}, {4, 5}, {6, 2}, FFTMUX_R2C},
+        {{16, 12}, {16, 5}, {3, 7}, FFTMUX_R2C},
+        {{12, 10}, {12, 3}, {5, 10}, FFTMUX_C2R},
+        {{9, 7}, {9, 2}, {9, 6}, FFTMUX_C2R},
+        {{8, 6, 5}, {3, 6, 2}, {8, 2, 5}, FFTMUX_C2C},
+        {{9, 7, 5}, {4, 3, 5}, {2, 7, 3}, FFTMUX_R2C},
+        {{6, 5, 4}, {6, 5, 2}, {2, 3, 4}, FFTMUX_C2R},
+        // Long lines: four-step chains, R2C's and C2R's mirror passes, Bluestein's three passes.
+        {{8192}, {1000}, {2000}, FFTMUX_C2C},
+        {{10007}, {5000}, {77}, FFTMUX_C2C},
+        {{16384}, {5001}, {3001}, FFTMUX_R2C},
+        {{16384}, {3001}, {10001}, FFTMUX_C2R},
+        {{2048, 8}, {1000, 5}, {7, 8}, FFTMUX_C2C},
+    };
+    for (const Pad& p : all) {
+      uint32_t t = turn++;
+      Case& c = add(p.n, p.kind, t % 2, t % 3 ? FFTMUX_FORWARD : FFTMUX_INVERSE);
+      c.desc.norm = t % 4;
+      std::copy(p.in.begin(), p.in.end(), c.desc.in_extent);
+      std::copy(p.out.begin(), p.out.end(), c.desc.out_extent);
+    }
+    Case& c = add({16}, FFTMUX_C2C, FFTMUX_F32); // held arrays apart and strided
+    c.desc.batch = 3;
+    c.desc.in_extent[0] = 7;
+    c.desc.in_distance = 10;
+    c.desc.out_extent[0] = 9;
+    c.desc.out_strides[0] = 2;
+    c.desc.out_distance = 20;
+  }
+
   void device(const Shape& n) {
     add(n, FFTMUX_C2C, FFTMUX_F32).desc.placement = FFTMUX_DEVICE;
     Case& c = add(n, FFTMUX_R2C, FFTMUX_F64);
@@ -229,6 +280,10 @@ void name_all(std::vector<Case>& all) {
       n += "_device";
     if (all[i].any_spectrum)
       n += "_anyspectrum";
+    if (geometry::padded(d, true))
+      n += "_padin";
+    if (geometry::padded(d, false))
+      n += "_padout";
     all[i].name = n;
   }
 }
@@ -287,6 +342,7 @@ std::vector<Case> cases(Scale scale) {
   b.odd_rows({16});
   b.spectra();
   b.storage16();
+  b.padding();
   name_all(b.out);
   return b.out;
 }

@@ -239,6 +239,12 @@ void failure_paths() {
                 "overlapping or incomplete boxes");
 
   dist.decomposition = FFTMUX_SLABS;
+  d.in_extent[0] = 5;
+  s = fftmux_plan_create_distributed(ctx, &d, nullptr, &dist, &p);
+  expect_agreed(s, FFTMUX_ERROR_INVALID_ARGUMENT, "distributed plans hold whole sides",
+                "a padded side");
+  d.in_extent[0] = 0;
+
   fftmux_plan_options o;
   fftmux_plan_options_init(&o);
   o.backend = "fftw";

@@ -105,6 +105,7 @@ bool beyond_caps(const fftmux_desc& d) {
       {(d.flags & FFTMUX_IN_PLACE) != 0, FFTMUX_CAP_IN_PLACE},
       {(d.flags & (FFTMUX_SHIFT_INPUT | FFTMUX_SHIFT_OUTPUT)) != 0, FFTMUX_CAP_SHIFT},
       {layout, FFTMUX_CAP_STRIDES},
+      {plugin::padded(d), FFTMUX_CAP_PADDING},
   };
   for (auto [needed, cap] : needs)
     if (needed && !(caps & cap))

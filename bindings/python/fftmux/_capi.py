@@ -43,6 +43,8 @@ class Desc(ctypes.Structure):
         ("out_distance", c_int64),
         ("r2r", c_uint32 * MAX_RANK),
         ("reserved2", c_uint32),
+        ("in_extent", _Dims),
+        ("out_extent", _Dims),
     ]
 
 

@@ -127,8 +127,9 @@ def _dims(values, rank, what):
 
 def make(shape, kind="c2c", precision="f64", *, batch=1, norm="backward", shift=None,
          in_place=False, placement="host", in_strides=None, in_distance=0, out_strides=None,
-         out_distance=0):
-    """A C descriptor; the library validates the values and says what is wrong."""
+         out_distance=0, in_extent=None, out_extent=None):
+    """A C descriptor; the library validates the values and says what is wrong.
+    in_extent, out_extent: the held extents of padded sides (docs/api.md)."""
     shape = [_i64(v, "shape") for v in np.atleast_1d(shape)]
     if not 1 <= len(shape) <= C.MAX_RANK:
         raise ValueError(f"shape {tuple(shape)}: a plan has rank 1 to {C.MAX_RANK}")
@@ -145,6 +146,8 @@ def make(shape, kind="c2c", precision="f64", *, batch=1, norm="backward", shift=
     d.out_strides[:] = _dims(out_strides, len(shape), "out_strides")
     d.in_distance = _i64(in_distance, "in_distance")
     d.out_distance = _i64(out_distance, "out_distance")
+    d.in_extent[:] = _dims(in_extent, len(shape), "in_extent")
+    d.out_extent[:] = _dims(out_extent, len(shape), "out_extent")
     return d
 
 
@@ -176,4 +179,6 @@ def describe(desc):
         "in_distance": desc.in_distance,
         "out_strides": tuple(desc.out_strides[:rank]),
         "out_distance": desc.out_distance,
+        "in_extent": tuple(desc.in_extent[:rank]),
+        "out_extent": tuple(desc.out_extent[:rank]),
     }

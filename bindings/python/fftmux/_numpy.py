@@ -24,7 +24,7 @@ from . import _device
 from ._desc import shift_flags as _shift
 from ._plan import threads_of
 from ._storage16 import storage_code
-from ._transforms import as_input, resize, run_pass
+from ._transforms import as_input, fit, run_pass
 
 try:
     from numpy.exceptions import AxisError
@@ -85,7 +85,7 @@ def _c2c_passes(a, items, direction, norm, flags, engine, out):
     for i, chunk in enumerate(passes):
         chunk = sorted(chunk)  # axis order is free for c2c; C order suits the engines best
         axes, sizes = [ax for ax, _ in chunk], [n for _, n in chunk]
-        a = resize(a, axes, sizes)
+        a = fit(a, axes, sizes, flags, engine)
         last = i == len(passes) - 1
         a = run_pass(a, C.C2C, axes, sizes, direction, norm, flags, engine,
                      out if last else None)
@@ -124,7 +124,7 @@ def _rfftn(a, s, axes, norm, out, shift, engine):
     if not axes:
         raise ValueError("a real transform needs at least one axis")
     rest, real_axes, real_sizes = _split_last(axes, s)
-    a = resize(a, real_axes, real_sizes)
+    a = fit(a, real_axes, real_sizes, flags, engine)
     a = run_pass(a, C.R2C, real_axes, real_sizes, C.FORWARD, norm, flags, engine,
                  None if rest else out)
     return _c2c_passes(a, rest, C.FORWARD, norm, flags, engine, out) if rest else a
@@ -139,7 +139,7 @@ def _irfftn(a, s, axes, norm, out, shift, engine):
     rest, real_axes, real_sizes = _split_last(axes, s)
     if rest:
         a = _c2c_passes(a, rest, C.INVERSE, norm, flags, engine, None)
-    a = resize(a, real_axes, real_sizes[:-1] + [real_sizes[-1] // 2 + 1])
+    a = fit(a, real_axes, real_sizes[:-1] + [real_sizes[-1] // 2 + 1], flags, engine)
     return run_pass(a, C.C2R, real_axes, real_sizes, C.INVERSE, norm, flags, engine, out)
 
 

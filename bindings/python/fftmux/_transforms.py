@@ -16,6 +16,7 @@ import numpy as np
 from . import _capi as C
 from . import _desc
 from ._plan import Plan
+from .errors import UnsupportedError
 
 REAL = {C.F32: np.dtype(np.float32), C.F64: np.dtype(np.float64)}
 COMPLEX = {C.F32: np.dtype(np.complex64), C.F64: np.dtype(np.complex128)}
@@ -50,14 +51,28 @@ def as_input(a, complex_input):
     return a if a.dtype == target else a.astype(target)
 
 
+def crop(a, axes, sizes):
+    """a cropped to at most sizes along axes (a view)."""
+    cut = [slice(None)] * a.ndim
+    for ax, n in zip(axes, sizes):
+        cut[ax] = slice(0, min(n, a.shape[ax]))
+    return a[tuple(cut)]
+
+
+def fit(a, axes, sizes, flags, engine):
+    """a cropped to sizes along axes, as numpy's n/s do; where an axis is shorter, the plan
+    reads it zero-padded (the descriptor's in_extent, no copy), except for device arrays,
+    16-bit storage and shifts, which get a zero-padded copy."""
+    if flags or getattr(a, "on_device", False) or (len(engine) > 2 and engine[2] is not None):
+        return resize(a, axes, sizes)
+    return crop(a, axes, sizes)
+
+
 def resize(a, axes, sizes):
     """a cropped (a view) or zero-padded (a copy) to sizes along axes, as numpy's n/s do."""
     if getattr(a, "on_device", False):
         return a.resize(axes, sizes)
-    crop = [slice(None)] * a.ndim
-    for ax, n in zip(axes, sizes):
-        crop[ax] = slice(0, min(n, a.shape[ax]))
-    a = a[tuple(crop)]
+    a = crop(a, axes, sizes)
     shape = list(a.shape)
     for ax, n in zip(axes, sizes):
         shape[ax] = n
@@ -163,9 +178,19 @@ def run_pass(a, kind, axes, n, direction, norm, flags, engine, out=None):
         src = np.array(src, order="C")  # a fresh, aligned copy in canonical order
         src_side = _side(src, batch_rank)
     dst, dst_side, result = _destination(out, perm, out_shape, out_dtype, batch_rank, src)
+    whole = list(n[:-1]) + [n[-1] // 2 + 1 if kind == C.C2R else n[-1]]
+    held = src.shape[batch_rank:]  # the transform axes in the order of axes
+    in_extent = tuple(h if h < w else 0 for h, w in zip(held, whole))
     problem = (tuple(n), kind, precision, src_side[1], norm, flags, tuple(src_side[0]),
-               src_side[2], tuple(dst_side[0]), dst_side[2])
-    plan_cache.get(problem, engine[:2]).run(direction, src.ctypes.data, dst.ctypes.data)
+               src_side[2], tuple(dst_side[0]), dst_side[2], in_extent)
+    try:
+        plan = plan_cache.get(problem, engine[:2])
+    except UnsupportedError:
+        if not any(in_extent):
+            raise
+        padded = resize(a, axes, whole)  # the backend reads no padded input: a padded copy
+        return run_pass(padded, kind, axes, n, direction, norm, flags, engine, out)
+    plan.run(direction, src.ctypes.data, dst.ctypes.data)
     return result if out is None or result is out else _copy_into(out, result)
 
 
@@ -186,10 +211,10 @@ def _copy_into(out, result):
 
 
 def _make_desc(n, kind, precision, batch, norm, flags, in_strides, in_distance, out_strides,
-               out_distance):
+               out_distance, in_extent=None):
     desc = _desc.make(n, kind, precision, batch=batch, norm=norm, in_strides=in_strides,
                       in_distance=in_distance, out_strides=out_strides,
-                      out_distance=out_distance)
+                      out_distance=out_distance, in_extent=in_extent)
     desc.flags |= flags
     return desc
 
@@ -221,7 +246,7 @@ class PlanCache:
 
     def get(self, problem, engine, placement=C.HOST):
         """The plan for problem = (n, kind, precision, batch, norm, flags, in_strides,
-        in_distance, out_strides, out_distance) on engine = (backend, workers) for memory at
+        in_distance, out_strides, out_distance, in_extent) on engine = (backend, workers) for memory at
         placement, made on a miss."""
         key = (problem, engine, placement)
         with self._lock:

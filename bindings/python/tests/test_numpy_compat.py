@@ -189,6 +189,19 @@ def test_out_argument_with_strides_and_aliasing(rng):
     assert_close(fftmux.fft(y, out=y), np.fft.fft(x))
 
 
+@pytest.mark.parametrize("func,s", [("fft", (40,)), ("fft2", (20, 17)), ("rfftn", (9, 16, 10)),
+                                    ("irfftn", (12, 15)), ("irfft", (31,))])
+def test_n_and_s_beyond_the_input_pad_in_the_plan(rng, func, s):
+    """The plan reads the shorter axes zero-padded (in_extent): no padded copy is made."""
+    x = random(rng, (5, 7, 6)[:len(s)], np.float64 if func == "rfftn" else np.complex128)
+    fftmux.plan_cache.clear()
+    if len(s) == 1:
+        assert_close(getattr(fftmux, func)(x, n=s[0]), getattr(np.fft, func)(x, n=s[0]))
+    else:
+        assert_close(getattr(fftmux, func)(x, s=s), getattr(np.fft, func)(x, s=s))
+    assert any(fftmux.plan_cache.plans()[-1].desc["in_extent"])
+
+
 def test_repeated_calls_reuse_cached_plans(rng):
     fftmux.plan_cache.clear()
     x = random(rng, (32, 32), np.complex64)

@@ -206,6 +206,12 @@ def test_query():
         fftmux.query("nope", (100,))
 
 
+def test_query_of_padded_sides():
+    assert fftmux.query("fftw", (64, 64), in_extent=(8, 20), out_extent=(64, 10))
+    with pytest.raises(fftmux.InvalidArgumentError, match=r"in_extent\[1\] = 70 exceeds n\[1\] = 64"):
+        fftmux.query("fftw", (64, 64), in_extent=(8, 70))
+
+
 def test_a_closed_cached_plan_is_replaced(rng):
     x = random(rng, 24, np.complex128)
     fftmux.fft(x)

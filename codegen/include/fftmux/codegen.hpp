@@ -227,6 +227,9 @@ struct Side {
   std::vector<Axis> axes;
   int64_t length = 0; // the partner's modulus for hermitian, r2c and c2r
   Table table;        // r2c and c2r: exp(-2 pi i k / (2 length)), k <= length (c2r: conj)
+  // The elements of axes[0] the buffer holds (a padded side, in the buffer's elements: reals
+  // of a real pair): a load reads zero past them and touches no memory, a store writes none.
+  int64_t held = std::numeric_limits<int64_t>::max();
 };
 
 // The memory stride of one coordinate (kElement or a digit) on a side, in
