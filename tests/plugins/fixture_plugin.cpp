@@ -13,17 +13,16 @@
 // (twice in a HOST execution, around its kernels). delay_us and claim_us
 // take one number or, as text, one per variant ("100, 100, 300").
 //
-// Built with FIXTURE_TRUSTING it accepts every problem its host passes and
-// advertises what its DFT runs (F32, F64, C2C, strides, in place; rank 1)
-// less the FFTMUX_CAP_* bit FIXTURE_LACKS: a problem that needs a
-// capability it lacks yields NaNs, as an engine fed what it cannot run
-// yields garbage, so only the host's checks keep it right.
-// FIXTURE_NO_BUFFERS leaves out the buffer functions; FIXTURE_DOMAIN says
-// whose memory its buffers are (the host's by default). FIXTURE_DEVICES=N
-// claims N devices that a plan may span (FFTMUX_CAP_DEVICES): its plans
-// still run the DFT on the host, and a plan's buffer is host memory cut
-// into one piece a device, so that the host's plumbing is what is tested.
-#include <fftmux/plugin.h>
+// Its FixtureConfig (fixture_config.hpp) sets the rest. A trusting fixture
+// accepts every problem its host passes and advertises what its DFT runs
+// (F32, F64, C2C, strides, in place; rank 1) less the lacks bit: a problem
+// that needs a capability it lacks yields NaNs, as an engine fed what it
+// cannot run yields garbage, so only the host's checks keep it right. One
+// that claims devices (FFTMUX_CAP_DEVICES) still runs the DFT on the host,
+// and a plan's buffer is host memory cut into one piece a device, so that
+// the host's plumbing is what is tested.
+#include "fixture_config.hpp"
+
 #include <fftmux/plugin_support.hpp>
 
 #include <algorithm>
@@ -33,23 +32,11 @@
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <thread>
 #include <vector>
-
-#ifndef FIXTURE_NAME
-#define FIXTURE_NAME "fixture"
-#endif
-#ifndef FIXTURE_ABI
-#define FIXTURE_ABI FFTMUX_PLUGIN_ABI_VERSION
-#endif
-#ifndef FIXTURE_LACKS
-#define FIXTURE_LACKS 0u
-#endif
-#ifndef FIXTURE_DOMAIN // a GPU's backend: its buffers' memory is not the host's
-#define FIXTURE_DOMAIN FFTMUX_DOMAIN_HOST
-#endif
 
 namespace {
 
@@ -80,16 +67,13 @@ struct Plan {
   std::vector<uint32_t> devices; // those it spans; empty: one
 };
 
-#if defined(FIXTURE_TRUSTING)
-constexpr uint32_t caps =
-    (FFTMUX_CAP_F32 | FFTMUX_CAP_F64 | FFTMUX_CAP_C2C | FFTMUX_CAP_STRIDES | FFTMUX_CAP_IN_PLACE) &
-    ~uint32_t(FIXTURE_LACKS);
-#elif defined(FIXTURE_DEVICES)
-constexpr uint32_t caps =
-    FFTMUX_CAP_F32 | FFTMUX_CAP_F64 | FFTMUX_CAP_C2C | FFTMUX_CAP_STRIDES | FFTMUX_CAP_DEVICES;
-#else
-constexpr uint32_t caps = FFTMUX_CAP_F32 | FFTMUX_CAP_F64 | FFTMUX_CAP_C2C | FFTMUX_CAP_STRIDES;
-#endif
+uint32_t caps() {
+  const FixtureConfig& c = fixture_config;
+  uint32_t runs = FFTMUX_CAP_F32 | FFTMUX_CAP_F64 | FFTMUX_CAP_C2C | FFTMUX_CAP_STRIDES;
+  if (c.trusting)
+    return (runs | FFTMUX_CAP_IN_PLACE) & ~c.lacks;
+  return c.devices ? runs | FFTMUX_CAP_DEVICES : runs;
+}
 
 // Whether d needs a capability the table leaves out.
 bool beyond_caps(const fftmux_desc& d) {
@@ -108,32 +92,29 @@ bool beyond_caps(const fftmux_desc& d) {
       {plugin::padded(d), FFTMUX_CAP_PADDING},
   };
   for (auto [needed, cap] : needs)
-    if (needed && !(caps & cap))
+    if (needed && !(caps() & cap))
       return true;
   return d.rank > 1;
 }
 
-#if defined(FIXTURE_MANY_VARIANTS) // names past what fftmux_backend_info's 256 bytes hold
-const char* const variants[] = {"naive",
-                                "variant-with-a-long-name-01",
-                                "variant-with-a-long-name-02",
-                                "variant-with-a-long-name-03",
-                                "variant-with-a-long-name-04",
-                                "variant-with-a-long-name-05",
-                                "variant-with-a-long-name-06",
-                                "variant-with-a-long-name-07",
-                                "variant-with-a-long-name-08",
-                                "variant-with-a-long-name-09",
-                                "variant-with-a-long-name-10"};
-#elif defined(FIXTURE_TWINS) // two names for one code, and another code
-const char* const variants[] = {"naive", "naive-again", "other"};
-#else
-const char* const variants[] = {"naive"};
-#endif
+const char* const many_variants[] = {"naive",
+                                     "variant-with-a-long-name-01",
+                                     "variant-with-a-long-name-02",
+                                     "variant-with-a-long-name-03",
+                                     "variant-with-a-long-name-04",
+                                     "variant-with-a-long-name-05",
+                                     "variant-with-a-long-name-06",
+                                     "variant-with-a-long-name-07",
+                                     "variant-with-a-long-name-08",
+                                     "variant-with-a-long-name-09",
+                                     "variant-with-a-long-name-10"};
+const char* const twin_variants[] = {"naive", "naive-again", "other"};
+const char* const one_variant[] = {"naive"};
 
 // The code a variant runs: naive-again runs naive's.
 const char* fingerprint(uint32_t variant) {
-  return std::strcmp(variants[variant], "naive-again") == 0 ? "naive" : variants[variant];
+  const char* name = fixture_table()->variants[variant];
+  return std::strcmp(name, "naive-again") == 0 ? "naive" : name;
 }
 
 // The value of a per-variant list: its own, else the last.
@@ -153,7 +134,8 @@ bool fails(const Backend& b, const char* step) {
   if (b.fail_at != step)
     return false;
   b.host.set_error(
-      (std::string("fixture ") + FIXTURE_NAME + " fails at " + step + " as configured").c_str());
+      (std::string("fixture ") + fixture_config.name + " fails at " + step + " as configured")
+          .c_str());
   return true;
 }
 
@@ -228,17 +210,15 @@ void shutdown(void* b) {
 
 fftmux_status about(void* p, fftmux_about_v1* a) {
   const std::string& hardware = static_cast<Backend*>(p)->hardware;
-#if defined(FIXTURE_DEVICES)
-  std::string lines;
-  for (int i = 0; i < FIXTURE_DEVICES; ++i)
+  uint32_t devices = fixture_config.devices;
+  std::string lines = devices ? "" : "fixture device";
+  for (uint32_t i = 0; i < devices; ++i)
     lines += (i ? "\n" : "") + std::string("fixture device ") + std::to_string(i);
   std::snprintf(a->devices, sizeof a->devices, "%s", lines.c_str());
-  a->max_devices = FIXTURE_DEVICES;
-#else
-  std::snprintf(a->devices, sizeof a->devices, "fixture device");
-#endif
+  if (devices)
+    a->max_devices = devices;
   if (hardware.empty())
-    std::snprintf(a->hardware_key, sizeof a->hardware_key, "fixture %s", FIXTURE_NAME);
+    std::snprintf(a->hardware_key, sizeof a->hardware_key, "fixture %s", fixture_config.name);
   else
     std::snprintf(a->hardware_key, sizeof a->hardware_key, "%s", hardware.c_str());
   return FFTMUX_OK;
@@ -248,11 +228,8 @@ fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answ
   auto* b = static_cast<Backend*>(p);
   if (fails(*b, "query"))
     return fixture_status(b->status);
-#if defined(FIXTURE_TRUSTING)
-  a->supported = 1;
-#else
-  a->supported = d->kind == FFTMUX_C2C && d->rank == 1 && d->flags == 0 && d->n[0] <= b->max_n;
-#endif
+  a->supported = fixture_config.trusting ||
+                 (d->kind == FFTMUX_C2C && d->rank == 1 && d->flags == 0 && d->n[0] <= b->max_n);
   if (!a->supported)
     std::snprintf(a->reason, sizeof a->reason,
                   "runs only out-of-place rank-1 C2C without shifts, up to %ld points", b->max_n);
@@ -313,7 +290,6 @@ fftmux_status execute(void* p, int dir, const void* in, void* out) {
   return s;
 }
 
-#if !defined(FIXTURE_NO_BUFFERS)
 struct Buffer {
   std::vector<unsigned char> bytes;
   long bus_us;
@@ -356,15 +332,13 @@ fftmux_status buffer_read(void* b, uint64_t off, void* dst, uint64_t n) {
 uint64_t buffer_native(void* b) {
   return reinterpret_cast<uint64_t>(static_cast<Buffer*>(b)->bytes.data());
 }
-#endif
 
-#if defined(FIXTURE_DEVICES)
 fftmux_status query_v2(void* p, const fftmux_desc* d, uint32_t variant,
                        const fftmux_plan_params_v1* params, fftmux_answer_v1* a) {
   for (uint32_t i = 0; i < params->device_count; ++i)
-    if (params->devices[i] >= FIXTURE_DEVICES) {
-      std::snprintf(a->reason, sizeof a->reason, "fixture: device %u is not present (%d devices)",
-                    params->devices[i], FIXTURE_DEVICES);
+    if (params->devices[i] >= fixture_config.devices) {
+      std::snprintf(a->reason, sizeof a->reason, "fixture: device %u is not present (%u devices)",
+                    params->devices[i], fixture_config.devices);
       return FFTMUX_OK;
     }
   return query(p, d, variant, a);
@@ -401,74 +375,50 @@ fftmux_status buffer_piece(void* b, uint32_t index, uint32_t* count, fftmux_piec
   piece->order = FFTMUX_ORDER_NATURAL;
   return FFTMUX_OK;
 }
-#endif
 
-// The table of a plugin built before plan_create_v2: hosts still load it
-// and plan with plan_create. FIXTURE_DEVICES's is whole.
-const fftmux_backend_v1 table = {
-#if defined(FIXTURE_DEVICES)
-    sizeof(fftmux_backend_v1),
-#else
-    offsetof(fftmux_backend_v1, plan_create_v2),
-#endif
-    FIXTURE_ABI,
-    FIXTURE_NAME,
-    "1.0",
-    caps,
-    1,
-    FIXTURE_DOMAIN,
-    sizeof variants / sizeof *variants,
-    variants,
-    init,
-    shutdown,
-    about,
-    query,
-    plan_create,
-    plan_destroy,
-    execute,
-#if defined(FIXTURE_NO_BUFFERS)
-    nullptr,
-    nullptr,
-    nullptr,
-    nullptr,
-    nullptr,
-    nullptr,
-    nullptr,
-    nullptr,
-#else
-    execute_buffers,
-    nullptr,
-    buffer_alloc,
-    nullptr,
-    buffer_free,
-    buffer_write,
-    buffer_read,
-    buffer_native,
-#endif
-    nullptr, // plan_set_stream
-#if defined(FIXTURE_DEVICES)
-    plan_create_v2,
-    nullptr, // the distributed entries
-    nullptr,
-    nullptr,
-    nullptr,
-    query_v2,
-    plan_buffer_alloc,
-    buffer_piece,
-#else
-    nullptr, // plan_create_v2: beyond struct_size
-#endif
-};
+// The table: without devices, a plugin's built before plan_create_v2, which
+// hosts still load and plan with plan_create.
+fftmux_backend_v1 make_table() {
+  const FixtureConfig& c = fixture_config;
+  fftmux_backend_v1 t{};
+  t.struct_size = c.devices ? sizeof t : offsetof(fftmux_backend_v1, plan_create_v2);
+  t.abi_version = c.abi;
+  t.name = c.name;
+  t.version = "1.0";
+  t.caps = caps();
+  t.max_rank = 1;
+  t.domain = c.domain;
+  t.variant_count = c.many_variants ? std::size(many_variants)
+                    : c.twins       ? std::size(twin_variants)
+                                    : std::size(one_variant);
+  t.variants = c.many_variants ? many_variants : c.twins ? twin_variants : one_variant;
+  t.init = init;
+  t.shutdown = shutdown;
+  t.about = about;
+  t.query = query;
+  t.plan_create = plan_create;
+  t.plan_destroy = plan_destroy;
+  t.execute = execute;
+  if (!c.no_buffers) {
+    t.execute_buffers = execute_buffers;
+    t.buffer_alloc = buffer_alloc;
+    t.buffer_free = buffer_free;
+    t.buffer_write = buffer_write;
+    t.buffer_read = buffer_read;
+    t.buffer_native = buffer_native;
+  }
+  if (c.devices) {
+    t.plan_create_v2 = plan_create_v2;
+    t.query_v2 = query_v2;
+    t.plan_buffer_alloc = plan_buffer_alloc;
+    t.buffer_piece = buffer_piece;
+  }
+  return t;
+}
 
 } // namespace
 
-#ifndef FIXTURE_NO_ENTRY
-extern "C" FFTMUX_PLUGIN_EXPORT const fftmux_backend_v1* fftmux_plugin_entry(uint32_t) {
+const fftmux_backend_v1* fixture_table() {
+  static const fftmux_backend_v1 table = make_table();
   return &table;
 }
-#else
-// Exports something, but not the entry point.
-extern "C" FFTMUX_PLUGIN_EXPORT int fftmux_fixture_marker(void) {
-  return table.abi_version;
-}
-#endif
