@@ -130,33 +130,29 @@ const char* const cufft_half =
     "cuda: the cufft variant runs F32 and F64 only (cuFFT's half transforms take powers of "
     "two alone); the native variants run F16 and BF16";
 
+// Why the variant does not run d; "" when it does.
+std::string declines(const Device& device, const fftmux_desc& d, uint32_t variant) {
+  if (d.kind == FFTMUX_R2R) // neither cuFFT nor the generator has DCT or DST kernels
+    return "cuda runs no real-to-real (DCT, DST) transforms; the fftw backend runs them";
+  if (variant == kCufft)
+    return plugin::half_storage(d.precision) ? cufft_half : "";
+  return native_declines(d, native_limits(device.shared_optin, device.major),
+                         native_options(variant));
+}
+
 fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answer_v1* a) {
   return guarded(host, [&] {
     const Device& device = backend_of(p)->device;
-    codegen::Work work;
-    if (d->kind == FFTMUX_R2R) { // neither cuFFT nor the generator has DCT or DST kernels
-      std::snprintf(a->reason, sizeof a->reason, "%s",
-                    "cuda runs no real-to-real (DCT, DST) transforms; the fftw backend runs them");
+    std::string why = declines(device, *d, variant);
+    if (!why.empty()) {
+      std::snprintf(a->reason, sizeof a->reason, "%s", why.c_str());
       a->supported = 0;
       return;
     }
-    if (variant == kCufft && plugin::half_storage(d->precision)) {
-      std::snprintf(a->reason, sizeof a->reason, "%s", cufft_half);
-      a->supported = 0;
-      return;
-    }
-    if (variant != kCufft) {
-      codegen::Device limits = native_limits(device.shared_optin, device.major);
-      std::string why = native_declines(*d, limits, native_options(variant));
-      if (!why.empty()) {
-        std::snprintf(a->reason, sizeof a->reason, "%s", why.c_str());
-        a->supported = 0;
-        return;
-      }
-      work = native_work(*d, limits, native_options(variant));
-    } else {
-      work = cufft_work(*d);
-    }
+    codegen::Work work = variant == kCufft
+                             ? cufft_work(*d)
+                             : native_work(*d, native_limits(device.shared_optin, device.major),
+                                           native_options(variant));
     // Memory-bound: the bytes over a conservative 3 TB/s plus a launch.
     double bytes = double(codegen::side_bytes(*d, true) + codegen::side_bytes(*d, false));
     a->supported = 1;
