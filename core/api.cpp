@@ -280,10 +280,8 @@ fftmux_status query(const char* name, fftmux_context ctx, const fftmux_desc* des
 extern "C" {
 
 void fftmux_desc_init(fftmux_desc* d) {
-  if (!d)
+  if (!clear_sized(d))
     return;
-  std::memset(d, 0, sizeof *d);
-  d->struct_size = sizeof *d;
   d->rank = 1;
   d->n[0] = d->n[1] = d->n[2] = 1;
   d->batch = 1;
@@ -344,10 +342,8 @@ void give_devices(fftmux_context_s& ctx, const fftmux_context_options& o) {
 } // namespace
 
 void fftmux_context_options_init(fftmux_context_options* o) {
-  if (!o)
+  if (!clear_sized(o))
     return;
-  std::memset(o, 0, sizeof *o);
-  o->struct_size = sizeof *o;
 }
 
 fftmux_status fftmux_context_create(const fftmux_context_options* options,
@@ -414,10 +410,8 @@ fftmux_status fftmux_context_notes(fftmux_context ctx, char* text, size_t size, 
 }
 
 void fftmux_backend_info_init(fftmux_backend_info* info) {
-  if (!info)
+  if (!clear_sized(info))
     return;
-  std::memset(info, 0, sizeof *info);
-  info->struct_size = sizeof *info;
 }
 
 fftmux_status fftmux_backend_count(fftmux_context ctx, uint32_t* count) {
@@ -461,10 +455,8 @@ fftmux_status fftmux_backend_variants(fftmux_context ctx, uint32_t index, char* 
 }
 
 void fftmux_support_init(fftmux_support* s) {
-  if (!s)
+  if (!clear_sized(s))
     return;
-  std::memset(s, 0, sizeof *s);
-  s->struct_size = sizeof *s;
   s->estimate_seconds = -1;
 }
 
@@ -479,10 +471,8 @@ fftmux_status fftmux_query_plan(fftmux_context ctx, const fftmux_desc* desc, con
 }
 
 void fftmux_plan_options_init(fftmux_plan_options* o) {
-  if (!o)
+  if (!clear_sized(o))
     return;
-  std::memset(o, 0, sizeof *o);
-  o->struct_size = sizeof *o;
 }
 
 fftmux_status fftmux_plan_create(fftmux_context ctx, const fftmux_desc* desc,
@@ -715,10 +705,8 @@ fftmux_status fftmux_buffer_native(fftmux_buffer buf, uint64_t* native) {
 }
 
 void fftmux_piece_init(fftmux_piece* piece) {
-  if (!piece)
+  if (!clear_sized(piece))
     return;
-  std::memset(piece, 0, sizeof *piece);
-  piece->struct_size = sizeof *piece;
 }
 
 fftmux_status fftmux_buffer_piece_count(fftmux_buffer buf, uint32_t* count) {
@@ -751,10 +739,8 @@ fftmux_status fftmux_buffer_size(fftmux_buffer buf, uint64_t* bytes) {
 }
 
 void fftmux_tune_options_init(fftmux_tune_options* o) {
-  if (!o)
+  if (!clear_sized(o))
     return;
-  std::memset(o, 0, sizeof *o);
-  o->struct_size = sizeof *o;
   o->repeats = 15;
   o->warmup = 3;
   o->write_cache = 1;

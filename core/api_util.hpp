@@ -14,6 +14,16 @@ template <class T> void require(const T* p, const char* what) {
     invalid(std::string(what) + " is NULL");
 }
 
+// The start of every _init: zeroes a caller's struct and sets its
+// struct_size; false when it is NULL (the call then does nothing).
+template <class T> bool clear_sized(T* p) {
+  if (!p)
+    return false;
+  std::memset(p, 0, sizeof *p);
+  p->struct_size = sizeof *p;
+  return true;
+}
+
 // A caller's size-prefixed struct over the defaults init sets: struct_size
 // must cover the first release's v1_size bytes, and the fields past it keep
 // their defaults. in may be NULL (the defaults); name and hint word the error.

@@ -212,10 +212,8 @@ std::string plan_text(fftmux_plan plan) {
 extern "C" {
 
 void fftmux_conv_desc_init(fftmux_conv_desc* d) {
-  if (!d)
+  if (!clear_sized(d))
     return;
-  std::memset(d, 0, sizeof *d);
-  d->struct_size = sizeof *d;
   d->rank = 1;
   for (int a = 0; a < FFTMUX_MAX_RANK; ++a)
     d->n[a] = d->m[a] = 1;
@@ -227,10 +225,8 @@ void fftmux_conv_desc_init(fftmux_conv_desc* d) {
 }
 
 void fftmux_convolution_options_init(fftmux_convolution_options* o) {
-  if (!o)
+  if (!clear_sized(o))
     return;
-  std::memset(o, 0, sizeof *o);
-  o->struct_size = sizeof *o;
 }
 
 fftmux_status fftmux_convolution_sizes(const fftmux_conv_desc* desc, int64_t* out_n,

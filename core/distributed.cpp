@@ -300,10 +300,8 @@ using namespace fftmux;
 extern "C" {
 
 void fftmux_distribution_init(fftmux_distribution* d) {
-  if (!d)
+  if (!clear_sized(d))
     return;
-  std::memset(d, 0, sizeof *d);
-  d->struct_size = sizeof *d;
   d->decomposition = FFTMUX_SLABS;
   d->comm = FFTMUX_COMM_WORLD;
 }
