@@ -342,8 +342,7 @@ void give_devices(fftmux_context_s& ctx, const fftmux_context_options& o) {
 } // namespace
 
 void fftmux_context_options_init(fftmux_context_options* o) {
-  if (!clear_sized(o))
-    return;
+  clear_sized(o);
 }
 
 fftmux_status fftmux_context_create(const fftmux_context_options* options,
@@ -410,8 +409,7 @@ fftmux_status fftmux_context_notes(fftmux_context ctx, char* text, size_t size, 
 }
 
 void fftmux_backend_info_init(fftmux_backend_info* info) {
-  if (!clear_sized(info))
-    return;
+  clear_sized(info);
 }
 
 fftmux_status fftmux_backend_count(fftmux_context ctx, uint32_t* count) {
@@ -471,8 +469,7 @@ fftmux_status fftmux_query_plan(fftmux_context ctx, const fftmux_desc* desc, con
 }
 
 void fftmux_plan_options_init(fftmux_plan_options* o) {
-  if (!clear_sized(o))
-    return;
+  clear_sized(o);
 }
 
 fftmux_status fftmux_plan_create(fftmux_context ctx, const fftmux_desc* desc,
@@ -705,8 +702,7 @@ fftmux_status fftmux_buffer_native(fftmux_buffer buf, uint64_t* native) {
 }
 
 void fftmux_piece_init(fftmux_piece* piece) {
-  if (!clear_sized(piece))
-    return;
+  clear_sized(piece);
 }
 
 fftmux_status fftmux_buffer_piece_count(fftmux_buffer buf, uint32_t* count) {

@@ -225,8 +225,7 @@ void fftmux_conv_desc_init(fftmux_conv_desc* d) {
 }
 
 void fftmux_convolution_options_init(fftmux_convolution_options* o) {
-  if (!clear_sized(o))
-    return;
+  clear_sized(o);
 }
 
 fftmux_status fftmux_convolution_sizes(const fftmux_conv_desc* desc, int64_t* out_n,
