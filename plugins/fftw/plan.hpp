@@ -8,6 +8,7 @@
 #include "layout.hpp"
 #include "quirks.hpp"
 #include "r2r.hpp"
+#include "threads.hpp"
 
 #include <fftmux/plugin_support.hpp>
 
@@ -100,6 +101,9 @@ public:
     Dims g = guru_dims(d, engine_in_, engine_out_);
     unaligned_only_ = std::is_same_v<T, float> && d.kind == FFTMUX_C2C &&
                       f32_c2c_crashes(g.rank, g.dims, g.batch);
+    if (rigor == FFTW_ESTIMATE && plugin::points(d) * d.batch >= 4 * b_.thread_threshold)
+      pieces_ = cut_batch(d.batch, threads ? threads : b_.threads, step_bytes(engine_in_),
+                          step_bytes(engine_out_));
     for (int dir : {FFTMUX_FORWARD, FFTMUX_INVERSE})
       if (runs(dir))
         planned_[slot(dir)] = make(dir, unaligned_only_ ? FFTW_UNALIGNED : 0);
@@ -112,9 +116,10 @@ public:
   ~Plan() override {
     std::lock_guard<std::mutex> lock(planner);
     for (auto* set : {&planned_, &unaligned_})
-      for (auto p : *set)
-        if (p)
-          A::destroy(p);
+      for (Plans& p : *set)
+        for (auto one : {p.whole, p.last})
+          if (one)
+            A::destroy(one);
   }
 
   int threads() const override { return std::max(threads_[0], threads_[1]); }
@@ -163,6 +168,15 @@ private:
   }
   static int slot(int dir) { return dir == FFTMUX_FORWARD ? 0 : 1; }
   static int64_t width(const Shape& s) { return s.complex ? 2 : 1; }
+  static int64_t step_bytes(const Shape& s) {
+    return s.distance * width(s) * int64_t(sizeof(T));
+  }
+
+  // A direction's plans: of the batch, or of a piece and of the last piece
+  // where it holds fewer transforms (pieces_).
+  struct Plans {
+    typename A::plan whole = nullptr, last = nullptr;
+  };
 
   static T* alloc(int64_t count) {
     T* p = static_cast<T*>(A::malloc(size_t(count) * sizeof(T)));
@@ -176,7 +190,7 @@ private:
   // sides are planned on scratch memory of the same span; a plan made while
   // executing (extra: FFTW_UNALIGNED) on memory of its own, since the
   // scratch then holds data.
-  typename A::plan make(int dir, unsigned extra) {
+  Plans make(int dir, unsigned extra) {
     Memory tmp_in, tmp_out;
     T* in = extra ? nullptr : scratch_in_.get();
     T* out = extra ? nullptr : scratch_out_.get();
@@ -191,9 +205,24 @@ private:
       if (!out)
         tmp_out.reset(out = alloc(out_count));
     }
+    std::lock_guard<std::mutex> lock(planner);
+    A::set_timelimit(b_.plan_seconds); // bounds the measuring planners (FFTW_NO_TIMELIMIT: -1)
+    b_.wisdom_changed = b_.wisdom_changed || rigor_ != FFTW_ESTIMATE;
+    if (pieces_.count > 1) {
+      threads_[slot(dir)] = int(pieces_.count);
+      Plans p{plan_on(1, dir, rigor_ | extra, in, out, pieces_.size)};
+      if (pieces_.last(d_.batch) != pieces_.size)
+        p.last = plan_on(1, dir, rigor_ | extra, in, out, pieces_.last(d_.batch));
+      return p;
+    }
+    return {make_whole(dir, extra, in, out, in_count, out_count)};
+  }
+
+  // The batch's plan on FFTW's threads, or on one where that runs faster.
+  typename A::plan make_whole(int dir, unsigned extra, T* in, T* out, int64_t in_count,
+                              int64_t out_count) {
     // Waking threads costs more than small transforms take.
     int64_t work = plugin::points(d_) * d_.batch;
-    std::lock_guard<std::mutex> lock(planner);
     std::string key = thread_key();
     auto timed_threads = estimate_threads.find(key);
     bool decided = timed_threads != estimate_threads.end();
@@ -202,7 +231,6 @@ private:
       threads = asked_;
     else if (!extra)
       threads = work < b_.thread_threshold ? 1 : decided ? timed_threads->second : b_.threads;
-    A::set_timelimit(b_.plan_seconds); // bounds the measuring planners (FFTW_NO_TIMELIMIT: -1)
     typename A::plan p = plan_on(threads, dir, rigor_ | extra, in, out);
     int64_t points = plugin::points(d_);
     if (!extra && !asked_ && rigor_ == FFTW_ESTIMATE && threads > 1 && !decided &&
@@ -224,7 +252,6 @@ private:
         A::destroy(one);
       estimate_threads[key] = threads; // the other direction, and later plans, follow
     }
-    b_.wisdom_changed = b_.wisdom_changed || rigor_ != FFTW_ESTIMATE;
     return p;
   }
 
@@ -282,7 +309,7 @@ private:
 
   // FFTW's new-array execute needs the planning arrays' alignment; callers'
   // arrays that lack it get a plan made with FFTW_UNALIGNED, once.
-  typename A::plan pick(int dir, T* in, T* out) {
+  const Plans& pick(int dir, T* in, T* out) {
     if (unaligned_only_ || (A::alignment_of(in) == 0 && A::alignment_of(out) == 0))
       return planned_[slot(dir)];
     std::call_once(unaligned_once_[slot(dir)],
@@ -290,8 +317,26 @@ private:
     return unaligned_[slot(dir)];
   }
 
+  // The batch, or its pieces side by side, each on its own thread.
   void run(int dir, T* in, T* out) {
-    typename A::plan p = pick(dir, in, out);
+    const Plans& p = pick(dir, in, out);
+    if (pieces_.count < 2)
+      return run_one(p.whole, in, out);
+    auto piece = [&](int64_t k) {
+      int64_t first = k * pieces_.size;
+      run_one(p.last && k + 1 == pieces_.count ? p.last : p.whole,
+              in + first * step_bytes(engine_in_) / int64_t(sizeof(T)),
+              out + first * step_bytes(engine_out_) / int64_t(sizeof(T)));
+    };
+    std::vector<std::thread> pool;
+    for (int64_t k = 1; k < pieces_.count; ++k)
+      pool.emplace_back(piece, k);
+    piece(0);
+    for (std::thread& t : pool)
+      t.join();
+  }
+
+  void run_one(typename A::plan p, T* in, T* out) {
     if (d_.kind == FFTMUX_C2C)
       A::run_dft(p, reinterpret_cast<Complex*>(in), reinterpret_cast<Complex*>(out));
     else if (d_.kind == FFTMUX_R2C)
@@ -402,7 +447,8 @@ private:
   int threads_[2] = {1, 1};     // each direction's plan's threads
   static constexpr int64_t thread_check_points = int64_t(1) << 20;
   Memory scratch_in_, scratch_out_;
-  std::array<typename A::plan, 2> planned_{}, unaligned_{}; // per direction
+  Pieces pieces_;                            // the batch's pieces, when threads run them
+  std::array<Plans, 2> planned_{}, unaligned_{}; // per direction
   double scale_[2] = {1, 1};                                // per direction, computed once
   std::once_flag unaligned_once_[2];
 };

@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <numeric>
 #include <thread>
 
 namespace fftmux::fftw {
@@ -47,6 +48,20 @@ Threads resolve_threads(const char* config, const char* fftmux_env, const char* 
   t.count = affinity_cpus > 0 ? affinity_cpus : 1;
   t.source = "the CPU affinity";
   return t;
+}
+
+Pieces cut_batch(int64_t batch, int threads, int64_t in_step, int64_t out_step) {
+  auto aligned_every = [](int64_t step) { return 16 / std::gcd(step, int64_t(16)); };
+  int64_t unit = std::lcm(aligned_every(in_step), aligned_every(out_step));
+  Pieces p;
+  if (threads < 2 || batch < 2)
+    return p;
+  int64_t per_thread = (batch + threads - 1) / threads;
+  p.size = (per_thread + unit - 1) / unit * unit;
+  p.count = (batch + p.size - 1) / p.size;
+  if (p.count < 2)
+    p = Pieces{};
+  return p;
 }
 
 int affinity_cpus() {

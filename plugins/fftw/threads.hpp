@@ -3,6 +3,7 @@
 
 #include <fftmux/fftmux.h>
 
+#include <cstdint>
 #include <string>
 
 namespace fftmux::fftw {
@@ -21,6 +22,20 @@ struct Threads {
 // noted and skipped.
 Threads resolve_threads(const char* config, const char* fftmux_env, const char* omp_env,
                         int affinity_cpus);
+
+// A batch cut into pieces of whole transforms that threads run side by
+// side, each on a one-thread plan: FFTW_ESTIMATE's threaded plans of batched
+// problems can run far slower than one thread (docs/fftw.md). Each piece
+// starts on FFTW's SIMD alignment (16 bytes) when the batch does.
+struct Pieces {
+  int64_t size = 0;  // transforms a piece; the last holds the rest
+  int64_t count = 1; // 1: the batch runs whole
+  int64_t last(int64_t batch) const { return batch - (count - 1) * size; }
+};
+
+// At most `threads` pieces of a batch whose transforms lie in_step and
+// out_step bytes apart.
+Pieces cut_batch(int64_t batch, int threads, int64_t in_step, int64_t out_step);
 
 // The CPUs this process may run on (sched_getaffinity), at least 1.
 int affinity_cpus();

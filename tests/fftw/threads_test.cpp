@@ -76,3 +76,40 @@ TEST(Threads, AffinityCountsTheProcesssCpus) {
 }
 
 } // namespace
+
+namespace {
+
+using fftmux::fftw::cut_batch;
+using fftmux::fftw::Pieces;
+
+TEST(Pieces, OnePieceAThreadCoversTheBatch) {
+  Pieces p = cut_batch(46, 16, 91125 * 4, 45 * 45 * 23 * 8);
+  EXPECT_EQ((p.count - 1) * p.size + p.last(46), 46);
+  EXPECT_LE(p.count, 16);
+  EXPECT_GE(p.last(46), 1);
+  EXPECT_LE(p.last(46), p.size);
+  // 91125 F32 reals a transform: a piece starts 16-byte aligned every 4.
+  EXPECT_EQ(p.size % 4, 0);
+  EXPECT_EQ(p.size, 4);
+  EXPECT_EQ(p.count, 12);
+}
+
+TEST(Pieces, AlignedStepsSplitEvenly) {
+  Pieces p = cut_batch(1024, 2, 4096 * 8, 4096 * 8);
+  EXPECT_EQ(p.size, 512);
+  EXPECT_EQ(p.count, 2);
+  EXPECT_EQ(p.last(1024), 512);
+  p = cut_batch(7, 3, 16, 16);
+  EXPECT_EQ(p.size, 3);
+  EXPECT_EQ(p.count, 3);
+  EXPECT_EQ(p.last(7), 1);
+}
+
+TEST(Pieces, NothingToSplitRunsWhole) {
+  EXPECT_EQ(cut_batch(1, 8, 16, 16).count, 1);
+  EXPECT_EQ(cut_batch(100, 1, 16, 16).count, 1);
+  // Odd F32 steps need pieces of 4 transforms: 3 of them are one piece.
+  EXPECT_EQ(cut_batch(3, 2, 4, 4).count, 1);
+}
+
+} // namespace

@@ -1,0 +1,77 @@
+// Batches that the FFTW backend cuts into pieces, one thread a piece
+// (plugins/fftw/threads.hpp): every transform of the batch against FFTW in
+// double, with pieces of unequal size, odd distances, in place and out, R2C,
+// C2R and C2C, and the count of threads the plan reports.
+#include <fftmux/fftmux.hpp>
+#include <reference.hpp>
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace fftmux::test {
+namespace {
+
+std::unique_ptr<context> shared;
+
+class Pieces : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() { shared = std::make_unique<context>(); }
+  static void TearDownTestSuite() { shared.reset(); }
+};
+
+fftmux_desc batched(std::vector<int64_t> n, fftmux_kind kind, int64_t batch, uint32_t precision,
+                    bool in_place = false) {
+  fftmux_desc d = make_desc(n, kind);
+  d.batch = batch;
+  d.precision = precision;
+  if (in_place)
+    d.flags = FFTMUX_IN_PLACE;
+  return d;
+}
+
+// Runs d on `threads` and compares each direction with the reference;
+// returns the threads the plan's explain reports.
+uint32_t check(const fftmux_desc& d, uint32_t threads) {
+  plan p = shared->make_plan(d, "fftw", nullptr, threads);
+  fftmux_layout l = layout(d);
+  bool in_place = d.flags & FFTMUX_IN_PLACE;
+  for (int dir : ref::directions(d)) {
+    std::vector<unsigned char> in = ref::random_input(d, 11);
+    in.resize(std::max(l.in_bytes, l.out_bytes));
+    const std::vector<unsigned char> original = in;
+    std::vector<unsigned char> out(in_place ? 0 : l.out_bytes);
+    p.execute(dir, in.data(), in_place ? in.data() : out.data());
+    double err = ref::relative_error(ref::read_side(d, false, in_place ? in.data() : out.data()),
+                                     ref::expected(d, dir, original.data(), ref::Method::fftw));
+    EXPECT_LE(err, ref::error_bound(d)) << "batch " << d.batch << " kind " << d.kind << " dir "
+                                        << dir << " threads " << threads;
+  }
+  std::string e = p.explain();
+  size_t at = e.find("threads: ");
+  EXPECT_NE(at, std::string::npos) << e;
+  return at == std::string::npos ? 0 : uint32_t(std::stoul(e.substr(at + 9)));
+}
+
+TEST_F(Pieces, OddRealStepsRunInAlignedPiecesOfUnequalSize) {
+  // 91125 F32 reals a transform: pieces of 8 and 1 on 2 threads.
+  EXPECT_EQ(check(batched({45, 45, 45}, FFTMUX_R2C, 9, FFTMUX_F32), 2), 2u);
+  EXPECT_EQ(check(batched({45, 45, 45}, FFTMUX_C2R, 9, FFTMUX_F32), 2), 2u);
+}
+
+TEST_F(Pieces, EveryThreadRunsAPiece) {
+  EXPECT_EQ(check(batched({1000}, FFTMUX_C2C, 300, FFTMUX_F32), 3), 3u);
+  EXPECT_EQ(check(batched({4097}, FFTMUX_C2C, 71, FFTMUX_F64), 4), 4u);
+  EXPECT_EQ(check(batched({300, 300}, FFTMUX_R2C, 7, FFTMUX_F64, true), 3), 3u);
+}
+
+TEST_F(Pieces, SmallBatchesRunWhole) {
+  // Three transforms of 91125 F32 reals fill one aligned piece of four.
+  EXPECT_EQ(check(batched({45, 45, 45}, FFTMUX_R2C, 3, FFTMUX_F32), 2), 2u);
+  EXPECT_EQ(check(batched({64}, FFTMUX_C2C, 8, FFTMUX_F32), 4), 4u);
+}
+
+} // namespace
+} // namespace fftmux::test

@@ -1,0 +1,43 @@
+// The effort the FFTW backend weighs its flops by (plugins/fftw/work.hpp):
+// smooth sizes cost their flops, each prime factor above the codelets its
+// Rader convolution, nested where p - 1 has a large prime factor.
+#include "work.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+namespace {
+
+using fftmux::fftw::effort;
+
+double of(std::vector<int64_t> n) {
+  fftmux_desc d{};
+  d.precision = FFTMUX_F32;
+  d.rank = uint32_t(n.size());
+  for (size_t i = 0; i < n.size(); ++i)
+    d.n[i] = n[i];
+  return effort(d);
+}
+
+TEST(Effort, SmoothSizesCostTheirFlops) {
+  for (int64_t n : {16, 1000, 1024, 4096, 6000, 3125})
+    EXPECT_DOUBLE_EQ(of({n}), 1) << n;
+}
+
+TEST(Effort, RaderFollowsTheMeasuredOrder) {
+  // 4093 < 4097 = 17 x 241 < 10007 (10006 = 2 x 5003: Rader within Rader).
+  double p4093 = of({4093}), p4097 = of({4097}), p10007 = of({10007});
+  EXPECT_DOUBLE_EQ(p4093, 1 + std::log2(4093.0) / 2);
+  EXPECT_DOUBLE_EQ(p4097, 1 + std::log2(17.0) / 2 + std::log2(241.0) / 2);
+  EXPECT_DOUBLE_EQ(p10007, 1 + std::log2(10007.0) / 2 + std::log2(5003.0) / 2);
+  EXPECT_LT(p4093, p4097);
+  EXPECT_LT(p4097, p10007);
+}
+
+TEST(Effort, EachAxisWeighs) {
+  EXPECT_DOUBLE_EQ(of({17, 17}), of({17}) * of({17}));
+}
+
+} // namespace
