@@ -5,7 +5,7 @@
 // model, and its preferred variant), all timed in the same rounds. Prints a
 // table and, with --json, writes every row. docs/routing.md shows results.
 //
-//   route_quality [--set cpu|gpu] [--repeat N] [--json FILE]
+//   route_quality [--set cpu|gpu] [--placement host|device] [--repeat N] [--json FILE]
 #include <fftmux/fftmux.hpp>
 
 #include <nlohmann/json.hpp>
@@ -112,6 +112,7 @@ struct Options {
   bool gpu = false;
   int repeat = 9;
   std::string json;
+  std::string placement; // "host" or "device": that half of the set; empty: both
 };
 
 Options parse(int argc, char** argv) {
@@ -131,8 +132,13 @@ Options parse(int argc, char** argv) {
       o.repeat = std::max(1, std::atoi(value().c_str()));
     else if (a == "--json")
       o.json = value();
+    else if (a == "--placement" && (o.placement = value()) != "host" && o.placement != "device") {
+      std::fprintf(stderr, "route_quality: --placement must be host or device\n");
+      std::exit(2);
+    }
     else {
-      std::fprintf(stderr, "usage: route_quality [--set cpu|gpu] [--repeat N] [--json FILE]\n");
+      std::fprintf(stderr, "usage: route_quality [--set cpu|gpu] [--placement host|device] "
+                           "[--repeat N] [--json FILE]\n");
       std::exit(2);
     }
   }
@@ -198,6 +204,8 @@ int main(int argc, char** argv) {
   std::printf("%-34s %-28s %10s %-28s %10s %6s\n", "PROBLEM", "AUTO", "US", "BEST", "US", "RATIO");
   std::mt19937 rng(7);
   for (const Problem& p : problem_set(o.gpu)) {
+    if (!o.placement.empty() && (p.placement == FFTMUX_DEVICE) != (o.placement == "device"))
+      continue;
     fftmux_desc d = fftmux::make_desc(p.n, p.kind, p.precision, p.batch);
     d.placement = p.placement;
     std::vector<Contender> cs = contenders(ctx, d);
