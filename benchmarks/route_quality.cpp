@@ -132,9 +132,12 @@ Options parse(int argc, char** argv) {
       o.repeat = std::max(1, std::atoi(value().c_str()));
     else if (a == "--json")
       o.json = value();
-    else if (a == "--placement" && (o.placement = value()) != "host" && o.placement != "device") {
-      std::fprintf(stderr, "route_quality: --placement must be host or device\n");
-      std::exit(2);
+    else if (a == "--placement") {
+      o.placement = value();
+      if (o.placement != "host" && o.placement != "device") {
+        std::fprintf(stderr, "route_quality: --placement must be host or device\n");
+        std::exit(2);
+      }
     }
     else {
       std::fprintf(stderr, "usage: route_quality [--set cpu|gpu] [--placement host|device] "

@@ -16,18 +16,13 @@ constexpr int64_t largest_codelet = 16;
 // passes.
 constexpr double cache_bytes = 512 * 1024;
 
-// FFTW runs a prime factor p above its codelets by Rader's algorithm, a
-// cyclic convolution of p - 1 points, itself through Rader where p - 1 has
-// a prime factor above nested_rader.
-constexpr int64_t nested_rader = 64;
-
-// log2(p) / 2 for each prime factor p of n above `above`, plus that of the
-// large prime factors of each p - 1.
-inline double rader_effort(int64_t n, int64_t above) {
+// log2(p) / 2 for each prime factor p of n above the codelets, which FFTW
+// runs by Rader's algorithm (a cyclic convolution of p - 1 points).
+inline double rader_effort(int64_t n) {
   double e = 0;
   auto add = [&](int64_t p) {
-    if (p > above)
-      e += std::log2(double(p)) / 2 + rader_effort(p - 1, nested_rader);
+    if (p > largest_codelet)
+      e += std::log2(double(p)) / 2;
   };
   for (int64_t p = 2; p * p <= n; ++p)
     for (; n % p == 0; n /= p)
@@ -37,16 +32,17 @@ inline double rader_effort(int64_t n, int64_t above) {
   return e;
 }
 
-// 1 + rader_effort an axis (2-core development machine, one thread, 2^20
-// points, time a point over 4096's: 4093 4.9x, 4097 = 17 x 241 8.2x, 10007
-// 9.7x; an H200 machine's 16 threads: 4093 6x, 10007 15x), times
-// 1 + log2(bytes / cache_bytes) a strided axis of a transform larger than
-// the cache (1024x1024 F32 6x, 4096x4096 14x).
+// 1 + rader_effort an axis, times 1 + log2(bytes / cache_bytes) a strided
+// axis of a transform larger than the cache (1024x1024 F32 6x, 4096x4096
+// 14x). Time a point over 4096's, FFTW 3.3.10: on an H200 machine's 16
+// threads, 4.2M points, 4093 6x and 10007 15x; on the 2-core development
+// machine, one thread, 2^20 points F32, 4093 4.9x, 4097 = 17 x 241 8.2x,
+// 10007 9.7x, and F64 in the cache 8.6x, 6.2x and 7.4x. The prices: 7, 7
+// and 7.6 (each prime of 4097 weighs: 4.96 were its largest alone).
 inline double effort(const fftmux_desc& d) {
   double f = 1, bytes = double(plugin::points(d)) * (d.precision == FFTMUX_F64 ? 16 : 8);
-  for (uint32_t i = 0; i < d.rank; ++i) {
-    f *= 1 + rader_effort(d.n[i], largest_codelet);
-  }
+  for (uint32_t i = 0; i < d.rank; ++i)
+    f *= 1 + rader_effort(d.n[i]);
   int strided = 0;
   for (uint32_t i = 0; i + 1 < d.rank; ++i)
     strided += d.n[i] > 1;
