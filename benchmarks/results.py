@@ -233,6 +233,20 @@ def autotune(folder, ds):
     return out
 
 
+def pace(folder, ds):
+    """autotune_pace.py: the default set's parts, their wall time and planning."""
+    parts = read_json(folder, ds["file"])["parts"]
+    out = table(["part", "problems", "seconds", "s a problem", "candidates planned",
+                 "planning s (all threads)", "skipped"],
+                [[p["part"], len(p["problems"]), f"{p['seconds']:.0f}",
+                  f"{p['seconds'] / len(p['problems']):.1f}",
+                  sum(x["planned"] for x in p["problems"]),
+                  f"{sum(x['plan_seconds'] for x in p['problems']):.0f}",
+                  sum(x["skipped"] for x in p["problems"])] for p in parts],
+                right=range(1, 7))
+    return out
+
+
 def distributed(folder, ds):
     """distributed_bench: fftw-mpi against FFTW-MPI called directly, by ranks."""
     rows = read_csv(folder, ds["file"])
@@ -354,7 +368,7 @@ RENDER = {"standing": standing, "convolutions": convolutions, "verify": verify,
           "gpu-check": gpu_check, "occupancy": occupancy, "quick": quick, "overhead": overhead,
           "count": count, "routing": routing, "autotune": autotune,
           "distributed": distributed, "suite": suite, "r2r": r2r, "fftconvolve": fftconvolve,
-          "half": half}
+          "half": half, "pace": pace}
 
 
 def results_md(folder):
