@@ -21,8 +21,11 @@ namespace fftmux {
 
 class Backend;
 
-// The terms of a model, in the order of Model::seconds.
-enum Term { launch, device_byte, host_byte, flop_f32, flop_f64, claimed_second, term_count };
+// The terms of a model, in the order of Model::seconds. An F64 flop costs
+// an F32 flop's and f64_extra's: never less, which a fit to one F64 probe
+// would otherwise allow (lavapipe's F64 flops came out free, and 1024x1024
+// F64 priced at half its time).
+enum Term { launch, device_byte, host_byte, flop_f32, f64_extra, claimed_second, term_count };
 extern const char* const term_names[term_count];
 
 // A candidate's work as the model's terms: a plugin that reports no work
