@@ -176,6 +176,7 @@ private:
   // where it holds fewer transforms (pieces_).
   struct Plans {
     typename A::plan whole = nullptr, last = nullptr;
+    bool pieces = false; // whole is a piece's plan
   };
 
   static T* alloc(int64_t count) {
@@ -209,8 +210,16 @@ private:
     A::set_timelimit(b_.plan_seconds); // bounds the measuring planners (FFTW_NO_TIMELIMIT: -1)
     b_.wisdom_changed = b_.wisdom_changed || rigor_ != FFTW_ESTIMATE;
     if (pieces_.count > 1) {
+      // The measure variant's wisdom of the whole batch (autotune's) serves
+      // it as it is: a measured threaded plan is not one of the bad ones.
+      int threads = asked_ ? asked_ : b_.threads;
+      if (typename A::plan p = plan_on(threads, dir, FFTW_MEASURE | FFTW_WISDOM_ONLY | extra, in,
+                                       out, 0, true)) {
+        threads_[slot(dir)] = threads;
+        return {p};
+      }
       threads_[slot(dir)] = int(pieces_.count);
-      Plans p{plan_on(1, dir, rigor_ | extra, in, out, pieces_.size)};
+      Plans p{plan_on(1, dir, rigor_ | extra, in, out, pieces_.size), nullptr, true};
       if (pieces_.last(d_.batch) != pieces_.size)
         p.last = plan_on(1, dir, rigor_ | extra, in, out, pieces_.last(d_.batch));
       return p;
@@ -266,8 +275,10 @@ private:
            std::to_string(g.batch.os) + (engine_in_place() ? " in" : " out");
   }
 
-  // A plan of the problem, or of its first `batch` transforms.
-  typename A::plan plan_on(int threads, int dir, unsigned flags, T* in, T* out, int64_t batch = 0) {
+  // A plan of the problem, or of its first `batch` transforms; null where
+  // `may_fail` (FFTW_WISDOM_ONLY without wisdom).
+  typename A::plan plan_on(int threads, int dir, unsigned flags, T* in, T* out, int64_t batch = 0,
+                           bool may_fail = false) {
     Dims g = guru_dims(d_, engine_in_, engine_out_);
     if (batch)
       g.batch.n = batch;
@@ -282,7 +293,7 @@ private:
       p = A::r2r(g.rank, g.dims, 1, &g.batch, in, out, r2r_kinds(dir).data(), flags);
     else
       p = A::c2r(g.rank, g.dims, 1, &g.batch, reinterpret_cast<Complex*>(in), out, flags);
-    if (!p)
+    if (!p && !may_fail)
       fail(FFTMUX_ERROR_UNSUPPORTED, "FFTW could not plan this layout");
     return p;
   }
@@ -320,7 +331,7 @@ private:
   // The batch, or its pieces side by side, each on its own thread.
   void run(int dir, T* in, T* out) {
     const Plans& p = pick(dir, in, out);
-    if (pieces_.count < 2)
+    if (!p.pieces)
       return run_one(p.whole, in, out);
     auto piece = [&](int64_t k) {
       int64_t first = k * pieces_.size;

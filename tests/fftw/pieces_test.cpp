@@ -67,6 +67,14 @@ TEST_F(Pieces, EveryThreadRunsAPiece) {
   EXPECT_EQ(check(batched({300, 300}, FFTMUX_R2C, 7, FFTMUX_F64, true), 3), 3u);
 }
 
+// A measure plan leaves wisdom of the whole batch, which then serves the
+// default in place of pieces.
+TEST_F(Pieces, TheDefaultRunsOnTheMeasuredWisdomOfTheWholeBatch) {
+  fftmux_desc d = batched({2048}, FFTMUX_R2C, 160, FFTMUX_F32);
+  shared->make_plan(d, "fftw", "measure", 2);
+  EXPECT_EQ(check(d, 2), 2u);
+}
+
 TEST_F(Pieces, SmallBatchesRunWhole) {
   // Three transforms of 91125 F32 reals fill one aligned piece of four.
   EXPECT_EQ(check(batched({45, 45, 45}, FFTMUX_R2C, 3, FFTMUX_F32), 2), 2u);
