@@ -138,8 +138,7 @@ Options parse(int argc, char** argv) {
         std::fprintf(stderr, "route_quality: --placement must be host or device\n");
         std::exit(2);
       }
-    }
-    else {
+    } else {
       std::fprintf(stderr, "usage: route_quality [--set cpu|gpu] [--placement host|device] "
                            "[--repeat N] [--json FILE]\n");
       std::exit(2);

@@ -168,9 +168,7 @@ private:
   }
   static int slot(int dir) { return dir == FFTMUX_FORWARD ? 0 : 1; }
   static int64_t width(const Shape& s) { return s.complex ? 2 : 1; }
-  static int64_t step_bytes(const Shape& s) {
-    return s.distance * width(s) * int64_t(sizeof(T));
-  }
+  static int64_t step_bytes(const Shape& s) { return s.distance * width(s) * int64_t(sizeof(T)); }
 
   // A direction's plans: of the batch, or of a piece and of the last piece
   // where it holds fewer transforms (pieces_).
@@ -213,8 +211,8 @@ private:
       // The measure variant's wisdom of the whole batch (autotune's) serves
       // it as it is: a measured threaded plan is not one of the bad ones.
       int threads = asked_ ? asked_ : b_.threads;
-      if (typename A::plan p = plan_on(threads, dir, FFTW_MEASURE | FFTW_WISDOM_ONLY | extra, in,
-                                       out, 0, true)) {
+      if (typename A::plan p =
+              plan_on(threads, dir, FFTW_MEASURE | FFTW_WISDOM_ONLY | extra, in, out, 0, true)) {
         threads_[slot(dir)] = threads;
         return {p};
       }
@@ -458,9 +456,9 @@ private:
   int threads_[2] = {1, 1};     // each direction's plan's threads
   static constexpr int64_t thread_check_points = int64_t(1) << 20;
   Memory scratch_in_, scratch_out_;
-  Pieces pieces_;                            // the batch's pieces, when threads run them
+  Pieces pieces_;                                // the batch's pieces, when threads run them
   std::array<Plans, 2> planned_{}, unaligned_{}; // per direction
-  double scale_[2] = {1, 1};                                // per direction, computed once
+  double scale_[2] = {1, 1};                     // per direction, computed once
   std::once_flag unaligned_once_[2];
 };
 

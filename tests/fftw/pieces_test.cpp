@@ -46,8 +46,8 @@ uint32_t check(const fftmux_desc& d, uint32_t threads) {
     p.execute(dir, in.data(), in_place ? in.data() : out.data());
     double err = ref::relative_error(ref::read_side(d, false, in_place ? in.data() : out.data()),
                                      ref::expected(d, dir, original.data(), ref::Method::fftw));
-    EXPECT_LE(err, ref::error_bound(d)) << "batch " << d.batch << " kind " << d.kind << " dir "
-                                        << dir << " threads " << threads;
+    EXPECT_LE(err, ref::error_bound(d))
+        << "batch " << d.batch << " kind " << d.kind << " dir " << dir << " threads " << threads;
   }
   std::string e = p.explain();
   size_t at = e.find("threads: ");
