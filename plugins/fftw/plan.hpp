@@ -337,10 +337,16 @@ private:
               in + first * step_bytes(engine_in_) / int64_t(sizeof(T)),
               out + first * step_bytes(engine_out_) / int64_t(sizeof(T)));
     };
+    side_by_side(pieces_.count, piece);
+  }
+
+  // f(k) for each k in [0, count), each on a thread of its own (k = 0 on
+  // the caller's).
+  template <class F> static void side_by_side(int64_t count, F&& f) {
     std::vector<std::thread> pool;
-    for (int64_t k = 1; k < pieces_.count; ++k)
-      pool.emplace_back(piece, k);
-    piece(0);
+    for (int64_t k = 1; k < count; ++k)
+      pool.emplace_back(f, k);
+    f(int64_t(0));
     for (std::thread& t : pool)
       t.join();
   }
@@ -393,12 +399,8 @@ private:
   template <class F> void in_parallel(int64_t n, F&& f) const {
     int threads = n < 4 * b_.thread_threshold ? 1 : asked_ ? asked_ : b_.threads;
     int64_t step = (n + threads - 1) / threads;
-    std::vector<std::thread> pool;
-    for (int i = 1; i < threads; ++i)
-      pool.emplace_back([&, i] { f(std::min(n, i * step), std::min(n, (i + 1) * step)); });
-    f(0, std::min(n, step));
-    for (std::thread& t : pool)
-      t.join();
+    side_by_side(threads,
+                 [&](int64_t i) { f(std::min(n, i * step), std::min(n, (i + 1) * step)); });
   }
 
   // The user's input into the packed scratch, times s.
