@@ -133,12 +133,12 @@ Problem probe_problem(const Probe& p, int64_t batch, bool buffers) {
   return validate(&d);
 }
 
-// The median of runs (after the warm-up the caller ran): 5 and 20 ms at
+// The median of runs (after the warm-up the caller ran): 3 and 20 ms at
 // least, 50 or a tenth of a second at most.
 double time_runs(Trial& t) {
   std::vector<double> runs;
   double total = 0;
-  while (runs.size() < 50 && total < 0.1 && (runs.size() < 5 || total < 0.02)) {
+  while (runs.size() < 50 && total < 0.1 && (runs.size() < 3 || total < 0.02)) {
     runs.push_back(timed([&] { t.run(); }));
     total += runs.back();
   }
