@@ -102,8 +102,9 @@ public:
     unaligned_only_ = std::is_same_v<T, float> && d.kind == FFTMUX_C2C &&
                       f32_c2c_crashes(g.rank, g.dims, g.batch);
     if (rigor == FFTW_ESTIMATE && plugin::points(d) * d.batch >= 4 * b_.thread_threshold)
-      pieces_ = cut_batch(d.batch, threads ? threads : b_.threads, step_bytes(engine_in_),
-                          step_bytes(engine_out_));
+      pieces_ =
+          cut_batch(d.batch, threads ? threads : b_.threads, step(engine_in_) * int64_t(sizeof(T)),
+                    step(engine_out_) * int64_t(sizeof(T)));
     for (int dir : {FFTMUX_FORWARD, FFTMUX_INVERSE})
       if (runs(dir))
         planned_[slot(dir)] = make(dir, unaligned_only_ ? FFTW_UNALIGNED : 0);
@@ -168,7 +169,7 @@ private:
   }
   static int slot(int dir) { return dir == FFTMUX_FORWARD ? 0 : 1; }
   static int64_t width(const Shape& s) { return s.complex ? 2 : 1; }
-  static int64_t step_bytes(const Shape& s) { return s.distance * width(s) * int64_t(sizeof(T)); }
+  static int64_t step(const Shape& s) { return s.distance * width(s); } // Ts between transforms
 
   // A direction's plans: of the batch, or of a piece and of the last piece
   // where it holds fewer transforms (pieces_).
@@ -333,9 +334,8 @@ private:
       return run_one(p.whole, in, out);
     auto piece = [&](int64_t k) {
       int64_t first = k * pieces_.size;
-      run_one(p.last && k + 1 == pieces_.count ? p.last : p.whole,
-              in + first * step_bytes(engine_in_) / int64_t(sizeof(T)),
-              out + first * step_bytes(engine_out_) / int64_t(sizeof(T)));
+      run_one(p.last && k + 1 == pieces_.count ? p.last : p.whole, in + first * step(engine_in_),
+              out + first * step(engine_out_));
     };
     side_by_side(pieces_.count, piece);
   }
