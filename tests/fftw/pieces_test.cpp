@@ -2,8 +2,7 @@
 // (plugins/fftw/threads.hpp): every transform of the batch against FFTW in
 // double, with pieces of unequal size, odd distances, in place and out, R2C,
 // C2R and C2C, and the count of threads the plan reports.
-#include <fftmux/fftmux.hpp>
-#include <reference.hpp>
+#include "run_check.hpp"
 
 #include <gtest/gtest.h>
 
@@ -32,22 +31,17 @@ fftmux_desc batched(std::vector<int64_t> n, fftmux_kind kind, int64_t batch, uin
   return d;
 }
 
-// Runs d on `threads` and compares each direction with the reference;
-// returns the threads the plan's explain reports.
+// Runs d on `threads` and compares each direction with the reference (out
+// of place, the input must survive); returns the threads the plan's
+// explain reports.
 uint32_t check(const fftmux_desc& d, uint32_t threads) {
   plan p = shared->make_plan(d, "fftw", nullptr, threads);
-  fftmux_layout l = layout(d);
-  bool in_place = d.flags & FFTMUX_IN_PLACE;
   for (int dir : ref::directions(d)) {
-    std::vector<unsigned char> in = ref::random_input(d, 11);
-    in.resize(std::max(l.in_bytes, l.out_bytes));
-    const std::vector<unsigned char> original = in;
-    std::vector<unsigned char> out(in_place ? 0 : l.out_bytes);
-    p.execute(dir, in.data(), in_place ? in.data() : out.data());
-    double err = ref::relative_error(ref::read_side(d, false, in_place ? in.data() : out.data()),
-                                     ref::expected(d, dir, original.data(), ref::Method::fftw));
-    EXPECT_LE(err, ref::error_bound(d))
-        << "batch " << d.batch << " kind " << d.kind << " dir " << dir << " threads " << threads;
+    Checked c = run_checked(p, d, dir, ref::Method::fftw, 11);
+    std::string what = "batch " + std::to_string(d.batch) + " kind " + std::to_string(d.kind) +
+                       " dir " + std::to_string(dir) + " threads " + std::to_string(threads);
+    EXPECT_LE(c.error, ref::error_bound(d)) << what;
+    EXPECT_TRUE(c.input_kept) << what << ": the input changed";
   }
   std::string e = p.explain();
   size_t at = e.find("threads: ");

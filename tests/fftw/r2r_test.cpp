@@ -3,8 +3,7 @@
 // in double for larger ones, over ranks 1-3, odd, even and prime sizes,
 // F32 and F64, every norm and direction, in place and out, strided and
 // batched; the round trip, and the other backends declining.
-#include <fftmux/fftmux.hpp>
-#include <reference.hpp>
+#include "run_check.hpp"
 
 #include <gtest/gtest.h>
 
@@ -53,19 +52,9 @@ std::string name(const fftmux_desc& d, int direction) {
 // out of place, the input must survive.
 void check(const fftmux_desc& d, int direction, ref::Method method) {
   plan p = ctx().make_plan(d, "fftw");
-  fftmux_layout l = layout(d);
-  bool in_place = d.flags & FFTMUX_IN_PLACE;
-  std::vector<unsigned char> in = ref::random_input(d, 7);
-  in.resize(std::max(l.in_bytes, l.out_bytes));
-  const std::vector<unsigned char> original = in;
-  std::vector<unsigned char> out(in_place ? 0 : l.out_bytes);
-  p.execute(direction, in.data(), in_place ? in.data() : out.data());
-  double err = ref::relative_error(ref::read_side(d, false, in_place ? in.data() : out.data()),
-                                   ref::expected(d, direction, original.data(), method));
-  EXPECT_LE(err, ref::error_bound(d)) << name(d, direction);
-  if (!in_place) {
-    EXPECT_EQ(in, original) << name(d, direction) << ": the input changed";
-  }
+  Checked c = run_checked(p, d, direction, method, 7);
+  EXPECT_LE(c.error, ref::error_bound(d)) << name(d, direction);
+  EXPECT_TRUE(c.input_kept) << name(d, direction) << ": the input changed";
 }
 
 TEST_F(R2R, EveryKindSizeNormAndPrecisionMatchesTheDefinition) {
