@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Reduces `fftmux autotune --json` outputs of parts of the default set to
 what autotune's pace is made of: per part its wall seconds and problems; per
-problem the candidates planned (distinct code), timed, skipped, the seconds
-their planning took, and the route. Writes the JSON that results.py's
+problem its wall seconds (from the records' done_seconds), the candidates
+planned (distinct code), timed, skipped, the seconds their planning took,
+the seconds their timed runs took, and the route. Writes the JSON that results.py's
 `pace` renderer tables.
 
     autotune_pace.py OUT.json PART=SECONDS=FILE.json [PART=SECONDS=FILE.json ...]
@@ -18,8 +19,9 @@ def part(name, seconds, path):
     problems = collections.OrderedDict()
     for r in records:
         problems.setdefault(r["problem"], []).append(r)
-    rows = []
+    rows, before = [], 0.0
     for problem, rs in problems.items():
+        done = max(r.get("done_seconds", 0.0) for r in rs)
         distinct = [r for r in rs if r["ok"] and not r.get("same_as")]
         timed = [r for r in distinct if r["runs"] > 0]
         best = min(timed, key=lambda r: r["median_seconds"], default=None)
@@ -28,7 +30,11 @@ def part(name, seconds, path):
                      "same_code": sum(1 for r in rs if r.get("same_as")),
                      "skipped": sum(1 for r in rs if not r["ok"] and "skipped" in r["reason"]),
                      "plan_seconds": round(sum(r["plan_seconds"] for r in distinct), 3),
+                     "timed_seconds": round(sum(r["runs"] * r["median_seconds"] for r in timed), 3),
                      "route": f"{best['backend']}/{best['variant']}" if best else ""})
+        if done:
+            rows[-1]["seconds"] = round(done - before, 3)
+            before = done
     return {"part": name, "seconds": float(seconds), "problems": rows}
 
 

@@ -89,12 +89,19 @@ void Race::run(std::vector<Entry>& entries) {
       distinct.push_back(&e);
   std::stable_sort(distinct.begin(), distinct.end(),
                    [](const Entry* a, const Entry* b) { return estimate_of(a) < estimate_of(b); });
+  CheckInput x; // every candidate's check reads the same input, drawn once
+  if (!distinct.empty())
+    x = check_input(distinct.front()->t.problem, rng_());
+  for (Entry* e : distinct)
+    e->t.input = &x;
   if (o_.exhaustive) {
     std::vector<Entry*> live = prepare(distinct);
     time(live, o_.repeats);
   } else {
     rounds(leaders(distinct));
   }
+  for (Entry* e : distinct)
+    e->t.input = nullptr;
   finish(entries);
 }
 

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -56,11 +57,26 @@ struct FreeBuffer {
 using PluginPlan = Owned<DestroyPlan>;
 using PluginBuffer = Owned<FreeBuffer>;
 
+// Host bytes left as they are until written: a vector clears its elements
+// first, touching the memory twice.
+struct Bytes {
+  std::unique_ptr<unsigned char[]> p;
+  size_t n = 0;
+  Bytes() = default;
+  explicit Bytes(size_t bytes) : p(new unsigned char[bytes]), n(bytes) {}
+  unsigned char* data() const { return p.get(); }
+  size_t size() const { return n; }
+};
+
+// The input of a problem's checks, drawn once for all its candidates.
+using CheckInput = std::vector<double>;
+
 struct Trial {
   Candidate c;
   Problem problem;
   PluginPlan plan;
-  std::vector<unsigned char> in, out;
+  Bytes in, out;
+  const CheckInput* input = nullptr; // check_input(problem, ...) when shared; else drawn
   PluginBuffer bin, bout;
   double plan_seconds = -1, round_trip_error = -1;
 
@@ -82,5 +98,8 @@ struct Trial {
 
 // Bytes of the larger side.
 size_t span(const Problem& p);
+
+// What Trial::prepare's check reads as input for problem p with this seed.
+CheckInput check_input(const Problem& p, uint64_t seed);
 
 } // namespace fftmux

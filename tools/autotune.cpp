@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -52,13 +53,20 @@ std::string micros(double s) {
 struct Progress {
   bool terminal = ::isatty(2);
   std::vector<fftmux_tune_record> records;
+  std::vector<double> done; // seconds from the start of tuning to each record
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
 
   static void callback(void* self, const fftmux_tune_record* r) {
     static_cast<Progress*>(self)->on(*r);
   }
 
-  void on(const fftmux_tune_record& r) {
+  void keep(const fftmux_tune_record& r) {
     records.push_back(r);
+    done.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+
+  void on(const fftmux_tune_record& r) {
+    keep(r);
     std::string what = r.backend[0] ? std::string(r.backend) + "/" + r.variant : "";
     std::string result = !r.ok          ? std::string(r.reason)
                          : r.same_as[0] ? "the same kernels as " + std::string(r.same_as)
@@ -131,10 +139,14 @@ void print_summary(const std::vector<fftmux_tune_record>& all, const std::string
     }
 }
 
-nlohmann::json to_json(const std::vector<fftmux_tune_record>& all) {
+// The records as JSON, each with done_seconds: when tuning had reached it (a problem's records
+// come together once it is tuned, so the differences are each problem's time).
+nlohmann::json to_json(const Progress& p) {
   nlohmann::json out = nlohmann::json::array();
-  for (const auto& r : all) {
+  for (size_t i = 0; i < p.records.size(); ++i) {
+    const fftmux_tune_record& r = p.records[i];
     out.push_back({{"problem", describe(r.desc)},
+                   {"done_seconds", p.done[i]},
                    {"backend", r.backend},
                    {"variant", r.variant},
                    {"ok", bool(r.ok)},
@@ -200,7 +212,7 @@ int tune(TuneOptions& o) {
   t.user = &progress;
   if (o.json)
     t.progress = [](void* self, const fftmux_tune_record* r) {
-      static_cast<Progress*>(self)->records.push_back(*r);
+      static_cast<Progress*>(self)->keep(*r);
     };
   check(fftmux_autotune(ctx.get(), problems.data(), problems.size(), &t));
   if (progress.terminal)
@@ -211,9 +223,8 @@ int tune(TuneOptions& o) {
       return fftmux_tuning_cache_path(ctx.get(), s, n, need);
     });
   if (o.json)
-    std::printf(
-        "%s\n",
-        nlohmann::json{{"cache", cache}, {"records", to_json(progress.records)}}.dump(2).c_str());
+    std::printf("%s\n",
+                nlohmann::json{{"cache", cache}, {"records", to_json(progress)}}.dump(2).c_str());
   else
     print_summary(progress.records, cache);
   return 0;
