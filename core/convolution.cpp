@@ -1,6 +1,7 @@
-// Convolution objects: a padded forward plan, the filters' spectra computed
-// once on the same backend, a pointwise product on the host, an inverse plan
-// and the mode's window cut out of its result.
+// Convolution objects: a forward plan that reads the signals zero-extended
+// (in_extent, or a padded copy where the backend cannot pad), the filters'
+// spectra computed once on the same backend, a pointwise product on the
+// host, an inverse plan and the mode's window cut out of its result.
 #include "convolution.hpp"
 #include "api_util.hpp"
 #include "error.hpp"
@@ -21,11 +22,14 @@ struct fftmux_convolution_s {
   std::vector<std::vector<int64_t>> window;
   std::vector<std::pair<int64_t, int64_t>> runs; // the last axis's window: (first, count) runs
   fftmux_plan forward = nullptr, inverse = nullptr;
+  // Whether the forward plans read the signals and filters where they lie,
+  // the zeros past them left to the backend (FFTMUX_CAP_PADDING).
+  bool pads = false;
   // Work memory in doubles (aligned for either precision): the padded
-  // signals (zeros around them), their spectra, the filters' spectra, the
-  // products and the inverse transforms; all but the first are overwritten
-  // whole, so they are never cleared (page faults on pages of zeros were
-  // most of a large object's creation).
+  // signals (zeros around them) where the plan cannot pad, their spectra,
+  // the filters' spectra, the products and the inverse transforms; all but
+  // the first are overwritten whole, so they are never cleared (page faults
+  // on pages of zeros were most of a large object's creation).
   std::vector<double> padded;
   std::unique_ptr<double[]> spectra, filters, products, results;
   // One filter: the products overwrite the spectra, a buffer less to fault in.
@@ -61,12 +65,19 @@ std::unique_ptr<double[]> uncleared(uint64_t bytes) {
   return std::unique_ptr<double[]>(new double[words(bytes)]);
 }
 
-fftmux_desc fft_desc(const ConvGeometry& g, uint32_t kind, int64_t batch, uint32_t norm) {
+// The transform of batch arrays of the FFT size; held: the points of each
+// axis the input holds (a padded side), or none.
+fftmux_desc fft_desc(const ConvGeometry& g, uint32_t kind, int64_t batch, uint32_t norm,
+                     const Dims* held = nullptr) {
   fftmux_desc d;
   fftmux_desc_init(&d);
   d.rank = g.desc.rank;
   Dims L = g.axes(g.fft);
   std::copy(L.begin(), L.end(), d.n);
+  if (held) {
+    Dims h = g.axes(*held);
+    std::copy(h.begin(), h.end(), d.in_extent);
+  }
   d.batch = batch;
   d.kind = kind;
   d.precision = g.desc.precision;
@@ -74,16 +85,34 @@ fftmux_desc fft_desc(const ConvGeometry& g, uint32_t kind, int64_t batch, uint32
   return d;
 }
 
-fftmux_plan make_plan(fftmux_context ctx, const fftmux_desc& d, const char* backend,
-                      const char* variant, uint32_t threads) {
+fftmux_status try_plan(fftmux_context ctx, const fftmux_desc& d, const char* backend,
+                       const char* variant, uint32_t threads, fftmux_plan* plan) {
   fftmux_plan_options o;
   fftmux_plan_options_init(&o);
   o.backend = backend;
   o.variant = variant;
   o.threads = threads;
+  return fftmux_plan_create(ctx, &d, &o, plan);
+}
+
+fftmux_plan make_plan(fftmux_context ctx, const fftmux_desc& d, const char* backend,
+                      const char* variant, uint32_t threads) {
   fftmux_plan plan = nullptr;
-  check(fftmux_plan_create(ctx, &d, &o, &plan));
+  check(try_plan(ctx, d, backend, variant, threads, &plan));
   return plan;
+}
+
+// The forward plan of the signals, reading them zero-extended where a
+// backend can (routed among those that pad), else of padded copies (a
+// backend named in the options that cannot pad).
+void forward_plan(fftmux_context ctx, fftmux_convolution_s& c,
+                  const fftmux_convolution_options& o) {
+  const ConvGeometry& g = c.g;
+  fftmux_desc padded = fft_desc(g, g.desc.kind, g.desc.batch, FFTMUX_NORM_NONE, &g.n);
+  c.pads = try_plan(ctx, padded, o.backend, o.variant, o.threads, &c.forward) == FFTMUX_OK;
+  if (!c.pads)
+    c.forward = make_plan(ctx, fft_desc(g, g.desc.kind, g.desc.batch, FFTMUX_NORM_NONE), o.backend,
+                          o.variant, o.threads);
 }
 
 // Copies count arrays of n[] elements into zeroed arrays of the padded sizes.
@@ -163,8 +192,9 @@ void gather(const fftmux_convolution_s& c, void* out) {
         }
 }
 
-// The filters' spectra: copied, or padded (in the results' memory, not yet
-// needed) and transformed by a plan like the forward one.
+// The filters' spectra: copied, or transformed by a plan like the forward
+// one (reading them zero-extended, or padded in the results' memory, not yet
+// needed).
 void transform_filters(fftmux_context ctx, fftmux_convolution_s& c, const void* filter,
                        uint32_t layout, uint32_t threads) {
   const ConvGeometry& g = c.g;
@@ -177,13 +207,17 @@ void transform_filters(fftmux_context ctx, fftmux_convolution_s& c, const void* 
     return;
   }
   check_filter(g, filter, F * g.filter_points() * (g.real() ? 1 : 2));
-  std::memset(c.results.get(), 0, F * g.fft_points() * element_size(g));
-  pad(g, g.m, F, filter, c.results.get());
+  if (!c.pads) {
+    std::memset(c.results.get(), 0, F * g.fft_points() * element_size(g));
+    pad(g, g.m, F, filter, c.results.get());
+  }
   const char *backend = nullptr, *variant = nullptr;
   check(fftmux_plan_backend(c.forward, &backend, &variant));
   fftmux_plan plan =
-      make_plan(ctx, fft_desc(g, g.desc.kind, F, FFTMUX_NORM_NONE), backend, variant, threads);
-  fftmux_status s = fftmux_execute(plan, FFTMUX_FORWARD, c.results.get(), c.filters.get());
+      make_plan(ctx, fft_desc(g, g.desc.kind, F, FFTMUX_NORM_NONE, c.pads ? &g.m : nullptr),
+                backend, variant, threads);
+  const void* from = c.pads ? filter : c.results.get();
+  fftmux_status s = fftmux_execute(plan, FFTMUX_FORWARD, from, c.filters.get());
   fftmux_plan_destroy(plan);
   check(s);
 }
@@ -255,8 +289,7 @@ fftmux_status fftmux_convolution_create(fftmux_context ctx, const fftmux_conv_de
     fftmux_convolution_options o = read_options(options);
     const ConvGeometry& g = c->g;
     const int64_t B = g.desc.batch, F = g.desc.filters;
-    c->forward = make_plan(ctx, fft_desc(g, g.desc.kind, B, FFTMUX_NORM_NONE), o.backend, o.variant,
-                           o.threads);
+    forward_plan(ctx, *c, o);
     const char* backend = nullptr;
     check(fftmux_plan_backend(c->forward, &backend, nullptr));
     uint32_t back = g.real() ? FFTMUX_C2R : FFTMUX_C2C;
@@ -265,7 +298,8 @@ fftmux_status fftmux_convolution_create(fftmux_context ctx, const fftmux_conv_de
     const uint64_t spectrum = uint64_t(g.spectrum_points()) * 2 * real_size(g);
     c->results = uncleared(uint64_t(B * F * g.fft_points()) * element_size(g));
     transform_filters(ctx, *c, filter, filter_layout, o.threads);
-    c->padded.resize(words(uint64_t(B * g.fft_points()) * element_size(g)));
+    if (!c->pads)
+      c->padded.resize(words(uint64_t(B * g.fft_points()) * element_size(g)));
     c->spectra = uncleared(B * spectrum);
     if (F > 1)
       c->products = uncleared(B * F * spectrum);
@@ -285,8 +319,10 @@ fftmux_status fftmux_convolution_execute(fftmux_convolution conv, const void* si
     require(signal, "signal");
     require(out, "out");
     fftmux_convolution_s& c = *conv;
-    pad(c.g, c.g.n, c.g.desc.batch, signal, c.padded.data());
-    check(fftmux_execute(c.forward, FFTMUX_FORWARD, c.padded.data(), c.spectra.get()));
+    if (!c.pads)
+      pad(c.g, c.g.n, c.g.desc.batch, signal, c.padded.data());
+    const void* from = c.pads ? signal : c.padded.data();
+    check(fftmux_execute(c.forward, FFTMUX_FORWARD, from, c.spectra.get()));
     if (c.g.desc.precision == FFTMUX_F64)
       multiply<double>(c);
     else
@@ -301,7 +337,9 @@ fftmux_status fftmux_convolution_explain(fftmux_convolution conv, char* text, si
   return guard("fftmux_convolution_explain", [&] {
     require(conv, "convolution");
     std::string product = conv->g.desc.correlate ? "conj(filter spectrum)" : "filter spectrum";
-    copy_out(describe(conv->g) + "\nforward plan (signals and filters):\n" +
+    std::string padding = conv->pads ? "zeros read by the plan (in_extent)"
+                                     : "zeros by copy (the backend cannot pad)";
+    copy_out(describe(conv->g) + "\nforward plan (signals and filters; " + padding + "):\n" +
                  plan_text(conv->forward) + "product: on the host, signal spectrum x " + product +
                  "\ninverse plan:\n" + plan_text(conv->inverse),
              text, size, needed);

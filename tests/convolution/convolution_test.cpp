@@ -119,7 +119,8 @@ template <class T> std::vector<cd> untyped(const std::vector<T>& v, bool real) {
 // Runs the case on backend and returns its outputs as complex doubles.
 template <class T>
 std::vector<cd> run(const Case& c, const char* backend, const std::vector<cd>& x,
-                    const std::vector<cd>& h, uint32_t layout, const void* spectrum = nullptr) {
+                    const std::vector<cd>& h, uint32_t layout, const void* spectrum = nullptr,
+                    fftmux_context ctx = nullptr) {
   bool real = c.kind == FFTMUX_R2C;
   fftmux_conv_desc d = desc_of(c);
   Dims out = sizes(d).first;
@@ -130,7 +131,8 @@ std::vector<cd> run(const Case& c, const char* backend, const std::vector<cd>& x
   o.backend = backend;
   fftmux_convolution conv = nullptr;
   const void* filter = layout == FFTMUX_FILTER_SPECTRUM ? spectrum : hs.data();
-  EXPECT_EQ(fftmux_convolution_create(context(), &d, filter, layout, &o, &conv), FFTMUX_OK)
+  EXPECT_EQ(fftmux_convolution_create(ctx ? ctx : context(), &d, filter, layout, &o, &conv),
+            FFTMUX_OK)
       << fftmux_last_error();
   EXPECT_EQ(fftmux_convolution_execute(conv, xs.data(), ys.data()), FFTMUX_OK)
       << fftmux_last_error();
@@ -139,14 +141,15 @@ std::vector<cd> run(const Case& c, const char* backend, const std::vector<cd>& x
 }
 
 // Every (signal, filter) pair against the direct sum; the bound grows with log2 of the FFT size.
-void check(const Case& c, const char* backend) {
+// ctx: the shared context when null.
+void check(const Case& c, const char* backend, fftmux_context ctx = nullptr) {
   std::mt19937 rng(c.n[0] * 131 + c.m[0] * 7 + c.mode);
   bool real = c.kind == FFTMUX_R2C;
   std::vector<cd> x = random_values(c.batch * points(c.n), real, rng);
   std::vector<cd> h = random_values(c.filters * points(c.m), real, rng);
   bool f64 = c.precision == FFTMUX_F64;
-  std::vector<cd> y = f64 ? run<double>(c, backend, x, h, FFTMUX_FILTER_SIGNAL)
-                          : run<float>(c, backend, x, h, FFTMUX_FILTER_SIGNAL);
+  std::vector<cd> y = f64 ? run<double>(c, backend, x, h, FFTMUX_FILTER_SIGNAL, nullptr, ctx)
+                          : run<float>(c, backend, x, h, FFTMUX_FILTER_SIGNAL, nullptr, ctx);
   fftmux_conv_desc d = desc_of(c);
   auto [out, L] = sizes(d);
   double eps = f64 ? std::numeric_limits<double>::epsilon() : std::numeric_limits<float>::epsilon();
@@ -211,6 +214,30 @@ TEST(Convolution, RoutedLikeAPlan) {
   check(cases[10], nullptr);
 }
 
+// A backend that cannot pad (the "fast" fixture: naive lines, no
+// FFTMUX_CAP_PADDING) gets the signals and filters as padded copies.
+TEST(Convolution, ABackendThatCannotPadGetsPaddedCopies) {
+  fftmux_context_options o;
+  fftmux_context_options_init(&o);
+  std::string fixtures = std::string(FIXTURES) + "/routing";
+  o.plugin_path = fixtures.c_str();
+  fftmux::context ctx(o);
+  for (const Case& c : {cases[4], cases[6]}) // C2C F64 full and valid, correlations
+    check(c, "fast", ctx.get());
+  fftmux_conv_desc d = desc_of(cases[4]);
+  std::vector<double> h(2 * 6, 1.0);
+  fftmux_convolution_options co;
+  fftmux_convolution_options_init(&co);
+  co.backend = "fast";
+  fftmux_convolution conv = nullptr;
+  ASSERT_EQ(fftmux_convolution_create(ctx.get(), &d, h.data(), 0, &co, &conv), FFTMUX_OK)
+      << fftmux_last_error();
+  char text[8192];
+  ASSERT_EQ(fftmux_convolution_explain(conv, text, sizeof text, nullptr), FFTMUX_OK);
+  EXPECT_NE(std::string(text).find("zeros by copy"), std::string::npos) << text;
+  fftmux_convolution_destroy(conv);
+}
+
 // Two small cases each: the software devices compile kernels slowly.
 TEST(Convolution, MatchesTheDirectSumOnTheGpuBackends) {
   std::string skipped;
@@ -270,6 +297,7 @@ TEST(Convolution, ExplainNamesTheSizesAndBothPlans) {
   std::string s = text;
   EXPECT_NE(s.find("FFT size {120}"), std::string::npos) << s; // 119 -> 120 = 2^3*3*5
   EXPECT_NE(s.find("forward plan"), std::string::npos) << s;
+  EXPECT_NE(s.find("zeros read by the plan"), std::string::npos) << s;
   EXPECT_NE(s.find("inverse plan"), std::string::npos) << s;
   EXPECT_EQ(fftmux_context_destroy(context()), FFTMUX_ERROR_INVALID_ARGUMENT);
   fftmux_convolution_destroy(conv);
