@@ -1,8 +1,11 @@
 // The OpenGL backend: kernels from the shared generator (codegen/) as GLSL
 // 4.30 compute shaders on a headless EGL context. fftmux buffers of this
-// backend are GL buffer objects. Every call, from whichever thread, runs on
-// the device's worker thread, which alone holds the context; errors come
-// back to the caller's thread and are reported there.
+// backend are GL buffer objects. Every GL call, from whichever thread, runs
+// on the device's worker thread, which alone holds the context; errors come
+// back to the caller's thread and are reported there. Generating kernels
+// needs no GL: queries and the generation of a plan's kernels (remembered
+// by the generator) run on the caller's thread, so that autotune's threads
+// generate side by side.
 #include "engine.hpp"
 
 #include <fftmux/gpu/variants.hpp>
@@ -74,8 +77,8 @@ fftmux_status about(void* p, fftmux_about_v1* a) {
 
 fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answer_v1* a) {
   auto* b = static_cast<Backend*>(p);
-  return on_worker(b, [&] {
-    Device& dev = *b->device;
+  return guarded(&b->host, [&] {
+    const Device& dev = *b->device;
     a->supported = 0;
     a->estimate_seconds = -1;
     std::vector<codegen::Chunk> chunks;
@@ -98,11 +101,19 @@ fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answ
 
 fftmux_status plan_create(void* p, const fftmux_desc* d, uint32_t variant, void** out) {
   auto* b = static_cast<Backend*>(p);
+  codegen::Options options = codegen::variant_options(codegen::Api::opengl, variant);
+  try { // the kernels and tables generated here, the plan on the worker takes them remembered
+    for (const codegen::Chunk& part : b->device->generated(*d, options)) {
+      part.generated->sources();
+      for (size_t i = 0; i < part.generated->planned.plans.size(); ++i)
+        part.generated->table(i);
+    }
+  } catch (...) { // the plan on the worker meets it again and reports it
+  }
   return on_worker(b, [&] {
     auto h = std::make_unique<PlanHandle>();
     h->backend = b;
-    h->plan = std::make_unique<Plan>(*b->device, *d,
-                                     codegen::variant_options(codegen::Api::opengl, variant));
+    h->plan = std::make_unique<Plan>(*b->device, *d, options);
     *out = h.release();
   });
 }
