@@ -5,7 +5,11 @@
 // model, and its preferred variant), all timed in the same rounds. Prints a
 // table and, with --json, writes every row. docs/routing.md shows results.
 //
-//   route_quality [--set cpu|gpu] [--placement host|device] [--repeat N] [--json FILE]
+//   route_quality [--set cpu|gpu] [--placement host|device] [--match A,B,..] [--repeat N]
+//                 [--json FILE]
+//
+// --match keeps the problems whose row names one of the pieces ("4097",
+// "45x45x45 x46").
 #include <fftmux/fftmux.hpp>
 
 #include <nlohmann/json.hpp>
@@ -112,8 +116,16 @@ struct Options {
   bool gpu = false;
   int repeat = 9;
   std::string json;
-  std::string placement; // "host" or "device": that half of the set; empty: both
+  std::string placement;          // "host" or "device": that half of the set; empty: both
+  std::vector<std::string> match; // pieces of the problems' names kept; empty: all
 };
+
+// Whether problem p's row name holds one of o.match's pieces (any, when none is given).
+bool kept(const Options& o, const std::string& name) {
+  return o.match.empty() || std::any_of(o.match.begin(), o.match.end(), [&](const std::string& m) {
+           return name.find(m) != std::string::npos;
+         });
+}
 
 Options parse(int argc, char** argv) {
   Options o;
@@ -138,9 +150,17 @@ Options parse(int argc, char** argv) {
         std::fprintf(stderr, "route_quality: --placement must be host or device\n");
         std::exit(2);
       }
+    } else if (a == "--match") {
+      std::string list = value();
+      for (size_t at = 0; at <= list.size();) {
+        size_t comma = std::min(list.find(',', at), list.size());
+        if (comma > at)
+          o.match.push_back(list.substr(at, comma - at));
+        at = comma + 1;
+      }
     } else {
       std::fprintf(stderr, "usage: route_quality [--set cpu|gpu] [--placement host|device] "
-                           "[--repeat N] [--json FILE]\n");
+                           "[--match A,B,..] [--repeat N] [--json FILE]\n");
       std::exit(2);
     }
   }
@@ -207,6 +227,8 @@ int main(int argc, char** argv) {
   std::mt19937 rng(7);
   for (const Problem& p : problem_set(o.gpu)) {
     if (!o.placement.empty() && (p.placement == FFTMUX_DEVICE) != (o.placement == "device"))
+      continue;
+    if (!kept(o, describe(p)))
       continue;
     fftmux_desc d = fftmux::make_desc(p.n, p.kind, p.precision, p.batch);
     d.placement = p.placement;

@@ -216,7 +216,9 @@ void Device::open(const Share& share) {
     binaries_missing_ = "the driver offers no program binary format";
   else if (settings_.cache_dir.empty() || !settings_.write_file)
     binaries_missing_ = "no cache folder";
-  if (context_->has("GL_KHR_parallel_shader_compile") && g.MaxShaderCompilerThreadsKHR)
+  parallel_compile_ =
+      context_->has("GL_KHR_parallel_shader_compile") && g.MaxShaderCompilerThreadsKHR;
+  if (parallel_compile_)
     g.MaxShaderCompilerThreadsKHR(0xFFFFFFFFu); // as many as the driver likes
   take_error(); // queries of optional limits may have failed: none matters
 }
@@ -308,28 +310,29 @@ void Device::check(const std::string& what) {
 
 std::vector<std::shared_ptr<Program>> Device::programs(const std::vector<std::string>& sources,
                                                        ProgramCounts& counts) {
+  Compiling c = start(sources, counts);
+  return finish(c, counts);
+}
+
+// Start every compilation before asking for any result: drivers with
+// compiler threads (NVIDIA, Mesa) then compile them side by side.
+Device::Compiling Device::start(const std::vector<std::string>& sources, ProgramCounts& counts) {
   GladGLContext& g = gl();
   bool disk = binaries_missing_.empty();
-  std::vector<std::shared_ptr<Program>> out(sources.size());
-  std::vector<std::string> keys(sources.size());
-  struct Pending {
-    size_t index;
-    GLuint shader, program;
-  };
-  std::vector<Pending> pending;
-  // Start every compilation before asking for any result: drivers with
-  // compiler threads (NVIDIA, Mesa) then compile them side by side.
+  Compiling c;
+  c.out.resize(sources.size());
+  c.keys.resize(sources.size());
   for (size_t i = 0; i < sources.size(); ++i) {
-    keys[i] = codegen::hash_hex(hardware_key() + "\n" + std::to_string(codegen::generator_version) +
-                                "\n" + sources[i]);
-    if ((out[i] = programs_.find(keys[i]))) {
+    c.keys[i] = codegen::hash_hex(hardware_key() + "\n" +
+                                  std::to_string(codegen::generator_version) + "\n" + sources[i]);
+    if ((c.out[i] = programs_.find(c.keys[i]))) {
       ++counts.memory;
       continue;
     }
-    std::string path = settings_.cache_dir + "/programs/" + keys[i] + ".bin";
-    if (disk && (out[i] = load_binary(path))) {
+    std::string path = settings_.cache_dir + "/programs/" + c.keys[i] + ".bin";
+    if (disk && (c.out[i] = load_binary(path))) {
       ++counts.disk;
-      programs_.add(keys[i], out[i]);
+      programs_.add(c.keys[i], c.out[i]);
       continue;
     }
     const char* text = sources[i].c_str();
@@ -341,10 +344,28 @@ std::vector<std::shared_ptr<Program>> Device::programs(const std::vector<std::st
     if (disk)
       g.ProgramParameteri(program, GL_PROGRAM_BINARY_RETRIEVABLE_HINT, GL_TRUE);
     g.LinkProgram(program);
-    pending.push_back({i, shader, program});
+    c.pending.push_back({i, shader, program});
   }
+  return c;
+}
+
+bool Device::compiled(const Compiling& c) {
+  if (!parallel_compile_)
+    return true;
+  for (const Compiling::Pending& p : c.pending) {
+    GLint done = GL_TRUE;
+    gl().GetProgramiv(p.program, GL_COMPLETION_STATUS_KHR, &done);
+    if (!done)
+      return false;
+  }
+  return true;
+}
+
+std::vector<std::shared_ptr<Program>> Device::finish(Compiling& c, ProgramCounts& counts) {
+  GladGLContext& g = gl();
+  bool disk = binaries_missing_.empty();
   std::string failure;
-  for (const Pending& p : pending) {
+  for (const Compiling::Pending& p : c.pending) {
     GLint compiled = 0, linked = 0;
     g.GetShaderiv(p.shader, GL_COMPILE_STATUS, &compiled);
     g.GetProgramiv(p.program, GL_LINK_STATUS, &linked);
@@ -357,15 +378,16 @@ std::vector<std::shared_ptr<Program>> Device::programs(const std::vector<std::st
     if (!compiled || !linked)
       continue;
     if (disk)
-      save_binary(p.program, settings_.cache_dir + "/programs/" + keys[p.index] + ".bin");
-    out[p.index] = program;
-    programs_.add(keys[p.index], program);
+      save_binary(p.program, settings_.cache_dir + "/programs/" + c.keys[p.index] + ".bin");
+    c.out[p.index] = program;
+    programs_.add(c.keys[p.index], program);
     ++counts.compiled;
   }
+  c.pending.clear();
   if (!failure.empty())
     fail(FFTMUX_ERROR_INTERNAL, failure);
   check("compiling kernels");
-  return out;
+  return c.out;
 }
 
 std::shared_ptr<Program> Device::load_binary(const std::string& path) {

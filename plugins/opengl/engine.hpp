@@ -127,6 +127,23 @@ public:
   // again in the process neither compiles nor loads a binary.
   std::vector<std::shared_ptr<Program>> programs(const std::vector<std::string>& sources,
                                                  ProgramCounts& counts);
+  // programs() in three steps, so that the worker serves other plans while
+  // the driver's threads compile (GL_KHR_parallel_shader_compile): start
+  // the compilations, ask whether they are done, then finish them into the
+  // programs kept in memory.
+  struct Compiling {
+    struct Pending {
+      size_t index;
+      GLuint shader, program;
+    };
+    std::vector<Pending> pending;
+    std::vector<std::string> keys;
+    std::vector<std::shared_ptr<Program>> out;
+  };
+  Compiling start(const std::vector<std::string>& sources, ProgramCounts& counts);
+  bool compiled(const Compiling& c); // every one done (always, without the extension)
+  std::vector<std::shared_ptr<Program>> finish(Compiling& c, ProgramCounts& counts);
+  bool parallel_compile() const { return parallel_compile_; }
   // Throws plugin::Failure when GL reports an error, naming what was done.
   void check(const std::string& what);
   // The oldest GL error (GL_NO_ERROR when none), the others cleared.
@@ -145,6 +162,7 @@ private:
   uint32_t max_groups_[2] = {65535, 65535};
   uint64_t offset_align_ = 256; // GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT
   bool software_ = false;
+  bool parallel_compile_ = false; // GL_KHR_parallel_shader_compile
   std::string renderer_, version_, vendor_, glsl_, uuids_, binaries_missing_, storage_note_;
   uint8_t device_uuid_[VK_UUID_SIZE] = {};
   std::unique_ptr<VulkanMemory> vulkan_;

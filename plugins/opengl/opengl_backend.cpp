@@ -5,7 +5,8 @@
 // back to the caller's thread and are reported there. Generating kernels
 // needs no GL: queries and the generation of a plan's kernels (remembered
 // by the generator) run on the caller's thread, so that autotune's threads
-// generate side by side.
+// generate side by side; where the driver compiles on its own threads, a
+// plan's compilation leaves the worker free until it is done.
 #include "engine.hpp"
 
 #include <fftmux/gpu/variants.hpp>
@@ -13,8 +14,10 @@
 #include <fftmux/plugin_support.hpp>
 #include <fftmux/plugin_table.hpp>
 
+#include <chrono>
 #include <cstdio>
 #include <memory>
+#include <thread>
 
 namespace fftmux::opengl {
 namespace {
@@ -99,15 +102,32 @@ fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answ
   });
 }
 
+// The kernels of a plan compiled with the worker free meanwhile: started on
+// it, waited for off it (the driver's threads compile), finished into the
+// programs it keeps, so that the plan made next takes them from memory and
+// other threads' plans start their compilations in the meantime.
+void compile_off_worker(Device& dev, const std::vector<std::string>& sources) {
+  if (sources.empty() || !dev.call([&] { return dev.parallel_compile(); }))
+    return;
+  ProgramCounts counts;
+  Device::Compiling c = dev.call([&] { return dev.start(sources, counts); });
+  while (!dev.call([&] { return dev.compiled(c); }))
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  dev.call([&] { dev.finish(c, counts); });
+}
+
 fftmux_status plan_create(void* p, const fftmux_desc* d, uint32_t variant, void** out) {
   auto* b = static_cast<Backend*>(p);
   codegen::Options options = codegen::variant_options(codegen::Api::opengl, variant);
-  try { // the kernels and tables generated here, the plan on the worker takes them remembered
+  try { // generated here, compiled with the worker free: the plan takes them from memory
+    std::vector<std::string> sources;
     for (const codegen::Chunk& part : b->device->generated(*d, options)) {
-      part.generated->sources();
+      const std::vector<std::string>& s = part.generated->sources();
+      sources.insert(sources.end(), s.begin(), s.end());
       for (size_t i = 0; i < part.generated->planned.plans.size(); ++i)
         part.generated->table(i);
     }
+    compile_off_worker(*b->device, sources);
   } catch (...) { // the plan on the worker meets it again and reports it
   }
   return on_worker(b, [&] {

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -564,6 +565,34 @@ TEST(ProgramCache, PlansAliveAtOnceShareTheirPrograms) {
     EXPECT_EQ(b.programs().memory, 2);
     EXPECT_EQ(b.programs().compiled, 0);
   });
+}
+
+// A compilation in three steps (plan_create's, which leaves the worker free
+// while the driver compiles) keeps the programs as programs() does: a plan
+// made next takes them from memory.
+TEST(ProgramCache, ACompilationFinishedOffThePlanIsTheNextPlansInMemory) {
+  SKIP_WITHOUT_OPENGL();
+  opengl::Settings s;
+  s.program_binaries = false;
+  opengl::Device dev(s);
+  fftmux_desc d = resolved(desc({768}, 4));
+  std::vector<std::string> sources;
+  for (const codegen::Chunk& part : dev.generated(d, {}))
+    for (const std::string& src : part.generated->sources())
+      sources.push_back(src);
+  ASSERT_FALSE(sources.empty());
+  opengl::ProgramCounts counts;
+  opengl::Device::Compiling c = dev.call([&] { return dev.start(sources, counts); });
+  EXPECT_EQ(c.pending.size(), sources.size());
+  while (!dev.call([&] { return dev.compiled(c); }))
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  auto programs = dev.call([&] { return dev.finish(c, counts); });
+  EXPECT_EQ(counts.compiled, int(sources.size()));
+  for (const auto& p : programs)
+    EXPECT_NE(p, nullptr);
+  opengl::ProgramCounts next = plan_counts(dev, d);
+  EXPECT_EQ(next.memory, int(sources.size()));
+  EXPECT_EQ(next.compiled, 0);
 }
 
 } // namespace
