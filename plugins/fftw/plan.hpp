@@ -217,10 +217,11 @@ private:
         threads_[slot(dir)] = threads;
         return {p};
       }
-      threads_[slot(dir)] = int(pieces_.count);
-      Plans p{plan_on(1, dir, rigor_ | extra, in, out, pieces_.size), nullptr, true};
+      int each = pieces_.threads;
+      threads_[slot(dir)] = int(pieces_.count) * each;
+      Plans p{plan_on(each, dir, rigor_ | extra, in, out, pieces_.size), nullptr, true};
       if (pieces_.last(d_.batch) != pieces_.size)
-        p.last = plan_on(1, dir, rigor_ | extra, in, out, pieces_.last(d_.batch));
+        p.last = plan_on(each, dir, rigor_ | extra, in, out, pieces_.last(d_.batch));
       return p;
     }
     return {make_whole(dir, extra, in, out, in_count, out_count)};

@@ -59,6 +59,7 @@ Pieces cut_batch(int64_t batch, int threads, int64_t in_step, int64_t out_step) 
   int64_t per_thread = (batch + threads - 1) / threads;
   p.size = (per_thread + unit - 1) / unit * unit;
   p.count = (batch + p.size - 1) / p.size;
+  p.threads = std::max(1, threads / int(p.count));
   if (p.count < 2)
     p = Pieces{};
   return p;

@@ -24,12 +24,16 @@ Threads resolve_threads(const char* config, const char* fftmux_env, const char* 
                         int affinity_cpus);
 
 // A batch cut into pieces of whole transforms that threads run side by
-// side, each on a one-thread plan: FFTW_ESTIMATE's threaded plans of batched
-// problems can run far slower than one thread (docs/fftw.md). Each piece
-// starts on FFTW's SIMD alignment (16 bytes) when the batch does.
+// side: FFTW_ESTIMATE's threaded plans of batched problems can run far
+// slower than one thread (docs/fftw.md). Each piece starts on FFTW's SIMD
+// alignment (16 bytes) when the batch does. Where there are fewer pieces
+// than threads, each piece's plan has its share of them: on an H100
+// machine's 16 threads, C2C 2^20 points x4 took 33 ms as four one-thread
+// pieces, where a threaded plan of the whole batch had taken 5.6 ms.
 struct Pieces {
   int64_t size = 0;  // transforms a piece; the last holds the rest
   int64_t count = 1; // 1: the batch runs whole
+  int threads = 1;   // FFTW threads of each piece's plan
   int64_t last(int64_t batch) const { return batch - (count - 1) * size; }
 };
 

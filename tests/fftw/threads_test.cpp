@@ -92,6 +92,15 @@ TEST(Pieces, OnePieceAThreadCoversTheBatch) {
   EXPECT_EQ(p.size % 4, 0);
   EXPECT_EQ(p.size, 4);
   EXPECT_EQ(p.count, 12);
+  EXPECT_EQ(p.threads, 1);
+}
+
+TEST(Pieces, FewerPiecesThanThreadsShareThem) {
+  Pieces p = cut_batch(4, 16, 8 << 20, 8 << 20); // 2^20 F32 points x4
+  EXPECT_EQ(p.count, 4);
+  EXPECT_EQ(p.size, 1);
+  EXPECT_EQ(p.threads, 4);
+  EXPECT_EQ(cut_batch(3, 8, 16, 16).threads, 2); // 8 / 3, the rest idle
 }
 
 TEST(Pieces, AlignedStepsSplitEvenly) {
