@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Reduces `fftmux autotune --json` outputs of parts of the default set to
 what autotune's pace is made of: per part its wall seconds and problems; per
-problem its wall seconds (from the records' done_seconds), the candidates
+problem started (not those the budget left out) its wall seconds (from the
+records' done_seconds), the candidates
 planned (distinct code), timed, skipped, the seconds their planning took,
 the seconds their timed runs took, and the route. Writes the JSON that results.py's
 `pace` renderer tables.
@@ -21,6 +22,8 @@ def part(name, seconds, path):
         problems.setdefault(r["problem"], []).append(r)
     rows, before = [], 0.0
     for problem, rs in problems.items():
+        if all("time budget" in r["reason"] for r in rs):
+            continue  # not started: the run's budget was spent
         done = max(r.get("done_seconds", 0.0) for r in rs)
         distinct = [r for r in rs if r["ok"] and not r.get("same_as")]
         timed = [r for r in distinct if r["runs"] > 0]

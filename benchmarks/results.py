@@ -388,7 +388,7 @@ def results_md(folder):
                 ""]
         if "notes" in ds:
             out += [ds["notes"], ""]
-        out += RENDER[ds["id"]](folder, ds) + [""]
+        out += RENDER[ds.get("render", ds["id"])](folder, ds) + [""]
     return "\n".join(out)
 
 
