@@ -13,7 +13,12 @@ namespace fftmux::codegen::planning {
 // row kernel.
 std::pair<int64_t, int64_t> Planner::bluestein_shape(int64_t n) const {
   int64_t m = bluestein_length(n);
-  if (m <= single_limit(2))
+  // An F64 convolution is fused in one kernel up to the default's values a thread, whatever the
+  // variant's. (docs/codegen-rules.md: bluestein: F64 convolutions of more values)
+  int64_t fused = single_limit(2);
+  if (prec == Precision::f64)
+    fused = std::min(fused, int64_t(dev.max_threads) * 2 * default_values());
+  if (m <= fused)
     return {m, 0};
   for (int64_t c = m; c <= 2 * m; ++c) {
     int64_t x = c;

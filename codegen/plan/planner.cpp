@@ -16,9 +16,14 @@ Planner::Planner(const fftmux_desc& desc, int direction, const Device& device, c
   if (!opt.group_threads)
     opt.group_threads = 256;
   if (!opt.values_per_thread)
-    opt.values_per_thread = prec == Precision::f64 ? 8 : 16;
+    opt.values_per_thread = default_values();
   if (!opt.coalesce_teams)
     opt.coalesce_teams = 8;
+}
+
+// The values a thread holds when the options leave it open: 8 in F64, 16 in F32.
+uint32_t Planner::default_values() const {
+  return prec == Precision::f64 ? 8 : 16;
 }
 
 // Plans the axes one after another (C2R's real axis last), each pass between the buffers its place

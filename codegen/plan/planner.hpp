@@ -96,6 +96,7 @@ struct Planner {
   uint32_t scalar() const;
   int64_t shared_scalars() const;
   int64_t single_limit(int64_t registers = 1) const;
+  uint32_t default_values() const;
   int64_t chunked_reach() const;
   int64_t chain_limit() const;
   int64_t sector_threads() const;
