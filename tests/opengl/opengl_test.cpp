@@ -553,11 +553,16 @@ TEST(ProgramCache, SecondPlanLoadsBinariesFromDisk) {
   EXPECT_EQ(damaged.disk, 0);
 }
 
-TEST(ProgramCache, PlansAliveAtOnceShareTheirPrograms) {
-  SKIP_WITHOUT_OPENGL();
+// Settings that keep programs in memory only.
+opengl::Settings in_memory() {
   opengl::Settings s;
   s.program_binaries = false;
-  opengl::Device dev(s);
+  return s;
+}
+
+TEST(ProgramCache, PlansAliveAtOnceShareTheirPrograms) {
+  SKIP_WITHOUT_OPENGL();
+  opengl::Device dev(in_memory());
   fftmux_desc d = resolved(desc({512}, 4));
   dev.call([&] {
     opengl::Plan a(dev, d, {}), b(dev, d, {});
@@ -572,9 +577,7 @@ TEST(ProgramCache, PlansAliveAtOnceShareTheirPrograms) {
 // made next takes them from memory.
 TEST(ProgramCache, ACompilationFinishedOffThePlanIsTheNextPlansInMemory) {
   SKIP_WITHOUT_OPENGL();
-  opengl::Settings s;
-  s.program_binaries = false;
-  opengl::Device dev(s);
+  opengl::Device dev(in_memory());
   fftmux_desc d = resolved(desc({768}, 4));
   std::vector<std::string> sources;
   for (const codegen::Chunk& part : dev.generated(d, {}))
