@@ -2,7 +2,8 @@
 // precisions, ranks, sizes (powers of two, smooth, prime, odd), batches and
 // both placements, the time of the plan "auto" makes with no tuning cache
 // against every backend forced (each with its own best variant by its
-// model, and its preferred variant), all timed in the same rounds. Prints a
+// model, and its preferred variant), all timed in the same rounds (on device
+// data, each timed call right after an untimed one of its own). Prints a
 // table and, with --json, writes every row. docs/routing.md shows results.
 //
 //   route_quality [--set cpu|gpu] [--placement host|device] [--match A,B,..] [--repeat N]
@@ -243,6 +244,11 @@ int main(int argc, char** argv) {
     for (int r = 0; r < o.repeat; ++r) {
       std::shuffle(order.begin(), order.end(), rng);
       for (Contender* c : order) {
+        // On device data each timed call follows one of its own: after the other contenders'
+        // calls (FFTW's on the host among them) a call took about 200 us on every GPU engine of
+        // an H100, where back-to-back calls took 31-38 us (docs/routing.md).
+        if (d.placement == FFTMUX_DEVICE)
+          c->run(d);
         auto t = std::chrono::steady_clock::now();
         c->run(d);
         c->runs.push_back(
