@@ -35,6 +35,11 @@ bool device_backend(const Entry* e) {
   return e->t.b().table().domain != FFTMUX_DOMAIN_HOST;
 }
 
+void by_estimate(std::vector<Entry*>& list) {
+  std::stable_sort(list.begin(), list.end(),
+                   [](const Entry* a, const Entry* b) { return estimate_of(a) < estimate_of(b); });
+}
+
 // The phases apart, on the backend's own memory: upload, execute, download.
 void phases(Entry& e, uint32_t repeats) {
   Trial& t = e.t;
@@ -87,8 +92,7 @@ void Race::run(std::vector<Entry>& entries) {
   for (Entry& e : entries)
     if (e.same_as < 0 && e.record.ok) // not skipped before the race
       distinct.push_back(&e);
-  std::stable_sort(distinct.begin(), distinct.end(),
-                   [](const Entry* a, const Entry* b) { return estimate_of(a) < estimate_of(b); });
+  by_estimate(distinct);
   CheckInput x; // every candidate's check reads the same input, drawn once
   if (!distinct.empty())
     x = check_input(distinct.front()->t.problem, rng_());
@@ -103,6 +107,44 @@ void Race::run(std::vector<Entry>& entries) {
   for (Entry* e : distinct)
     e->t.input = nullptr;
   finish(entries);
+}
+
+// f(e) for every entry of list, on as many threads as the machine has.
+template <class F> void on_threads(const std::vector<Entry*>& list, F&& f) {
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i; (i = next++) < list.size();)
+      f(list[i]);
+  };
+  size_t threads = std::min<size_t>(list.size(), std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> pool;
+  for (size_t i = 1; i < threads; ++i)
+    pool.emplace_back(worker);
+  worker();
+  for (std::thread& t : pool)
+    t.join();
+}
+
+// Plans (compiles) a device problem's likely candidates of device backends, neither checked
+// nor timed, while the tuner races the problem before: run() checks them, planned already.
+// Any failure is left for run() to meet again.
+void Race::plan_likely(std::vector<Entry>& entries) const {
+  std::vector<Entry*> distinct, device;
+  for (Entry& e : entries)
+    if (e.same_as < 0 && e.record.ok)
+      distinct.push_back(&e);
+  if (distinct.empty() || distinct.front()->t.problem.desc.placement != FFTMUX_DEVICE)
+    return;
+  by_estimate(distinct);
+  for (Entry* e : likely(distinct))
+    if (device_backend(e))
+      device.push_back(e);
+  on_threads(device, [](Entry* e) {
+    try {
+      e->t.make_plan();
+    } catch (const Error&) {
+    }
+  });
 }
 
 // Plans and verifies the entries: device backends' on several threads
@@ -128,19 +170,7 @@ std::vector<Entry*> Race::prepare(std::vector<Entry*> list) {
   std::vector<Entry*> device, host;
   for (Entry* e : list)
     (device_backend(e) ? device : host).push_back(e);
-  std::atomic<size_t> next{0};
-  auto worker = [&] {
-    for (size_t i; (i = next++) < device.size();)
-      one(device[i]);
-  };
-  size_t threads =
-      std::min<size_t>(device.size(), std::max(1u, std::thread::hardware_concurrency()));
-  std::vector<std::thread> pool;
-  for (size_t i = 1; i < threads; ++i)
-    pool.emplace_back(worker);
-  worker();
-  for (std::thread& t : pool)
-    t.join();
+  on_threads(device, one);
   for (Entry* e : host)
     one(e);
   std::vector<Entry*> ready;

@@ -33,6 +33,8 @@ public:
   // Times the entries (accepted candidates of one problem, in routing's
   // order) and fills their records.
   void run(std::vector<Entry>& entries);
+  // Plans the likely candidates of device backends of a device problem (the tuner's next).
+  void plan_likely(std::vector<Entry>& entries) const;
 
 private:
   std::vector<Entry*> prepare(std::vector<Entry*> distinct);

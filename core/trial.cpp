@@ -298,10 +298,15 @@ void Trial::run() {
   run_host(plan, own_direction(problem.desc), in.data(), y);
 }
 
-void Trial::prepare(uint64_t seed, bool verify) {
+void Trial::make_plan() {
   auto start = Clock::now();
   create(problem, plan);
   plan_seconds = since(start);
+}
+
+void Trial::prepare(uint64_t seed, bool verify) {
+  if (!plan.handle)
+    make_plan();
   if (verify) {
     round_trip_error =
         plugin::padded(problem.desc) ? padded_check(*this, seed) : round_trip(*this, seed);

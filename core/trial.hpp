@@ -88,6 +88,8 @@ struct Trial {
   // set (Error(BACKEND) over the bound) and allocates the data and, for the
   // DEVICE placement, the backend's buffers.
   void prepare(uint64_t seed, bool verify);
+  // Creates the plan alone, timed (prepare then keeps it).
+  void make_plan();
   // One execution of the problem's own direction: host memory end to end
   // for HOST plans, the backend's buffers (synchronized) for DEVICE ones.
   void run();

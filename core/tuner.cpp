@@ -12,6 +12,8 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <optional>
+#include <thread>
 
 namespace fftmux {
 
@@ -83,7 +85,24 @@ uint64_t physical_memory() {
   return pages > 0 && size > 0 ? uint64_t(pages) * uint64_t(size) : ~0ull;
 }
 
+// A thread joined at the latest when it goes out of scope.
+struct Joined {
+  std::thread t;
+  void join() {
+    if (t.joinable())
+      t.join();
+  }
+  ~Joined() { join(); }
+};
+
 class Tuner {
+  // A device problem's entries, planned while the one before it raced.
+  struct Ahead {
+    uint32_t index;
+    std::vector<Entry> entries;
+    std::vector<fftmux_tune_record> declined;
+  };
+
 public:
   Tuner(fftmux_context ctx, const std::vector<Problem>& problems, const fftmux_tune_options& o)
       : ctx_(ctx), problems_(problems), o_(o), race_(o) {
@@ -101,8 +120,17 @@ public:
       order[i] = i;
     std::stable_partition(order.begin(), order.end(),
                           [&](uint32_t i) { return problems_[i].desc.placement == FFTMUX_DEVICE; });
-    for (uint32_t i : order) {
-      tune(i);
+    for (size_t k = 0; k < order.size(); ++k) {
+      // The next device problem's likely candidates compile while this one races (device
+      // data: its timings are the GPU's; host data is timed with the CPU alone).
+      bool device = problems_[order[k]].desc.placement == FFTMUX_DEVICE;
+      std::optional<Ahead> planned = std::move(ahead_);
+      ahead_.reset();
+      Joined ahead;
+      if (device && k + 1 < order.size() && problems_[order[k + 1]].desc.placement == FFTMUX_DEVICE)
+        ahead.t = std::thread([this, next = order[k + 1]] { plan_ahead(next); });
+      tune(order[k], std::move(planned));
+      ahead.join();
       if (since(last_flush_) > 60)
         flush();
     }
@@ -132,19 +160,47 @@ private:
     report(r, index);
   }
 
-  void tune(uint32_t index) {
-    const Problem& p = problems_[index];
-    remaining_ -= weight(p);
+  // Whether problem p fits the budget and the memory; else the reason.
+  std::string unfit(const Problem& p) const {
     if (o_.budget_seconds > 0 && since(start_) > o_.budget_seconds)
-      return skip(p, index,
-                  "skipped: the time budget of " + std::to_string(o_.budget_seconds) +
-                      " s is spent");
+      return "skipped: the time budget of " + std::to_string(o_.budget_seconds) + " s is spent";
     uint64_t need = uint64_t(weight(p)) * 6;
     if (need > physical_memory() / 3)
-      return skip(p, index,
-                  "skipped: needs about " + std::to_string(need >> 20) +
-                      " MiB, more than a third of this machine's memory");
-    std::vector<Entry> entries = candidates(p, index);
+      return "skipped: needs about " + std::to_string(need >> 20) +
+             " MiB, more than a third of this machine's memory";
+    return "";
+  }
+
+  // Problem index's candidates, their likely ones planned (compiled), for tune() to race.
+  void plan_ahead(uint32_t index) {
+    const Problem& p = problems_[index];
+    if (!unfit(p).empty())
+      return;
+    try {
+      Ahead a{index, {}, {}};
+      a.entries = candidates(p, a.declined);
+      Race(o_).plan_likely(a.entries);
+      ahead_ = std::move(a);
+    } catch (const std::exception&) { // tune() meets it again on this thread and reports it
+    }
+  }
+
+  // Races problem index: its entries as planned ahead, if they were.
+  void tune(uint32_t index, std::optional<Ahead> planned) {
+    const Problem& p = problems_[index];
+    remaining_ -= weight(p);
+    if (std::string why = unfit(p); !why.empty())
+      return skip(p, index, why);
+    std::vector<fftmux_tune_record> declined;
+    std::vector<Entry> entries;
+    if (planned && planned->index == index) {
+      entries = std::move(planned->entries);
+      declined = std::move(planned->declined);
+    } else {
+      entries = candidates(p, declined);
+    }
+    for (fftmux_tune_record& r : declined)
+      report(r, index);
     if (p.desc.placement == FFTMUX_HOST)
       follow_device_twin(p, entries);
     race_.run(entries);
@@ -201,18 +257,17 @@ private:
   }
 
   // The accepted candidates as entries (those of the same code marked);
-  // the declined ones reported at once.
-  std::vector<Entry> candidates(const Problem& p, uint32_t index) {
+  // the declined ones' records into declined, to be reported.
+  std::vector<Entry> candidates(const Problem& p, std::vector<fftmux_tune_record>& declined) {
     std::vector<Entry> entries;
     std::vector<int> at; // decision index -> entry index
     Decision d = route(ctx_, p, "auto", nullptr, only_);
     for (const Candidate& c : d.candidates) {
       at.push_back(-1);
       if (!c.accepted) {
-        fftmux_tune_record r;
+        fftmux_tune_record& r = declined.emplace_back();
         fill_record(r, p, c);
         fail_record(r, "declined: " + c.reason);
-        report(r, index);
         continue;
       }
       at.back() = int(entries.size());
@@ -241,6 +296,7 @@ private:
   const std::vector<Problem>& problems_;
   fftmux_tune_options o_;
   Race race_;
+  std::optional<Ahead> ahead_; // written by plan_ahead's thread, read after its join
   std::vector<std::string> only_;
   std::string path_;
   std::vector<Measurement> pending_;
