@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <tuple>
 
 namespace {
@@ -148,6 +149,27 @@ TEST_F(Routing, OnHostDataTheBusBoundsWhatAVariantCanGain) {
   auto [raced, chosen, why] = race("\"6000, 6000, 100\"");
   EXPECT_EQ(raced.ok, 1u) << raced.reason;
   EXPECT_EQ(chosen, "other") << why;
+}
+
+// Device problems one after another: each next one's candidates are planned while the one
+// before races (the tuner's plan_ahead); every problem is still checked and timed.
+TEST_F(Routing, ConsecutiveDeviceProblemsAreTunedWithTheNextPlannedAhead) {
+  fftmux::context c = open(gpu_twins, {});
+  std::vector<fftmux_desc> problems;
+  for (int64_t n : {16, 32, 64}) {
+    problems.push_back(problem(n));
+    problems.back().placement = FFTMUX_DEVICE;
+  }
+  std::vector<fftmux_tune_record> records;
+  ASSERT_EQ(tune(c, problems, &records), FFTMUX_OK) << fftmux_last_error();
+  std::set<int64_t> timed;
+  for (const auto& r : records)
+    if (r.ok && r.runs > 0 && !r.same_as[0]) {
+      timed.insert(r.desc.n[0]);
+      EXPECT_GT(r.plan_seconds, 0) << r.desc.n[0] << " " << r.variant;
+      EXPECT_GE(r.round_trip_error, 0) << r.desc.n[0] << " " << r.variant << ": checked";
+    }
+  EXPECT_EQ(timed, (std::set<int64_t>{16, 32, 64}));
 }
 
 TEST_F(Routing, OnHostDataAGpuRunsTheKernelsItsDeviceTwinChose) {
