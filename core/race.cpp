@@ -35,9 +35,15 @@ bool device_backend(const Entry* e) {
   return e->t.b().table().domain != FFTMUX_DOMAIN_HOST;
 }
 
-void by_estimate(std::vector<Entry*>& list) {
-  std::stable_sort(list.begin(), list.end(),
+// The entries of distinct code not skipped before the race, in the order of their estimates.
+std::vector<Entry*> distinct_of(std::vector<Entry>& entries) {
+  std::vector<Entry*> distinct;
+  for (Entry& e : entries)
+    if (e.same_as < 0 && e.record.ok)
+      distinct.push_back(&e);
+  std::stable_sort(distinct.begin(), distinct.end(),
                    [](const Entry* a, const Entry* b) { return estimate_of(a) < estimate_of(b); });
+  return distinct;
 }
 
 // The phases apart, on the backend's own memory: upload, execute, download.
@@ -88,11 +94,7 @@ Race::Race(const fftmux_tune_options& o)
 }
 
 void Race::run(std::vector<Entry>& entries) {
-  std::vector<Entry*> distinct;
-  for (Entry& e : entries)
-    if (e.same_as < 0 && e.record.ok) // not skipped before the race
-      distinct.push_back(&e);
-  by_estimate(distinct);
+  std::vector<Entry*> distinct = distinct_of(entries);
   CheckInput x; // every candidate's check reads the same input, drawn once
   if (!distinct.empty())
     x = check_input(distinct.front()->t.problem, rng_());
@@ -129,13 +131,9 @@ template <class F> void on_threads(const std::vector<Entry*>& list, F&& f) {
 // nor timed, while the tuner races the problem before: run() checks them, planned already.
 // Any failure is left for run() to meet again.
 void Race::plan_likely(std::vector<Entry>& entries) const {
-  std::vector<Entry*> distinct, device;
-  for (Entry& e : entries)
-    if (e.same_as < 0 && e.record.ok)
-      distinct.push_back(&e);
+  std::vector<Entry*> distinct = distinct_of(entries), device;
   if (distinct.empty() || distinct.front()->t.problem.desc.placement != FFTMUX_DEVICE)
     return;
-  by_estimate(distinct);
   for (Entry* e : likely(distinct))
     if (device_backend(e))
       device.push_back(e);

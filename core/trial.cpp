@@ -71,15 +71,20 @@ size_t count(const fftmux_desc& d, const Shape& s) {
   return size_t(s.extent[0] * s.extent[1] * s.extent[2] * d.batch * width(s));
 }
 
+// f(T{}) with T the element scalar of the precision.
+template <class F> auto by_precision(uint32_t precision, F&& f) {
+  switch (precision) {
+  case FFTMUX_F64: return f(double{});
+  case FFTMUX_F16: return f(half::F16{});
+  case FFTMUX_BF16: return f(half::BF16{});
+  default: return f(float{});
+  }
+}
+
 // transfer in d's precision.
 void transfer_as(const fftmux_desc& d, const Shape& s, void* data, std::vector<double>& v,
                  bool store) {
-  switch (d.precision) {
-  case FFTMUX_F64: return transfer<double>(d, s, data, v, store);
-  case FFTMUX_F16: return transfer<half::F16>(d, s, data, v, store);
-  case FFTMUX_BF16: return transfer<half::BF16>(d, s, data, v, store);
-  default: return transfer<float>(d, s, data, v, store);
-  }
+  by_precision(d.precision, [&](auto t) { transfer<decltype(t)>(d, s, data, v, store); });
 }
 
 void store(const fftmux_desc& d, bool input, const std::vector<double>& v, void* data) {
@@ -115,12 +120,7 @@ std::pair<long double, long double> distance(const fftmux_desc& d, const void* d
 
 std::pair<long double, long double> distance_as(const fftmux_desc& d, const void* data,
                                                 const std::vector<double>& x, double c) {
-  switch (d.precision) {
-  case FFTMUX_F64: return distance<double>(d, data, x, c);
-  case FFTMUX_F16: return distance<half::F16>(d, data, x, c);
-  case FFTMUX_BF16: return distance<half::BF16>(d, data, x, c);
-  default: return distance<float>(d, data, x, c);
-  }
+  return by_precision(d.precision, [&](auto t) { return distance<decltype(t)>(d, data, x, c); });
 }
 
 // The plan that undoes d: kinds, layouts and shift flags swapped (R2R's
@@ -163,6 +163,14 @@ fftmux_desc first_of(const Problem& p) {
   return p.desc.kind == FFTMUX_C2R ? inverse_of(p.desc) : p.desc;
 }
 
+// The check's input: the problem's (Trial::input), else drawn into drawn.
+const CheckInput& input_of(const Trial& t, uint64_t seed, CheckInput& drawn) {
+  if (t.input)
+    return *t.input;
+  drawn = check_input(t.problem, seed);
+  return drawn;
+}
+
 // inverse(forward(x)) against x, scaled by what the norms leave over. The
 // check's arrays then serve as the trial's own (their values are finite),
 // so that a candidate allocates its sides once, and clears them never; x is
@@ -178,9 +186,7 @@ double round_trip(Trial& t, uint64_t seed) {
   const PluginPlan& a = c2r ? other : t.plan;
   const PluginPlan& b = c2r ? t.plan : other;
   CheckInput drawn;
-  if (!t.input)
-    drawn = check_input(p, seed);
-  const CheckInput& x = t.input ? *t.input : drawn;
+  const CheckInput& x = input_of(t, seed, drawn);
   Bytes buf(span(p)), mid(p.in_place() ? 0 : span(p));
   store(first.desc, true, x, buf.data());
   void* y = p.in_place() ? buf.data() : mid.data();
@@ -232,9 +238,7 @@ double padded_check(Trial& t, uint64_t seed) {
   t.create(whole, other);
   Shape held_in = plugin::shape(p.desc, true), whole_in = plugin::shape(whole.desc, true);
   CheckInput drawn;
-  if (!t.input)
-    drawn = check_input(p, seed);
-  const CheckInput& x = t.input ? *t.input : drawn;
+  const CheckInput& x = input_of(t, seed, drawn);
   std::vector<unsigned char> in(p.in.span_bytes), out(p.out.span_bytes);
   std::vector<unsigned char> win(whole.in.span_bytes), wout(whole.out.span_bytes);
   store(p.desc, true, x, in.data());

@@ -14,6 +14,7 @@
 #include <map>
 #include <optional>
 #include <thread>
+#include <utility>
 
 namespace fftmux {
 
@@ -124,8 +125,7 @@ public:
       // The next device problem's likely candidates compile while this one races (device
       // data: its timings are the GPU's; host data is timed with the CPU alone).
       bool device = problems_[order[k]].desc.placement == FFTMUX_DEVICE;
-      std::optional<Ahead> planned = std::move(ahead_);
-      ahead_.reset();
+      std::optional<Ahead> planned = std::exchange(ahead_, std::nullopt);
       Joined ahead;
       if (device && k + 1 < order.size() && problems_[order[k + 1]].desc.placement == FFTMUX_DEVICE)
         ahead.t = std::thread([this, next = order[k + 1]] { plan_ahead(next); });

@@ -107,7 +107,7 @@ fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answ
 // programs it keeps, so that the plan made next takes them from memory and
 // other threads' plans start their compilations in the meantime.
 void compile_off_worker(Device& dev, const std::vector<std::string>& sources) {
-  if (sources.empty() || !dev.call([&] { return dev.parallel_compile(); }))
+  if (sources.empty() || !dev.parallel_compile()) // set once, when the device opened
     return;
   ProgramCounts counts;
   Device::Compiling c = dev.call([&] { return dev.start(sources, counts); });
