@@ -101,7 +101,7 @@ std::array<double, term_count> fit(const std::vector<std::array<double, term_cou
 
 namespace {
 
-constexpr int64_t model_schema = 2; // 2: the bus probed past the caches; f64_extra
+constexpr int64_t model_schema = 3; // 3: a transform past the caches
 
 struct Probe {
   int64_t n, batch; // batch 0: grown
@@ -109,17 +109,18 @@ struct Probe {
   double floor; // seconds a grown probe's run takes at least
 };
 
-// Latency, throughput at two lengths, F64, and the bus. But for the first,
-// batches grow from 2^14 points until a run takes a millisecond, so that a
-// fast GPU is timed on enough data and a slow device on little; the bus's
-// until 10 ms, past the CPU's caches, where host copies run slower (Vulkan's
-// staged path on an H100 machine: 1.4-1.8x CUDA's at 32 MiB a side, while
-// a few MiB priced it cheaper).
-const Probe probes[] = {{64, 1, FFTMUX_F32, FFTMUX_DEVICE, 0},
-                        {256, 0, FFTMUX_F32, FFTMUX_DEVICE, 1e-3},
-                        {16384, 0, FFTMUX_F32, FFTMUX_DEVICE, 1e-3},
-                        {256, 0, FFTMUX_F64, FFTMUX_DEVICE, 1e-3},
-                        {256, 0, FFTMUX_F32, FFTMUX_HOST, 1e-2}};
+// Latency, throughput at three lengths, F64, and the bus. But for the
+// first, batches grow from 2^14 points until a run takes a millisecond, so
+// that a fast GPU is timed on enough data and a slow device on little; 2^20
+// points and the bus's until 10 ms, past the CPU's caches, where FFTW's
+// passes stream through memory (3.8x its flops' time on the development
+// machine) and host copies run slower (Vulkan's staged path on an H100
+// machine: 1.4-1.8x CUDA's at 32 MiB a side, while a few MiB priced it
+// cheaper).
+const Probe probes[] = {
+    {64, 1, FFTMUX_F32, FFTMUX_DEVICE, 0},       {256, 0, FFTMUX_F32, FFTMUX_DEVICE, 1e-3},
+    {16384, 0, FFTMUX_F32, FFTMUX_DEVICE, 1e-3}, {1 << 20, 0, FFTMUX_F32, FFTMUX_DEVICE, 1e-2},
+    {256, 0, FFTMUX_F64, FFTMUX_DEVICE, 1e-3},   {256, 0, FFTMUX_F32, FFTMUX_HOST, 1e-2}};
 constexpr int64_t probe_start = 1 << 14; // points a grown probe starts with
 constexpr int64_t probe_limit = 1 << 24; // elements a side at most
 

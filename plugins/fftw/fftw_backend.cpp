@@ -169,10 +169,11 @@ unsigned rigor_of(const Backend& b, uint32_t variant) {
   return variant == 0 ? b.rigor : FFTW_MEASURE;
 }
 
-// The work: one call over the sides, its flops counted for the whole
-// machine's threads even where the plan runs on one (thread_threshold), so
-// that the model's rate, fitted on threaded probes, prices it right, and
-// weighed by the effort of primes and strided passes (work.hpp).
+// The work: one call, its sides streamed once a pass past the first cache
+// and its flops weighed by the effort of primes and strided passes
+// (work.hpp), both counted for the whole machine's threads even where the
+// plan runs on one (thread_threshold), so that the model's rates, fitted on
+// threaded probes, price it right.
 // FFTW computes in F32 and F64 only; converting 16-bit data on the host
 // would cost more passes over memory than the transform saves.
 const char* const half_declined =
@@ -194,9 +195,11 @@ fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answ
     a->supported = 1;
     a->estimate_seconds = flops / (2e9 * b->threads); // a rough guess: 2 GFLOP/s per thread
     plugin::Work w;
+    double share = one_thread ? b->threads : 1; // the machine's rate, fitted on all threads
     w.launches = 1;
-    w.device_bytes = double(plugin::side_bytes(*d, true) + plugin::side_bytes(*d, false));
-    w.flops = (one_thread ? flops * b->threads : flops) * fftw::effort(*d);
+    w.device_bytes = double(plugin::side_bytes(*d, true) + plugin::side_bytes(*d, false)) *
+                     fftw::spill(*d) * share;
+    w.flops = flops * share * fftw::effort(*d);
     w.fingerprint = rigor == FFTW_ESTIMATE  ? "estimate"
                     : rigor == FFTW_MEASURE ? "measure"
                     : rigor == FFTW_PATIENT ? "patient"

@@ -49,4 +49,16 @@ inline double effort(const fftmux_desc& d) {
   return f * (1 + strided * std::clamp(std::log2(bytes / cache_bytes), 0.0, 10.0));
 }
 
+// Passes over memory beyond the flops' own: a transform larger than a core's
+// first-level cache streams its sides through the caches below once a
+// doubling past it (FFTW's recursive passes; the development machine's 2^20
+// points took 3.8x their flops' time, 16384 points 1.9x, 4096 1.25x). The
+// device model's byte cost, fitted to a probe of 2^20 points, prices them.
+constexpr double first_cache_bytes = 32 * 1024;
+
+inline double spill(const fftmux_desc& d) {
+  double bytes = double(plugin::points(d)) * (d.precision == FFTMUX_F64 ? 16 : 8);
+  return std::max(0.0, std::log2(bytes / first_cache_bytes));
+}
+
 } // namespace fftmux::fftw

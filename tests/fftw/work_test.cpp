@@ -1,4 +1,5 @@
-// The effort the FFTW backend weighs its flops by (plugins/fftw/work.hpp):
+// The effort the FFTW backend weighs its flops by and the passes its bytes
+// stream past the first cache (plugins/fftw/work.hpp):
 // smooth sizes cost their flops, each prime factor above the codelets its
 // Rader convolution.
 #include "work.hpp"
@@ -38,6 +39,24 @@ TEST(Effort, EachRaderPrimeWeighs) {
 
 TEST(Effort, EachAxisWeighs) {
   EXPECT_DOUBLE_EQ(of({17, 17}), of({17}) * of({17}));
+}
+
+// Bytes stream past the first cache once a doubling past it: none for a
+// transform that fits, one more pass each time the transform doubles.
+TEST(Spill, ATransformPastTheFirstCacheStreamsOnceADoubling) {
+  auto spill_of = [](std::vector<int64_t> n, uint32_t precision) {
+    fftmux_desc d{};
+    d.precision = precision;
+    d.rank = uint32_t(n.size());
+    for (size_t i = 0; i < n.size(); ++i)
+      d.n[i] = n[i];
+    return fftmux::fftw::spill(d);
+  };
+  EXPECT_EQ(spill_of({256}, FFTMUX_F32), 0);
+  EXPECT_EQ(spill_of({4096}, FFTMUX_F32), 0); // 32 KiB: fits
+  EXPECT_DOUBLE_EQ(spill_of({1 << 20}, FFTMUX_F32), 8);
+  EXPECT_DOUBLE_EQ(spill_of({1 << 20}, FFTMUX_F64), 9);
+  EXPECT_DOUBLE_EQ(spill_of({1024, 1024}, FFTMUX_F32), spill_of({1 << 20}, FFTMUX_F32));
 }
 
 } // namespace
