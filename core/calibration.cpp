@@ -35,7 +35,7 @@ std::array<double, term_count> terms(const Work& w, uint32_t precision) {
   return t;
 }
 
-double Model::price(const Work& w, uint32_t precision) const {
+double Model::price(const Work& w, uint32_t precision, double points) const {
   std::array<double, term_count> t = terms(w, precision);
   double s = 0;
   bool priced = false; // some term of the work has a cost
@@ -43,7 +43,21 @@ double Model::price(const Work& w, uint32_t precision) const {
     s += t[i] * seconds[i];
     priced = priced || (t[i] > 0 && seconds[i] > 0);
   }
-  return priced ? s : -1;
+  return priced ? s * length_factor(points) : -1;
+}
+
+double Model::length_factor(double points) const {
+  if (lengths.empty())
+    return 1;
+  if (points <= lengths.front().points)
+    return lengths.front().factor;
+  for (size_t i = 1; i < lengths.size(); ++i)
+    if (points <= lengths[i].points) {
+      const LengthFactor &a = lengths[i - 1], &b = lengths[i];
+      double f = std::log2(points / a.points) / std::log2(b.points / a.points);
+      return a.factor + f * (b.factor - a.factor);
+    }
+  return lengths.back().factor;
 }
 
 std::string Model::describe() const {
@@ -57,6 +71,11 @@ std::string Model::describe() const {
   std::string s = text;
   if (seconds[claimed_second] > 0)
     s += "; its own estimates x " + std::to_string(seconds[claimed_second]);
+  for (size_t i = 0; i < lengths.size(); ++i) {
+    std::snprintf(text, sizeof text, "%s x%.3g at %g points",
+                  i ? "," : "; lengths:", lengths[i].factor, lengths[i].points);
+    s += text;
+  }
   return s + " (fitted to " + probes + "; " + timestamp + ")";
 }
 
@@ -118,9 +137,9 @@ struct Probe {
 // machine: 1.4-1.8x CUDA's at 32 MiB a side, while a few MiB priced it
 // cheaper).
 const Probe probes[] = {
-    {64, 1, FFTMUX_F32, FFTMUX_DEVICE, 0},       {256, 0, FFTMUX_F32, FFTMUX_DEVICE, 1e-3},
-    {16384, 0, FFTMUX_F32, FFTMUX_DEVICE, 1e-3}, {1 << 20, 0, FFTMUX_F32, FFTMUX_DEVICE, 1e-2},
-    {256, 0, FFTMUX_F64, FFTMUX_DEVICE, 1e-3},   {256, 0, FFTMUX_F32, FFTMUX_HOST, 1e-2}};
+    {64, 1, FFTMUX_F32, FFTMUX_DEVICE, 0},       {256, 0, FFTMUX_F32, FFTMUX_DEVICE, 3e-3},
+    {16384, 0, FFTMUX_F32, FFTMUX_DEVICE, 3e-3}, {1 << 20, 0, FFTMUX_F32, FFTMUX_DEVICE, 1e-2},
+    {256, 0, FFTMUX_F64, FFTMUX_DEVICE, 3e-3},   {256, 0, FFTMUX_F32, FFTMUX_HOST, 1e-2}};
 constexpr int64_t probe_start = 1 << 14; // points a grown probe starts with
 constexpr int64_t probe_limit = 1 << 24; // elements a side at most
 
@@ -182,6 +201,27 @@ bool run_probe(Backend& b, const Probe& probe, std::array<double, term_count>& x
   }
 }
 
+// Each grown F32 probe of the backend's own memory: its time over the
+// fitted price, by its length (what the terms cannot say of a length).
+std::vector<LengthFactor> lengths_of(const Model& m, const std::vector<const Probe*>& ran,
+                                     const std::vector<std::array<double, term_count>>& x,
+                                     const std::vector<double>& t) {
+  std::vector<LengthFactor> out;
+  for (size_t i = 0; i < ran.size(); ++i) {
+    const Probe& p = *ran[i];
+    if (p.batch || p.precision != FFTMUX_F32 || p.placement != FFTMUX_DEVICE)
+      continue;
+    double priced = 0;
+    for (size_t j = 0; j < term_count; ++j)
+      priced += x[i][j] * m.seconds[j];
+    if (priced > 0)
+      out.push_back({double(p.n), t[i] / priced});
+  }
+  if (out.size() < 2) // one length says nothing of lengths: the fit's level stands
+    out.clear();
+  return out; // the probes' table is in ascending length
+}
+
 std::string key_of(const std::string& backend, const std::string& hardware) {
   return backend + '\n' + hardware;
 }
@@ -205,7 +245,13 @@ std::string text_of(const std::vector<Model>& all) {
       std::snprintf(v, sizeof v, "%.6e", m.seconds[size_t(i)]);
       s << term_names[i] << " = " << v << '\n';
     }
-    s << "probes = " << quote(m.probes) << "\ntimestamp = " << quote(m.timestamp) << '\n';
+    s << "lengths = [";
+    for (size_t i = 0; i < m.lengths.size(); ++i) {
+      std::snprintf(v, sizeof v, "%s[%.0f, %.6e]", i ? ", " : "", m.lengths[i].points,
+                    m.lengths[i].factor);
+      s << v;
+    }
+    s << "]\nprobes = " << quote(m.probes) << "\ntimestamp = " << quote(m.timestamp) << '\n';
   }
   return s.str();
 }
@@ -215,6 +261,25 @@ std::string string_at(const toml::table& t, const char* key, const std::string& 
   if (!v)
     invalid(where + ": " + key + " must be a string");
   return *v;
+}
+
+// [[points, factor], ...]: points ascending, both positive and finite.
+std::vector<LengthFactor> lengths_at(const toml::table& t, const std::string& where) {
+  const toml::array* a = t["lengths"].as_array();
+  if (!a)
+    invalid(where + ": lengths must be an array of [points, factor] pairs");
+  std::vector<LengthFactor> out;
+  for (const toml::node& n : *a) {
+    const toml::array* pair = n.as_array();
+    auto points = pair && pair->size() == 2 ? (*pair)[0].value<double>() : std::nullopt;
+    auto factor = pair && pair->size() == 2 ? (*pair)[1].value<double>() : std::nullopt;
+    if (!points || !factor || !(*points > 0) || !(*factor > 0) || !std::isfinite(*points) ||
+        !std::isfinite(*factor) || (!out.empty() && *points <= out.back().points))
+      invalid(where + ": lengths must hold [points, factor] pairs of positive numbers, "
+                      "points ascending");
+    out.push_back({*points, *factor});
+  }
+  return out;
 }
 
 } // namespace
@@ -247,6 +312,7 @@ std::vector<Model> read_models(const std::string& path) {
         invalid(where + ": " + term_names[j] + " must be a number, 0 or more");
       one.seconds[size_t(j)] = *v;
     }
+    one.lengths = lengths_at(*m, where);
     out.push_back(one);
   }
   return out;
@@ -303,6 +369,7 @@ std::shared_ptr<const Model> Calibrations::measure(Backend& b, std::string& note
   m->hardware = b.hardware_key();
   std::vector<std::array<double, term_count>> x;
   std::vector<double> t;
+  std::vector<const Probe*> ran;
   bool f64 = false;
   for (const Probe& p : probes) {
     std::array<double, term_count> row{};
@@ -316,6 +383,7 @@ std::shared_ptr<const Model> Calibrations::measure(Backend& b, std::string& note
     }
     x.push_back(row);
     t.push_back(seconds);
+    ran.push_back(&p);
     f64 = f64 || p.precision == FFTMUX_F64;
   }
   if (x.size() < 2) {
@@ -326,6 +394,7 @@ std::shared_ptr<const Model> Calibrations::measure(Backend& b, std::string& note
   m->seconds = fit(x, t);
   if (!f64) // no F64 probe ran: a double-precision flop as two single ones
     m->seconds[f64_extra] = m->seconds[flop_f32];
+  m->lengths = lengths_of(*m, ran, x, t);
   if (std::all_of(m->seconds.begin(), m->seconds.end(), [](double v) { return v == 0; })) {
     note = "not calibrated: it reports neither its work nor an estimate";
     failed_[key] = note;

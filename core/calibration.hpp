@@ -32,13 +32,25 @@ extern const char* const term_names[term_count];
 // is priced by its own estimate (claimed_second) times a fitted factor.
 std::array<double, term_count> terms(const Work& work, uint32_t precision);
 
+// What one length of transform took over its fitted price, at a probe.
+struct LengthFactor {
+  double points, factor;
+};
+
 struct Model {
   std::string backend, hardware;
   std::array<double, term_count> seconds{}; // the cost of one unit of each term
-  std::string probes;                       // what it was fitted to: "c2c f32 64 device 12 us; ..."
+  // The terms' sum misses costs that grow with a transform's length
+  // (lavapipe ran 2^20 points at 1.4-2x the flops' price of 256): at the
+  // throughput probes' lengths, ascending, their time over the fitted price.
+  std::vector<LengthFactor> lengths;
+  std::string probes; // what it was fitted to: "c2c f32 64 device 12 us; ..."
   std::string timestamp;
-  double price(const Work& work, uint32_t precision) const; // < 0: no price
-  std::string describe() const; // "12 us a launch, 21 GB/s, ... (probes: ...)"
+  // The work's price for transforms of points points: the terms' sum times
+  // the length factor, interpolated in log2(points); < 0: no price.
+  double price(const Work& work, uint32_t precision, double points) const;
+  double length_factor(double points) const; // 1 where no probe measured it
+  std::string describe() const;              // "12 us a launch, 21 GB/s, ... (probes: ...)"
 };
 
 // Least squares of the relative error with every cost >= 0: the model of
