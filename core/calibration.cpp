@@ -129,13 +129,13 @@ struct Probe {
 };
 
 // Latency, throughput at three lengths, F64, and the bus. But for the
-// first, batches grow from 2^14 points until a run takes a millisecond, so
-// that a fast GPU is timed on enough data and a slow device on little; 2^20
-// points and the bus's until 10 ms, past the CPU's caches, where FFTW's
-// passes stream through memory (3.8x its flops' time on the development
-// machine) and host copies run slower (Vulkan's staged path on an H100
-// machine: 1.4-1.8x CUDA's at 32 MiB a side, while a few MiB priced it
-// cheaper).
+// first, batches grow from 2^14 points until a run takes 3 ms (at 1 ms
+// lavapipe's varied 2x between runs), so that a fast GPU is timed on
+// enough data and a slow device on little; 2^20 points and the bus's until
+// 10 ms, past the CPU's caches, where FFTW's passes stream through memory
+// (3.8x its flops' time on the development machine) and host copies run
+// slower (Vulkan's staged path on an H100 machine: 1.4-1.8x CUDA's at 32
+// MiB a side, while a few MiB priced it cheaper).
 const Probe probes[] = {
     {64, 1, FFTMUX_F32, FFTMUX_DEVICE, 0},       {256, 0, FFTMUX_F32, FFTMUX_DEVICE, 3e-3},
     {16384, 0, FFTMUX_F32, FFTMUX_DEVICE, 3e-3}, {1 << 20, 0, FFTMUX_F32, FFTMUX_DEVICE, 1e-2},
