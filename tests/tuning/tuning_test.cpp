@@ -90,6 +90,17 @@ TEST_F(Tuning, ASizeBetweenMeasuredSizesIsInterpolated) {
   EXPECT_TRUE(has(p.explain(), "interpolated between 8 and 64 points")) << p.explain();
 }
 
+// A size with a prime factor above 16 (Rader's or Bluestein's algorithm)
+// is neither interpolated from smooth sizes nor they from it.
+TEST_F(Tuning, SmoothAndRoughSizesAreInterpolatedApart) {
+  fftmux::context ctx = open("delay_us = 0", "delay_us = 2000");
+  ASSERT_EQ(tune(ctx, {problem(8), problem(17), problem(64)}), FFTMUX_OK);
+  std::string smooth = ctx.make_plan(problem(32)).explain();
+  EXPECT_TRUE(has(smooth, "interpolated between 8 and 64 points")) << smooth;
+  std::string rough = ctx.make_plan(problem(19)).explain();
+  EXPECT_TRUE(has(rough, "extrapolated from 17 points")) << rough;
+}
+
 TEST_F(Tuning, AForeignSchemaIsReportedAndLeftByteIdentical) {
   const std::string foreign = "[meta]\nschema = 2\nfftmux = \"9.0\"\n\n[[measurement]]\nx = 1\n";
   std::ofstream(cache) << foreign;
