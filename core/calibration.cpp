@@ -128,7 +128,7 @@ struct Probe {
   double floor; // seconds a grown probe's run takes at least
 };
 
-// Latency, throughput at three lengths, F64, and the bus. But for the
+// Latency, throughput at five lengths, F64, and the bus. But for the
 // first, batches grow from 2^14 points until a run takes 3 ms (at 1 ms
 // lavapipe's varied 2x between runs), so that a fast GPU is timed on
 // enough data and a slow device on little; 2^20 points and the bus's until
@@ -137,9 +137,10 @@ struct Probe {
 // slower (Vulkan's staged path on an H100 machine: 1.4-1.8x CUDA's at 32
 // MiB a side, while a few MiB priced it cheaper).
 const Probe probes[] = {
-    {64, 1, FFTMUX_F32, FFTMUX_DEVICE, 0},       {256, 0, FFTMUX_F32, FFTMUX_DEVICE, 3e-3},
-    {16384, 0, FFTMUX_F32, FFTMUX_DEVICE, 3e-3}, {1 << 20, 0, FFTMUX_F32, FFTMUX_DEVICE, 1e-2},
-    {256, 0, FFTMUX_F64, FFTMUX_DEVICE, 3e-3},   {256, 0, FFTMUX_F32, FFTMUX_HOST, 1e-2}};
+    {64, 1, FFTMUX_F32, FFTMUX_DEVICE, 0},         {256, 0, FFTMUX_F32, FFTMUX_DEVICE, 3e-3},
+    {16384, 0, FFTMUX_F32, FFTMUX_DEVICE, 3e-3},   {1 << 16, 0, FFTMUX_F32, FFTMUX_DEVICE, 3e-3},
+    {1 << 18, 0, FFTMUX_F32, FFTMUX_DEVICE, 3e-3}, {1 << 20, 0, FFTMUX_F32, FFTMUX_DEVICE, 1e-2},
+    {256, 0, FFTMUX_F64, FFTMUX_DEVICE, 3e-3},     {256, 0, FFTMUX_F32, FFTMUX_HOST, 1e-2}};
 constexpr int64_t probe_start = 1 << 14; // points a grown probe starts with
 constexpr int64_t probe_limit = 1 << 24; // elements a side at most
 
