@@ -32,6 +32,11 @@ inline double rader_effort(int64_t n) {
   return e;
 }
 
+// The bytes of one complex transform of d.
+inline double transform_bytes(const fftmux_desc& d) {
+  return double(plugin::points(d)) * (d.precision == FFTMUX_F64 ? 16 : 8);
+}
+
 // 1 + rader_effort an axis, times 1 + log2(bytes / cache_bytes) a strided
 // axis of a transform larger than the cache (1024x1024 F32 6x, 4096x4096
 // 14x). Time a point over 4096's, FFTW 3.3.10: on an H200 machine's 16
@@ -40,13 +45,13 @@ inline double rader_effort(int64_t n) {
 // 10007 9.7x, and F64 in the cache 8.6x, 6.2x and 7.4x. The prices: 7, 7
 // and 7.6 (each prime of 4097 weighs: 4.96 were its largest alone).
 inline double effort(const fftmux_desc& d) {
-  double f = 1, bytes = double(plugin::points(d)) * (d.precision == FFTMUX_F64 ? 16 : 8);
+  double f = 1;
   for (uint32_t i = 0; i < d.rank; ++i)
     f *= 1 + rader_effort(d.n[i]);
   int strided = 0;
   for (uint32_t i = 0; i + 1 < d.rank; ++i)
     strided += d.n[i] > 1;
-  return f * (1 + strided * std::clamp(std::log2(bytes / cache_bytes), 0.0, 10.0));
+  return f * (1 + strided * std::clamp(std::log2(transform_bytes(d) / cache_bytes), 0.0, 10.0));
 }
 
 // Passes over memory beyond the flops' own: a transform larger than a core's
@@ -57,8 +62,7 @@ inline double effort(const fftmux_desc& d) {
 constexpr double first_cache_bytes = 32 * 1024;
 
 inline double spill(const fftmux_desc& d) {
-  double bytes = double(plugin::points(d)) * (d.precision == FFTMUX_F64 ? 16 : 8);
-  return std::max(0.0, std::log2(bytes / first_cache_bytes));
+  return std::max(0.0, std::log2(transform_bytes(d) / first_cache_bytes));
 }
 
 } // namespace fftmux::fftw
