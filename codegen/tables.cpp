@@ -1,5 +1,7 @@
 #include "tables.hpp"
 
+#include <fftmux/desc_geometry.hpp>
+
 #include <cmath>
 #include <complex>
 #include <utility>
@@ -139,7 +141,49 @@ int64_t Tables::bluestein(int64_t n, int64_t m, int sign, double scale) {
   return add({TableRun::bluestein, n, m, sign, scale, 0, m});
 }
 
+int64_t Tables::r2r(uint32_t kind, int64_t n, bool pre, bool ortho, int64_t count) {
+  return add({pre ? TableRun::r2r_pre : TableRun::r2r_post, n, kind, ortho ? 1 : 0, 0.0, 0, count});
+}
+
 namespace {
+
+// Each DCT and DST of n points is y[k] = Re(post[k] Z[k]), Z the DFT of N' points of pre[j] x[j]
+// (zero from j = n on): the cosines and sines of the definitions (fftmux.h) as phases of
+// w = exp(-pi i / N'), or of its square root where `halves`. pre[j] = c_j w^(a j), c_j = 1, or
+// for the kinds that weigh one or both ends once (ends: 1 = j = 0, 2 = j = n - 1, 3 = both)
+// 2 elsewhere; post[k] = f w^(b k + e), f = 2, 1, 2i, i (fi 0..3; -Im z = Re(i z)).
+struct R2rWeights {
+  int a, ends, b, e, fi;
+  bool halves;
+};
+constexpr R2rWeights r2r_weights[] = {
+    {0, 3, 0, 0, 1, false}, // DCT-I:   Re sum c_j x_j w^(2 j k)
+    {0, 0, 1, 0, 0, false}, // DCT-II:  2 Re w^k sum x_j w^(2 j k)
+    {1, 1, 0, 0, 1, false}, // DCT-III: Re sum c_j x_j w^j w^(2 j k)
+    {2, 0, 2, 1, 0, true},  // DCT-IV:  2 Re w^(k + 1/2) sum x_j w^j w^(2 j k)
+    {2, 0, 2, 2, 2, false}, // DST-I:   -2 Im w^(2 k + 2) sum x_j w^(2 j) w^(2 j k)
+    {2, 0, 1, 1, 2, false}, // DST-II:  -2 Im w^(k + 1) sum x_j w^(2 j) w^(2 j k)
+    {1, 2, 2, 1, 3, false}, // DST-III: -Im w^(2 k + 1) sum c_j x_j w^j w^(2 j k)
+    {2, 0, 2, 1, 2, true},  // DST-IV:  -2 Im w^(k + 1/2) sum x_j w^j w^(2 j k)
+};
+
+// TableRun::r2r_pre or r2r_post: the weights above, ORTHO's planes times theirs (sign 1).
+void r2r_weight(const TableRun& r, cd* out) {
+  uint32_t kind = uint32_t(r.b);
+  const R2rWeights& w = r2r_weights[kind - 1];
+  bool pre = r.kind == TableRun::r2r_pre;
+  int64_t n = r.n, big = 2 * geometry::logical_size(kind, n) * (w.halves ? 2 : 1);
+  static const cd f[] = {{2, 0}, {1, 0}, {0, 2}, {0, 1}};
+  for (int64_t m = 0; m < r.count; ++m) {
+    bool once = (m == 0 && (w.ends & 1)) || (m == n - 1 && (w.ends & 2));
+    out[m] = pre ? unit_root(-1, w.a * m, big) * (w.ends && !once ? 2.0 : 1.0)
+                 : unit_root(-1, w.b * m + w.e, big) * f[w.fi];
+  }
+  if (!r.sign)
+    return;
+  for (geometry::Plane p : geometry::ortho_planes(kind, n, pre))
+    out[p.index] *= p.factor;
+}
 
 // Rows of roots of order n: w^(i d) = w^k, k = i d mod n, each w^k the
 // product of w^(k - k % s) and w^(k % s) in long double, s ~ sqrt(n): 2
@@ -187,13 +231,17 @@ void fill(const TableRun& r, cd* out) {
     return bluestein_kernel(r, out);
   if (r.kind == TableRun::grid)
     return grid(r, out);
+  if (r.kind == TableRun::r2r_pre || r.kind == TableRun::r2r_post)
+    return r2r_weight(r, out);
   for (int64_t m = 0; m < r.count; ++m)
     switch (r.kind) {
     case TableRun::roots: out[m] = unit_root(-1, m * r.b, n); break;
     case TableRun::stage_twiddles: out[m] = unit_root(-1, (m / n + 1) * (m % n), n * r.b); break;
     case TableRun::chirp: out[m] = unit_root(r.sign, m * m % (2 * n), 2 * n); break;
     case TableRun::grid:
-    case TableRun::bluestein: break; // filled above
+    case TableRun::bluestein:
+    case TableRun::r2r_pre:
+    case TableRun::r2r_post: break; // filled above
     }
 }
 

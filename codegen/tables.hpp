@@ -36,6 +36,9 @@ public:
   int64_t grid(int64_t n, int64_t row_len, int64_t rows);
   // FFT_m of exp(-sign pi i k^2 / n) wrapped circularly, times scale / m.
   int64_t bluestein(int64_t n, int64_t m, int sign, double scale);
+  // The weights of a real-to-real axis of n points before (pre) or after its
+  // DFT of N' points, m < count (TableRun::r2r_pre, r2r_post).
+  int64_t r2r(uint32_t kind, int64_t n, bool pre, bool ortho, int64_t count);
 
 private:
   Table roots(int64_t n, int64_t count, bool split); // exp(-2 pi i m / n), m < count

@@ -1,5 +1,6 @@
 // Both directions planned, remembered with their sources and tables, split into
 // batch chunks; and what a query reports of them.
+#include <fftmux/desc_geometry.hpp>
 #include <fftmux/gpu/generation.hpp>
 #include <fftmux/gpu/kernel_cache.hpp>
 
@@ -94,8 +95,7 @@ std::shared_ptr<const Generated> generate(const fftmux_desc& desc, const Device&
 }
 
 uint64_t batch_offset(const fftmux_desc& desc, bool input, int64_t first) {
-  bool real = input ? desc.kind == FFTMUX_R2C : desc.kind == FFTMUX_C2R;
-  uint64_t elem = complex_bytes(desc) / (real ? 2 : 1);
+  uint64_t elem = complex_bytes(desc) / (geometry::real_side(desc, input) ? 2 : 1);
   return uint64_t(first) * uint64_t(input ? desc.in_distance : desc.out_distance) * elem;
 }
 

@@ -10,7 +10,8 @@ namespace fftmux::codegen::planning {
 // values a thread, 8 lines a coalesced group.
 Planner::Planner(const fftmux_desc& desc, int direction, const Device& device, const Options& o,
                  Plan& p)
-    : d(desc), sign(direction), dev(device), prof(profile(device.api)), opt(o),
+    : d(desc), dir(direction), sign(desc.kind == FFTMUX_R2R ? FFTMUX_FORWARD : direction),
+      dev(device), prof(profile(device.api)), opt(o),
       prec(desc.precision == FFTMUX_F64 ? Precision::f64 : Precision::f32),
       storage(storage_of(desc.precision)), out(p), tables(p) {
   if (!opt.group_threads)
@@ -49,7 +50,7 @@ void Planner::run() {
   if (staged)
     take(stage.s.distance * d.batch);
   const int64_t staging = reserved; // held by the staged copy through every axis
-  summary << (d.kind == FFTMUX_C2C ? "c2c" : d.kind == FFTMUX_R2C ? "r2c" : "c2r");
+  summary << geometry::kind_text(d);
   for (size_t i = 0; i < order.size(); ++i) {
     int a = order[i];
     bool first_pass = i == 0, last_pass = i + 1 == order.size();
@@ -62,9 +63,13 @@ void Planner::run() {
     reserved = staging;
     pass_extents(order, i);
     int64_t n = d.n[a - first];
-    double s = last_pass ? geometry::scale(d, sign) : 1.0;
+    double s = last_pass ? geometry::scale(d, dir) : 1.0;
     size_t before = out.passes.size();
-    if (d.kind != FFTMUX_C2C && a == last) {
+    if (d.kind == FFTMUX_R2R) {
+      uint32_t kind = geometry::r2r_kind(d, uint32_t(a - first), dir);
+      r2r_line(a, n, kind, src, dst, s);
+      n = geometry::logical_size(kind, n); // the DFT's length, for the summary
+    } else if (d.kind != FFTMUX_C2C && a == last) {
       real_line(a, n, src, dst, s, shift_in, shift_out);
     } else {
       Line l;
@@ -77,7 +82,7 @@ void Planner::run() {
       any_line(l, s);
     }
     summary << (i ? "; " : " ") << "axis " << (a - first) << " n=" << n << " "
-            << (smooth(n) || (d.kind != FFTMUX_C2C && a == last && n % 2 == 0 && smooth(n / 2))
+            << (smooth(n) || (geometry::halved_kind(d) && a == last && n % 2 == 0 && smooth(n / 2))
                     ? "stockham"
                     : "bluestein")
             << " " << (out.passes.size() - before) << "p";
@@ -160,9 +165,6 @@ uint64_t side_bytes(const fftmux_desc& desc, bool input) {
 }
 
 Plan plan(const fftmux_desc& desc, int direction, const Device& device, const Options& options) {
-  if (desc.kind == FFTMUX_R2R)
-    throw Unsupported("the generator has no real-to-real (DCT, DST) kernels; the fftw backend "
-                      "runs them");
   if (desc.precision == FFTMUX_F64 && !device.f64)
     throw Unsupported("the device has no double precision (shaderFloat64)");
   if ((desc.kind == FFTMUX_R2C && direction != FFTMUX_FORWARD) ||

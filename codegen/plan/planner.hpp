@@ -10,6 +10,7 @@
 #include <fftmux/desc_geometry.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <sstream>
 #include <utility>
@@ -52,7 +53,8 @@ int64_t product(const std::vector<int64_t>& v);
 // One problem and direction being planned into `out`.
 struct Planner {
   const fftmux_desc& d;
-  int sign;
+  int dir;  // the direction planned
+  int sign; // of its DFTs: R2R's run forward in both directions
   Device dev;
   const Profile& prof; // dev.api's
   Options opt;
@@ -167,6 +169,11 @@ struct Planner {
   static bool mirrored(const Kernel& k, const Step& last);
   int64_t mirror_teams() const;
   int64_t mirror_values(int64_t n) const;
+
+  // Real-to-real transforms (r2r.cpp).
+  void r2r_line(int a, int64_t n, uint32_t kind, const Where& src, const Where& dst, double scale);
+  void pointwise(const Side& from, const Side& to, const std::vector<int64_t>& digits,
+                 int64_t count, const std::function<int64_t(int64_t)>& weights, double scale);
 
   // Threads a line (threads.cpp).
   uint32_t pick_threads(const Kernel& k, int64_t E) const;

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace fftmux::geometry {
 
@@ -172,14 +173,37 @@ inline uint32_t r2r_kind(const fftmux_desc& d, uint32_t i, int direction) {
   }
 }
 
-// The logical size N' of axis i: FFTW's, 2(n-1) for DCT-I, 2(n+1) for
-// DST-I and 2n for the other R2R kinds; n for the DFT kinds.
+// One hyperplane of an axis and the factor its elements take.
+struct Plane {
+  int64_t index;
+  double factor;
+};
+
+// The planes of an axis of n points that ORTHO weighs on the input (x[0] of
+// DCT-I and III, x[n-1] of DCT-I and DST-III times sqrt 2) or on the output
+// (y[0] of DCT-I and II, y[n-1] of DCT-I and DST-II over sqrt 2), so that
+// with the scale 1/sqrt(N') each axis is orthogonal, as in scipy.fft.
+inline std::vector<Plane> ortho_planes(uint32_t kind, int64_t n, bool input) {
+  double f = input ? std::sqrt(2.0) : std::sqrt(0.5);
+  bool first = kind == FFTMUX_DCT1 || kind == (input ? FFTMUX_DCT3 : FFTMUX_DCT2);
+  bool last = kind == FFTMUX_DCT1 || kind == (input ? FFTMUX_DST3 : FFTMUX_DST2);
+  std::vector<Plane> planes;
+  if (first)
+    planes.push_back({0, f});
+  if (last)
+    planes.push_back({n - 1, f});
+  return planes;
+}
+
+// The logical size N' of an R2R axis of n points: FFTW's, 2(n-1) for DCT-I,
+// 2(n+1) for DST-I and 2n for the other kinds.
+inline int64_t logical_size(uint32_t kind, int64_t n) {
+  return kind == FFTMUX_DCT1 ? 2 * (n - 1) : kind == FFTMUX_DST1 ? 2 * (n + 1) : 2 * n;
+}
+
+// The logical size N' of axis i: logical_size for R2R, n for the DFT kinds.
 inline int64_t logical_n(const fftmux_desc& d, uint32_t i) {
-  if (d.kind != FFTMUX_R2R)
-    return d.n[i];
-  return d.r2r[i] == FFTMUX_DCT1   ? 2 * (d.n[i] - 1)
-         : d.r2r[i] == FFTMUX_DST1 ? 2 * (d.n[i] + 1)
-                                   : 2 * d.n[i];
+  return d.kind == FFTMUX_R2R ? logical_size(d.r2r[i], d.n[i]) : d.n[i];
 }
 
 // The N the norms divide by: the product of the logical sizes.

@@ -132,8 +132,8 @@ const char* const cufft_half =
 
 // Why the variant does not run d; "" when it does.
 std::string declines(const Device& device, const fftmux_desc& d, uint32_t variant) {
-  if (d.kind == FFTMUX_R2R) // neither cuFFT nor the generator has DCT or DST kernels
-    return "cuda runs no real-to-real (DCT, DST) transforms; the fftw backend runs them";
+  if (variant == kCufft && d.kind == FFTMUX_R2R)
+    return "cuda: cuFFT has no real-to-real (DCT, DST) transforms; the native variants run them";
   if (variant == kCufft)
     return plugin::half_storage(d.precision) ? cufft_half : "";
   return native_declines(d, native_limits(device.shared_optin, device.major),
@@ -419,5 +419,6 @@ const std::vector<const char*>& variant_names() {
 
 FFTMUX_PLUGIN_TABLE_DEVICES(fftmux::cuda,
                             plugin::whole_identity("cuda", FFTMUX_DOMAIN_CUDA, variant_names(),
-                                                   plugin::half_caps | FFTMUX_CAP_DEVICES),
+                                                   plugin::half_caps | FFTMUX_CAP_DEVICES |
+                                                       FFTMUX_CAP_R2R),
                             plan_set_stream)

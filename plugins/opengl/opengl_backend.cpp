@@ -214,5 +214,6 @@ uint64_t buffer_native(void* buffer) {
 FFTMUX_PLUGIN_TABLE(fftmux::opengl,
                     fftmux::plugin::whole_identity("opengl", FFTMUX_DOMAIN_OPENGL,
                                                    codegen::offered(codegen::Api::opengl).names,
-                                                   fftmux::plugin::half_caps | FFTMUX_CAP_PADDING),
+                                                   fftmux::plugin::half_caps | FFTMUX_CAP_PADDING |
+                                                       FFTMUX_CAP_R2R),
                     nullptr)

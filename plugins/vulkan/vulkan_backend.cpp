@@ -208,5 +208,6 @@ uint64_t buffer_native(void* b) {
 FFTMUX_PLUGIN_TABLE(fftmux::vulkan,
                     fftmux::plugin::whole_identity("vulkan", FFTMUX_DOMAIN_VULKAN,
                                                    codegen::offered(codegen::Api::vulkan).names,
-                                                   fftmux::plugin::half_caps | FFTMUX_CAP_PADDING),
+                                                   fftmux::plugin::half_caps | FFTMUX_CAP_PADDING |
+                                                       FFTMUX_CAP_R2R),
                     nullptr)

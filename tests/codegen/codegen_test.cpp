@@ -8,6 +8,7 @@
 #include <fftmux/gpu/variants.hpp>
 
 #include <gtest/gtest.h>
+#include <r2r.hpp>
 #include <reference.hpp>
 #include <shaderc/shaderc.hpp>
 
@@ -15,6 +16,7 @@
 #include <chrono>
 #include <cmath>
 #include <numeric>
+#include <random>
 #include <set>
 #include <tuple>
 
@@ -170,24 +172,78 @@ TEST(Plan, OnePassWhenTheLineFitsSharedMemory) {
   }
 }
 
-// The GPU backends (Vulkan, OpenGL, CUDA's native variants) decline
-// real-to-real problems here, batched or not, with the reason.
-TEST(Plan, RealToRealIsDeclined) {
-  fftmux_desc d;
-  fftmux_desc_init(&d);
-  d.n[0] = 64;
-  d.batch = 1000;
+fftmux_desc r2r_problem(std::vector<int64_t> n, uint32_t kind, int64_t batch = 1) {
+  fftmux_desc d = problem(n, FFTMUX_C2C, FFTMUX_F32, batch);
   d.kind = FFTMUX_R2R;
-  d.r2r[0] = FFTMUX_DCT2;
-  d = ref::resolved(d);
-  for (int dir : {FFTMUX_FORWARD, FFTMUX_INVERSE})
-    EXPECT_THROW(plan(d, dir, h200()), Unsupported);
-  try {
-    generate_chunks(d, lavapipe(), Options{}, 1u << 27, Dialect::vulkan, 4);
-    ADD_FAILURE() << "R2R was generated";
-  } catch (const Unsupported& e) {
-    EXPECT_NE(std::string(e.what()).find("real-to-real"), std::string::npos) << e.what();
+  for (size_t i = 0; i < n.size(); ++i)
+    d.r2r[i] = kind;
+  return ref::resolved(d);
+}
+
+// A real-to-real axis is one kernel where its DFT of N' points is (the reals in, weighed,
+// transformed, weighed, the reals out), else three passes through scratch; an inverse runs the
+// inverse kind's DFT forward.
+TEST(Plan, RealToRealAxesAreOneKernelWhereTheirDftFits) {
+  for (int dir : {FFTMUX_FORWARD, FFTMUX_INVERSE}) {
+    Plan one = plan(r2r_problem({1000}, FFTMUX_DCT2, 7), dir, h200());
+    ASSERT_EQ(one.passes.size(), 1u) << one.summary;
+    const Kernel& k = one.passes[0].kernel;
+    EXPECT_EQ(k.length, 2000);
+    EXPECT_EQ(k.load.access, Access::real);
+    EXPECT_EQ(k.store.access, Access::real);
+    EXPECT_EQ(k.steps.front().kind, Step::multiply);
+    EXPECT_EQ(k.steps.back().kind, Step::multiply);
+    for (const Step& s : k.steps)
+      EXPECT_TRUE(s.kind != Step::stage || s.sign == -1) << "an inverse stage";
+    EXPECT_EQ(one.scratch_elements, 0u);
   }
+  Plan prime = plan(r2r_problem({1009}, FFTMUX_DST2), FFTMUX_FORWARD, h200());
+  EXPECT_EQ(prime.passes.size(), 3u) << prime.summary; // weigh, Bluestein's kernel, weigh
+  EXPECT_EQ(prime.passes.front().dst, Binding::scratch);
+  EXPECT_EQ(prime.passes.back().src, Binding::scratch);
+  Plan cube = plan(r2r_problem({16, 12, 10}, FFTMUX_DCT4), FFTMUX_FORWARD, h200());
+  EXPECT_EQ(cube.passes.size(), 3u) << cube.summary;
+  EXPECT_NE(cube.summary.find("dct4"), std::string::npos) << cube.summary;
+}
+
+// Each kind's weights make its definition (fftmux.h): y[k] = Re(post[k] Z[k]), Z the DFT of N'
+// points of pre[j] x[j], against the sums of cosines and sines, plain and under ORTHO.
+TEST(Tables, RealToRealWeightsMakeEachDefinition) {
+  const long double pi = 3.141592653589793238462643383279502884L;
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (uint32_t kind = FFTMUX_DCT1; kind <= FFTMUX_DST4; ++kind)
+    for (int64_t n : {2, 3, 8, 13})
+      for (bool ortho : {false, true}) {
+        fftmux_desc d = r2r_problem({n}, kind);
+        d.norm = ortho ? FFTMUX_NORM_ORTHO : FFTMUX_NORM_NONE;
+        Plan p = plan(d, FFTMUX_FORWARD, h200());
+        std::vector<std::complex<double>> t = table_values(p), pre, post;
+        for (const TableRun& r : p.table)
+          if (r.kind == TableRun::r2r_pre || r.kind == TableRun::r2r_post)
+            (r.kind == TableRun::r2r_pre ? pre : post)
+                .assign(t.begin() + r.at, t.begin() + r.at + r.count);
+        ASSERT_EQ(int64_t(pre.size()), n);
+        ASSERT_EQ(int64_t(post.size()), n);
+        std::vector<long double> x(static_cast<size_t>(n));
+        for (long double& v : x)
+          v = u(rng);
+        int64_t m = geometry::logical_size(kind, n);
+        // The norm's factor is the kernel's scale, not the tables'.
+        std::vector<long double> want = ref::r2r_expected(d, FFTMUX_FORWARD, x, true);
+        double norm = geometry::scale(d, FFTMUX_FORWARD);
+        for (int64_t k = 0; k < n; ++k) {
+          std::complex<long double> z = 0;
+          for (int64_t j = 0; j < n; ++j) {
+            long double a = -2 * pi * (long double)(j * k % m) / (long double)m;
+            z += std::complex<long double>(pre[size_t(j)]) * x[size_t(j)] *
+                 std::complex<long double>(cosl(a), sinl(a));
+          }
+          double y = double((std::complex<long double>(post[size_t(k)]) * z).real());
+          EXPECT_NEAR(y * norm, double(want[size_t(k)]), 1e-12)
+              << geometry::r2r_name(kind) << " n " << n << " k " << k << (ortho ? " ortho" : "");
+        }
+      }
 }
 
 TEST(Plan, SmallLinesShareWorkgroups) {
@@ -1698,6 +1754,8 @@ TEST(Tables, EveryRunHoldsItsFormula) {
           break;
         case TableRun::chirp: want = root(r.sign, (long double)(m * m % (2 * r.n)), 2 * r.n); break;
         case TableRun::grid: want = root(-1, (long double)(m / r.b * (m % r.b)), r.n); break;
+        case TableRun::r2r_pre:
+        case TableRun::r2r_post: continue; // Tables.RealToRealWeightsMakeEachDefinition
         case TableRun::bluestein: {
           if (m % 997) // a naive DFT of the wrapped chirp at every 997th entry
             continue;

@@ -401,7 +401,13 @@ struct TableRun {
     stage_twiddles, // a Stockham stage's: span n, radix b
     chirp,          // exp(sign pi i m^2 / n)
     bluestein,      // the convolution kernel of n points, length b
-    grid            // exp(-2 pi i (m / b) (m % b) / n): rows of b roots
+    grid,           // exp(-2 pi i (m / b) (m % b) / n): rows of b roots
+    // A real-to-real axis of n points, fftmux_r2r_kind b, as a DFT of its
+    // logical size N': the weights of x[m] before it (r2r_pre) and of Z[m]
+    // after it (r2r_post), ORTHO's first and last terms weighed where sign
+    // is 1 (tables.cpp: r2r_weight)
+    r2r_pre,
+    r2r_post
   } kind;
   int64_t n = 0, b = 0;
   int sign = 0;
