@@ -7,6 +7,7 @@
 // reference before they reach one. Bulk copies (Kernel::stream) complete
 // as they are issued.
 #include <fftmux/codegen.hpp>
+#include <fftmux/desc_geometry.hpp>
 #include <fftmux/gpu/variants.hpp>
 
 #include "reference.hpp"
@@ -366,6 +367,7 @@ struct Case {
   fftmux_precision precision = FFTMUX_F32;
   int64_t out_stride = 0, out_distance = 0; // 0: the default layout
   bool cpu = false; // planned for lavapipe's limits (Vulkan's, 32 KiB, subgroups of 8)
+  std::vector<uint32_t> r2r = {}; // R2R: each axis's kind
 };
 
 // One line naming a problem, for failures.
@@ -373,10 +375,7 @@ std::string name(const fftmux_desc& d, int direction, const char* variant) {
   std::ostringstream o;
   for (uint32_t i = 0; i < d.rank; ++i)
     o << (i ? "x" : "") << d.n[i];
-  o << " x" << d.batch << " "
-    << (d.kind == FFTMUX_C2C   ? "c2c"
-        : d.kind == FFTMUX_R2C ? "r2c"
-                               : "c2r")
+  o << " x" << d.batch << " " << geometry::kind_text(d)
     << (d.precision == FFTMUX_F64   ? " f64"
         : d.precision == FFTMUX_F32 ? " f32"
                                     : " 16-bit");
@@ -404,6 +403,7 @@ fftmux_desc describe(const Case& c) {
   d.out_distance = c.out_distance;
   d.flags = c.flags;
   d.norm = c.norm;
+  std::copy(c.r2r.begin(), c.r2r.end(), d.r2r);
   return ref::resolved(d);
 }
 
@@ -582,6 +582,22 @@ TEST(Emulation, Storage16) {
   check({{99}, FFTMUX_C2R, 2, "default", FFTMUX_SHIFT_INPUT, FFTMUX_NORM_BACKWARD, FFTMUX_BF16});
   // 32768 points: one pass of a cluster of four groups, which stores through the cluster's rows.
   check({{32768}, FFTMUX_C2C, 1, "default", 0, FFTMUX_NORM_ORTHO, FFTMUX_F16});
+}
+
+// Real-to-real axes: one kernel (the reals weighed, transformed, weighed), three passes through
+// scratch around a Bluestein line or a cluster's, and kinds mixed over 2D, each direction.
+TEST(Emulation, RealToReal) {
+  auto r2r = [](std::vector<int64_t> n, std::vector<uint32_t> kinds, int64_t batch,
+                fftmux_norm norm, fftmux_precision precision = FFTMUX_F32) {
+    Case c{n, FFTMUX_R2R, batch, "default", 0, norm, precision};
+    c.r2r = kinds;
+    return describe(c);
+  };
+  check(r2r({1000}, {FFTMUX_DCT2}, 3, FFTMUX_NORM_BACKWARD), "default");
+  check(r2r({509}, {FFTMUX_DST1}, 2, FFTMUX_NORM_ORTHO, FFTMUX_F64), "default");
+  check(r2r({16384}, {FFTMUX_DCT4}, 1, FFTMUX_NORM_FORWARD), "default");
+  check(r2r({24, 20}, {FFTMUX_DCT1, FFTMUX_DST3}, 2, FFTMUX_NORM_ORTHO), "default");
+  check(r2r({100}, {FFTMUX_DST2}, 3, FFTMUX_NORM_BACKWARD), "default", true);
 }
 
 TEST(Emulation, OrdinaryKernels) {
