@@ -60,6 +60,8 @@ void Planner::bluestein(const Line& l, double scale, bool r2c_post) {
     k.steps.push_back(multiply(kt, position_index()));
     append(k.steps, stages(m, +1, false, r));
     chirped_store(k, n, ct, r2c_post);
+    weigh_load(k, l.pre);
+    weigh_store(k, l.post);
     add(std::move(k), l.load.buffer, l.store.buffer);
     return;
   }
@@ -85,6 +87,7 @@ void Planner::bluestein(const Line& l, double scale, bool r2c_post) {
   std::vector<Step> forward = stages(m1, -1);
   append(c1.steps, forward);
   c1.steps.push_back(twiddles(m, m2, forward, -1));
+  weigh_load(c1, l.pre);
   add(std::move(c1), l.load.buffer, Binding::scratch);
 
   Kernel r;
@@ -109,6 +112,7 @@ void Planner::bluestein(const Line& l, double scale, bool r2c_post) {
   c3.store.axes[0].limit = std::min(c3.store.axes[0].limit, n);
   append(c3.steps, stages(m1, +1));
   c3.steps.push_back(multiply(ct, composite, n));
+  weigh_store(c3, l.post);
   add(std::move(c3), Binding::scratch, l.store.buffer);
 }
 
@@ -129,6 +133,8 @@ void Planner::split_convolution(const Line& l, int64_t m, const Table& ct, doubl
   i.store = l.store;
   i.steps = stages(m, +1);
   chirped_store(i, l.n, ct, r2c_post);
+  weigh_load(f, l.pre);
+  weigh_store(i, l.post);
   add(std::move(f), l.load.buffer, Binding::scratch);
   add(std::move(i), Binding::scratch, l.store.buffer);
 }

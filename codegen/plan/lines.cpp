@@ -43,11 +43,11 @@ void Planner::push(Kernel k) {
 // first pass may overwrite in place (each workgroup reads and writes the
 // same columns), so a chain of three passes needs one region, not two.
 void Planner::line(const Line& l, double scale, std::vector<Step> post, int64_t reuse) {
-  if (int64_t c = sector_clusters(l, post)) {
+  if (int64_t c = weighed(l) ? 0 : sector_clusters(l, post)) {
     clustered(l, c, sector_threads(), scale, post);
     return;
   }
-  if (int64_t c = cluster_rows(l, post)) {
+  if (int64_t c = weighed(l) ? 0 : cluster_rows(l, post)) {
     clustered(l, c, 1, scale, post);
     return;
   }
@@ -59,6 +59,8 @@ void Planner::line(const Line& l, double scale, std::vector<Step> post, int64_t 
     k.load = l.load;
     k.store = l.store;
     k.steps = stages(l.n, sign, true, real_radix(l, !post.empty()));
+    weigh_load(k, l.pre);
+    weigh_store(k, l.post);
     k.steps.insert(k.steps.end(), post.begin(), post.end());
     if (!post.empty() && post.back().kind == Step::r2c_post) {
       if (post.back().table.offset < 0) // r2c_step(h, true) outside a chain's rows
@@ -87,6 +89,7 @@ void Planner::line(const Line& l, double scale, std::vector<Step> post, int64_t 
   bool bound = bound_columns(n1);
   k.steps = stages(n1, sign, true, bound ? 16 : 32);
   k.steps.push_back(twiddles(l.n, n2, k.steps, sign));
+  weigh_load(k, l.pre);
   if (k.load.access == Access::c2r && n2 % 2 == 0)
     mirror_lines(k, n2); // column j2's partners are column n2 - j2's elements
   k.resident_groups = bound ? 2 : 0;
@@ -99,6 +102,7 @@ void Planner::line(const Line& l, double scale, std::vector<Step> post, int64_t 
   rows.digits.insert(rows.digits.begin(), n1);
   rows.load = packed(base, n2, rows.digits, {{kElement, 1}}, 0, unit < 0 ? -1 : unit + 1);
   rows.store = substitute(l.store, {{0, 1}, {kElement, n1}}, 1);
+  rows.post = l.post;
   if (!post.empty()) { // real_rows: the rows are one kernel, reading the roots split
     rows.mirror = n1;
     post.back().table = tables.half(2 * l.n, true);

@@ -10,7 +10,6 @@
 #include <fftmux/desc_geometry.hpp>
 
 #include <cstdint>
-#include <functional>
 #include <limits>
 #include <sstream>
 #include <utility>
@@ -33,6 +32,9 @@ struct Line {
   std::vector<int64_t> digits;
   Side load, store;
   int64_t mirror = 0; // Kernel::mirror_lines of its kernel (R2C's rows, real_rows)
+  // R2R's weights (Tables::r2r, an entry for every position): each value loaded times pre at its
+  // logical position, each value stored times post at its; offset < 0: none.
+  Table pre, post;
 };
 
 // Sides and their layouts (sides.cpp).
@@ -172,8 +174,9 @@ struct Planner {
 
   // Real-to-real transforms (r2r.cpp).
   void r2r_line(int a, int64_t n, uint32_t kind, const Where& src, const Where& dst, double scale);
-  void pointwise(const Side& from, const Side& to, const std::vector<int64_t>& digits,
-                 int64_t count, const std::function<int64_t(int64_t)>& weights, double scale);
+  static bool weighed(const Line& l);
+  static void weigh_load(Kernel& k, const Table& pre);
+  static void weigh_store(Kernel& k, const Table& post);
 
   // Threads a line (threads.cpp).
   uint32_t pick_threads(const Kernel& k, int64_t E) const;

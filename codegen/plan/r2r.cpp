@@ -1,11 +1,7 @@
 // Real-to-real transforms (DCT, DST): each axis a DFT of its logical size N' over the n reals
-// zero-extended, between two pointwise weights (tables.cpp: r2r_weight). One kernel reads the
-// reals and writes them back where the DFT fits one; else a weighing pass, the DFT and a
-// weighing pass through scratch.
+// zero-extended, between two pointwise weights (tables.cpp: r2r_weight) that the DFT's first and
+// last kernels apply as they load and store: a line, a chain or Bluestein's convolution.
 #include "plan/planner.hpp"
-
-#include <algorithm>
-#include <functional>
 
 namespace fftmux::codegen::planning {
 
@@ -21,55 +17,32 @@ void Planner::r2r_line(int a, int64_t n, uint32_t kind, const Where& src, const 
   l.store = user_side(dst.s, dst.b, a, n, false);
   l.load.axes[0].limit = n;  // zero beyond the reals
   l.store.axes[0].limit = n; // y[k], k < n
-  if (smooth(m) && m <= single_limit()) {
-    Table pre{tables.r2r(kind, n, true, ortho, n)}, post{tables.r2r(kind, n, false, ortho, n)};
-    Kernel k;
-    k.length = m;
-    k.digits = l.digits;
-    k.load = l.load;
-    k.store = l.store;
-    k.steps.push_back(multiply(pre, position_index(), n));
-    append(k.steps, stages(m, -1));
-    k.steps.push_back(multiply(post, position_index(), n));
-    k.scale = scale;
-    add(std::move(k), src.b, dst.b);
-    return;
-  }
-  int64_t lines = product(l.digits);
-  Side weighed = packed(take(m * lines), m, l.digits, {{kElement, 1}});
-  Side spectrum = packed(take(m * lines), m, l.digits, {{kElement, 1}});
-  pointwise(
-      l.load, weighed, l.digits, m, [&](int64_t c) { return tables.r2r(kind, n, true, ortho, c); },
-      1.0);
-  Line dft = l;
-  dft.load = weighed;
-  dft.store = spectrum;
-  any_line(dft, 1.0);
-  pointwise(
-      spectrum, l.store, l.digits, n,
-      [&](int64_t c) { return tables.r2r(kind, n, false, ortho, c); }, scale);
+  l.pre = Table{tables.r2r(kind, n, true, ortho, m)};
+  l.post = Table{tables.r2r(kind, n, false, ortho, m)};
+  any_line(l, scale);
 }
 
-// A pass over the first `count` positions of lines from one side to another, each times its
-// entry of the table weights(c) makes of c entries, in runs of up to 1024 positions a line.
-void Planner::pointwise(const Side& from, const Side& to, const std::vector<int64_t>& digits,
-                        int64_t count, const std::function<int64_t(int64_t)>& weights,
-                        double scale) {
-  int64_t chunk = std::min<int64_t>(count, 1024), runs = (count + chunk - 1) / chunk;
-  std::vector<Term> at = {{kElement, 1}, {0, chunk}};
-  Kernel k;
-  k.length = chunk;
-  k.positions = chunk;
-  k.digits = digits;
-  k.digits.insert(k.digits.begin(), runs);
-  k.load = substitute(from, at, 1);
-  k.store = substitute(to, at, 1);
-  k.store.axes[0].limit = std::min(k.store.axes[0].limit, count);
+bool Planner::weighed(const Line& l) {
+  return l.pre.offset >= 0 || l.post.offset >= 0;
+}
+
+// Line::pre on the values k loads, before its first step: the index is the load's logical
+// position along the line (a chain's column kernel reads n2 p + d0 of it).
+void Planner::weigh_load(Kernel& k, const Table& pre) {
+  if (pre.offset < 0)
+    return;
   Index i;
-  i.terms = at;
-  k.steps.push_back(multiply(Table{weights(runs * chunk)}, i));
-  k.scale = scale;
-  add(std::move(k), from.buffer, to.buffer);
+  i.terms = k.load.axes[0].terms;
+  k.steps.insert(k.steps.begin(), multiply(pre, i));
+}
+
+// Line::post on the values k stores, after its last step.
+void Planner::weigh_store(Kernel& k, const Table& post) {
+  if (post.offset < 0)
+    return;
+  Index i;
+  i.terms = k.store.axes[0].terms;
+  k.steps.push_back(multiply(post, i));
 }
 
 } // namespace fftmux::codegen::planning

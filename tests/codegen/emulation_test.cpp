@@ -584,8 +584,8 @@ TEST(Emulation, Storage16) {
   check({{32768}, FFTMUX_C2C, 1, "default", 0, FFTMUX_NORM_ORTHO, FFTMUX_F16});
 }
 
-// Real-to-real axes: one kernel (the reals weighed, transformed, weighed), three passes through
-// scratch around a Bluestein line or a cluster's, and kinds mixed over 2D, each direction.
+// Real-to-real axes: one kernel (the reals weighed, transformed, weighed), a chain weighing in its
+// columns and rows, Bluestein's kernel and three passes, kinds mixed over 2D, each direction.
 TEST(Emulation, RealToReal) {
   auto r2r = [](std::vector<int64_t> n, std::vector<uint32_t> kinds, int64_t batch,
                 fftmux_norm norm, fftmux_precision precision = FFTMUX_F32) {
@@ -596,6 +596,7 @@ TEST(Emulation, RealToReal) {
   check(r2r({1000}, {FFTMUX_DCT2}, 3, FFTMUX_NORM_BACKWARD), "default");
   check(r2r({509}, {FFTMUX_DST1}, 2, FFTMUX_NORM_ORTHO, FFTMUX_F64), "default");
   check(r2r({16384}, {FFTMUX_DCT4}, 1, FFTMUX_NORM_FORWARD), "default");
+  check(r2r({10007}, {FFTMUX_DST3}, 1, FFTMUX_NORM_BACKWARD), "default");
   check(r2r({24, 20}, {FFTMUX_DCT1, FFTMUX_DST3}, 2, FFTMUX_NORM_ORTHO), "default");
   check(r2r({100}, {FFTMUX_DST2}, 3, FFTMUX_NORM_BACKWARD), "default", true);
 }
