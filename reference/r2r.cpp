@@ -81,15 +81,12 @@ void fftw_line(std::vector<long double>& line, uint32_t kind) {
       fftw_free(buf);
     }
   };
-  static const fftw_r2r_kind kinds[] = {FFTW_REDFT00, FFTW_REDFT00, FFTW_REDFT10,
-                                        FFTW_REDFT01, FFTW_REDFT11, FFTW_RODFT00,
-                                        FFTW_RODFT10, FFTW_RODFT01, FFTW_RODFT11};
   thread_local std::map<std::pair<size_t, uint32_t>, std::unique_ptr<Plan>> plans;
   auto& p = plans[{line.size(), kind}];
   if (!p) {
     p = std::make_unique<Plan>();
     p->buf = fftw_alloc_real(line.size());
-    p->plan = fftw_plan_r2r_1d(int(line.size()), p->buf, p->buf, kinds[kind], FFTW_ESTIMATE);
+    p->plan = fftw_plan_r2r_1d(int(line.size()), p->buf, p->buf, fftw_kind(kind), FFTW_ESTIMATE);
   }
   std::copy(line.begin(), line.end(), p->buf);
   fftw_execute(p->plan);
@@ -127,6 +124,12 @@ std::vector<long double> r2r_expected(const fftmux_desc& d, int direction,
   for (long double& v : x)
     v *= scale;
   return x;
+}
+
+fftw_r2r_kind fftw_kind(uint32_t kind) {
+  static const fftw_r2r_kind kinds[] = {FFTW_REDFT00, FFTW_REDFT10, FFTW_REDFT01, FFTW_REDFT11,
+                                        FFTW_RODFT00, FFTW_RODFT10, FFTW_RODFT01, FFTW_RODFT11};
+  return kinds[kind - 1];
 }
 
 } // namespace fftmux::ref

@@ -5,6 +5,9 @@
 #include "data.hpp"
 #include "parallel.hpp"
 
+#include <r2r.hpp>
+
+#include <fftmux/desc_geometry.hpp>
 #include <fftw3.h>
 
 #include <algorithm>
@@ -25,6 +28,8 @@ template <class R> struct Fftw;
     static constexpr auto dft = P##plan_many_dft;                                                  \
     static constexpr auto r2c = P##plan_many_dft_r2c;                                              \
     static constexpr auto c2r = P##plan_many_dft_c2r;                                              \
+    static constexpr auto r2r = P##plan_many_r2r;                                                  \
+    static constexpr auto run_r2r = P##execute_r2r;                                                \
     static constexpr auto run_dft = P##execute_dft;                                                \
     static constexpr auto run_r2c = P##execute_dft_r2c;                                            \
     static constexpr auto run_c2r = P##execute_dft_c2r;                                            \
@@ -75,6 +80,16 @@ public:
                     FFTW_FORWARD, o_.planner);
       inv_ = F::dft(rank, n, batch, cx(mid), nullptr, 1, real, cx(back), nullptr, 1, real,
                     FFTW_BACKWARD, o_.planner);
+    } else if (d_.kind == FFTMUX_R2R) {
+      fftw_r2r_kind fk[FFTMUX_MAX_RANK], ik[FFTMUX_MAX_RANK];
+      for (int a = 0; a < rank; ++a) {
+        fk[a] = fftmux::ref::fftw_kind(fftmux::geometry::r2r_kind(d_, uint32_t(a), FFTMUX_FORWARD));
+        ik[a] = fftmux::ref::fftw_kind(fftmux::geometry::r2r_kind(d_, uint32_t(a), FFTMUX_INVERSE));
+      }
+      fwd_ = F::r2r(rank, n, batch, re(in), nullptr, 1, real, re(mid), nullptr, 1, real, fk,
+                    o_.planner);
+      inv_ = F::r2r(rank, n, batch, re(mid), nullptr, 1, real, re(back), nullptr, 1, real, ik,
+                    o_.planner);
     } else {
       fwd_ = F::r2c(rank, n, batch, re(in), nullptr, 1, real, cx(mid), nullptr, 1, spectrum,
                     o_.planner);
@@ -106,6 +121,8 @@ private:
     bool f = direction == FFTMUX_FORWARD;
     if (d_.kind == FFTMUX_C2C)
       F::run_dft(f ? fwd_ : inv_, cx(in), cx(out));
+    else if (d_.kind == FFTMUX_R2R)
+      F::run_r2r(f ? fwd_ : inv_, re(in), re(out));
     else if (f)
       F::run_r2c(fwd_, re(in), cx(out));
     else

@@ -2,6 +2,7 @@
 
 #include "parallel.hpp"
 
+#include <fftmux/desc_geometry.hpp>
 #include <fftmux/half.hpp>
 #include <fftw3.h>
 
@@ -55,7 +56,7 @@ int64_t row_reals(const fftmux_desc& d, bool input) {
   int64_t n = points(d);
   if (d.kind == FFTMUX_C2C)
     return 2 * n;
-  if (input)
+  if (input || d.kind == FFTMUX_R2R)
     return n;
   int64_t last = d.n[d.rank - 1];
   return 2 * (n / last) * (last / 2 + 1);
@@ -136,7 +137,8 @@ template <class R> int64_t bad_element(const Data& d, Slot s) {
 
 template <class R> double round_trip(const Data& d) {
   return worst_round_trip(static_cast<const R*>(d.host.in), static_cast<const R*>(d.host.back),
-                          d.desc.batch, row_reals(d.desc, true), double(points(d.desc)));
+                          d.desc.batch, row_reals(d.desc, true),
+                          fftmux::geometry::logical_points(d.desc));
 }
 
 std::string sci(double x) {
@@ -225,8 +227,12 @@ std::unique_ptr<Data> make_data(const fftmux_desc& desc, uint64_t seed, int64_t 
   // The oracle's naive DFT in long double is exact and cheap for short
   // rows; longer ones go through FFTW in double on all cores, as the
   // oracle's one-row-at-a-time FFTW path takes tens of seconds at 2^27.
-  r.expected = points(desc) <= 64 ? ref::expected(sub, FFTMUX_FORWARD, x.data(), ref::Method::naive)
-                                  : fftw_reference(sub, x.data());
+  // R2R's rows go through the oracle's FFTW r2r path, one row at a time.
+  bool naive = points(desc) <= 64;
+  r.expected = naive || desc.kind == FFTMUX_R2R
+                   ? ref::expected(sub, FFTMUX_FORWARD, x.data(),
+                                   naive ? ref::Method::naive : ref::Method::fftw)
+                   : fftw_reference(sub, x.data());
   return d;
 }
 

@@ -1,5 +1,7 @@
 #include "problems.hpp"
 
+#include <fftmux/desc_geometry.hpp>
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -53,6 +55,7 @@ struct Group {
   std::vector<fftmux_placement> placements;
   Shapes shapes;
   bool fill = true;
+  uint32_t r2r = FFTMUX_R2R_NONE; // R2R's kind on every axis
 };
 
 struct SetDef {
@@ -63,6 +66,7 @@ struct SetDef {
 const std::vector<SetDef>& defs() {
   // Non-powers of two: 2^3*5^3, 2^9*3, 3^7, 7^4, 5^5, a prime, 17*241, 2^4*3*5^3, a prime.
   static const Shapes odd = lines({1000, 1536, 2187, 2401, 3125, 4093, 4097, 6000, 10007});
+  static const Shapes dct_shapes = lines({256, 1000, 1024, 4096, 65536}) + squares({512, 2048});
   const std::vector<fftmux_precision> both = {FFTMUX_F32, FFTMUX_F64};
   const std::vector<fftmux_precision> f32 = {FFTMUX_F32};
   const std::vector<fftmux_placement> device = {FFTMUX_DEVICE}, host = {FFTMUX_HOST};
@@ -86,6 +90,11 @@ const std::vector<SetDef>& defs() {
          {FFTMUX_F16, FFTMUX_F32},
          device,
          pow2_lines(8, 22, 2) + lines({1000}) + squares({1024})}}},
+      // DCT-II and DCT-IV beside C2C of the same shapes: the DCT's goal is C2C's time or less.
+      {{"dct", "batched 1D and 2D DCT-II and DCT-IV beside C2C of the same shapes", cpu, gpu},
+       {{FFTMUX_R2R, both, device, dct_shapes, true, FFTMUX_DCT2},
+        {FFTMUX_R2R, both, device, dct_shapes, true, FFTMUX_DCT4},
+        {FFTMUX_C2C, both, device, dct_shapes}}},
       {{"host", "batched 1D C2C from host memory to host memory (transfers included)", cpu, gpu},
        {{FFTMUX_C2C, f32, host, pow2_lines(8, 20, 4)}}},
       {{"thesis", "single 2D C2C 128^2..1024^2", cpu, gpu},
@@ -144,7 +153,7 @@ std::vector<Problem> problems(const std::vector<std::string>& names) {
       for (fftmux_precision p : g.precisions)
         for (fftmux_placement where : g.placements)
           for (const auto& shape : g.shapes)
-            out.push_back({name, {g.kind, p, where, shape, g.fill}});
+            out.push_back({name, {g.kind, p, where, shape, g.fill, g.r2r}});
   return out;
 }
 
@@ -160,6 +169,8 @@ Instance instantiate(const Spec& spec, int64_t elements) {
   d.rank = uint32_t(spec.shape.size());
   std::copy(spec.shape.begin(), spec.shape.end(), d.n);
   d.kind = spec.kind;
+  for (uint32_t i = 0; spec.kind == FFTMUX_R2R && i < d.rank; ++i)
+    d.r2r[i] = spec.r2r;
   d.precision = spec.precision;
   d.placement = spec.placement;
   d.norm = FFTMUX_NORM_NONE;
@@ -171,8 +182,8 @@ Instance instantiate(const Spec& spec, int64_t elements) {
   return r;
 }
 
-const char* kind_name(uint32_t kind) {
-  return kind == FFTMUX_C2C ? "c2c" : kind == FFTMUX_R2C ? "r2c" : "c2r";
+std::string kind_name(const fftmux_desc& d) {
+  return fftmux::geometry::kind_text(d);
 }
 const char* precision_name(uint32_t p) {
   static const char* const names[] = {"f32", "f64", "f16", "bf16"}; // by fftmux_precision
@@ -194,8 +205,8 @@ std::string shape_text(const fftmux_desc& d) {
 }
 
 std::string describe(const fftmux_desc& d) {
-  return std::string(kind_name(d.kind)) + " " + precision_name(d.precision) + " " + shape_text(d) +
-         " b" + std::to_string(d.batch) + " " + placement_name(d.placement);
+  return kind_name(d) + " " + precision_name(d.precision) + " " + shape_text(d) + " b" +
+         std::to_string(d.batch) + " " + placement_name(d.placement);
 }
 
 } // namespace bench

@@ -15,6 +15,7 @@ struct Spec {
   fftmux_placement placement;
   std::vector<int64_t> shape;
   bool fill; // batch fills the elements per call of the class; else one transform
+  uint32_t r2r = FFTMUX_R2R_NONE; // R2R: every axis's fftmux_r2r_kind
 };
 
 struct Problem {
@@ -53,7 +54,7 @@ Instance instantiate(const Spec& spec, int64_t elements);
 std::string describe(const fftmux_desc& desc);
 std::string shape_text(const fftmux_desc& desc);
 std::string shape_text(const std::vector<int64_t>& shape); // "1024x1024"
-const char* kind_name(uint32_t kind);
+std::string kind_name(const fftmux_desc& desc);            // "c2c", "dct2", "dct2,dst1"
 const char* precision_name(uint32_t precision);
 const char* placement_name(uint32_t placement);
 

@@ -42,7 +42,7 @@ struct Column {
 const Column columns[] = {
     {"set", [](const Row& r) { return Cell(r.set); }},
     {"problem", [](const Row& r) { return Cell(describe(r.desc)); }},
-    {"kind", [](const Row& r) { return Cell(kind_name(r.desc.kind)); }},
+    {"kind", [](const Row& r) { return Cell(kind_name(r.desc)); }},
     {"precision", [](const Row& r) { return Cell(precision_name(r.desc.precision)); }},
     {"placement", [](const Row& r) { return Cell(placement_name(r.desc.placement)); }},
     {"rank", [](const Row& r) { return Cell(r.desc.rank); }},

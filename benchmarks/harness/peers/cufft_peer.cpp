@@ -127,6 +127,8 @@ class CufftEngine : public CudaEngine<CufftRun> {
 public:
   using CudaEngine::CudaEngine;
   std::string declines(const fftmux_desc& d) const override {
+    if (d.kind == FFTMUX_R2R)
+      return "cuFFT has no real-to-real (DCT, DST) transforms";
     for (uint32_t a = 0; a < d.rank && half(d); ++a)
       if (d.n[a] & (d.n[a] - 1))
         return "cuFFT runs 16-bit formats on powers of two only; " + std::to_string(d.n[a]) +

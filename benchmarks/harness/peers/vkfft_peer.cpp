@@ -91,6 +91,7 @@ private:
     k.num_streams = 1;
     k.doublePrecision = d_.precision == FFTMUX_F64;
     k.performR2C = d_.kind == FFTMUX_R2C;
+    k.performDCT = d_.kind == FFTMUX_R2R ? d_.r2r[0] : 0; // DCT-I..IV are 1..4, every axis
     // Out of place: the input apart from the spectrum, both unpadded.
     k.isInputFormatted = 1;
     k.inverseReturnToInputBuffer = 1;
@@ -135,6 +136,9 @@ public:
   std::string declines(const fftmux_desc& d) const override {
     if (d.precision == FFTMUX_F16 || d.precision == FFTMUX_BF16)
       return "this harness runs VkFFT in F32 and F64 only";
+    for (uint32_t a = 0; d.kind == FFTMUX_R2R && a < d.rank; ++a)
+      if (d.r2r[a] > FFTMUX_DCT4 || d.r2r[a] != d.r2r[0])
+        return "VkFFT 1.2.26 runs DCT-I..IV, the same on every axis";
     if (batch_limit(d) < 1)
       return "VkFFT 1.2.26 runs at most 65535 outer slices per call; " + std::to_string(d.n[0]) +
              " exceed it";
