@@ -364,11 +364,36 @@ def half(folder, ds):
                  rows, right=range(1, 10))
 
 
+def dct(folder, ds):
+    """fftmux_bench --set dct: each backend's DCT-II and DCT-IV over its own C2C of the same
+    shape (the goal: 1.15 at most), and against VkFFT's DCT, device data."""
+    data = read_json(folder, ds["file"])
+    forward = defaultdict(dict)
+    for r in data["rows"]:
+        if r["status"] == "ok" and r["phase"] == "forward":
+            forward[(r["kind"], r["shape"], r["precision"])][r["engine"]] = r
+    us = lambda r: f"{r['median_s'] * 1e6:.0f}" if r else ""  # noqa: E731
+    ratio = lambda a, b: f"{a['median_s'] / b['median_s']:.2f}" if a and b else ""  # noqa: E731
+    rows = []
+    for (kind, shape, precision), engines in sorted(forward.items()):
+        if kind == "c2c":
+            continue
+        c2c = forward.get(("c2c", shape, precision), {})
+        peer = engines.get("vkfft")
+        for engine, mine in sorted(engines.items()):
+            if engine.startswith("fftmux:"):
+                rows.append([f"{kind} {precision} {shape} x{mine['batch']}", engine[7:],
+                             us(mine), us(c2c.get(engine)), ratio(mine, c2c.get(engine)),
+                             us(peer), ratio(mine, peer)])
+    return table(["problem", "backend", "DCT us", "C2C us", "DCT / C2C", "VkFFT DCT us",
+                  "over VkFFT"], rows, right=range(2, 7))
+
+
 RENDER = {"standing": standing, "convolutions": convolutions, "verify": verify,
           "gpu-check": gpu_check, "occupancy": occupancy, "quick": quick, "overhead": overhead,
           "count": count, "routing": routing, "autotune": autotune,
           "distributed": distributed, "suite": suite, "r2r": r2r, "fftconvolve": fftconvolve,
-          "half": half, "pace": pace}
+          "half": half, "pace": pace, "dct": dct}
 
 
 def results_md(folder):
