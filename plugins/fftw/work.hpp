@@ -37,21 +37,50 @@ inline double transform_bytes(const fftmux_desc& d) {
   return double(plugin::points(d)) * (d.precision == FFTMUX_F64 ? 16 : 8);
 }
 
-// 1 + rader_effort an axis, times 1 + log2(bytes / cache_bytes) a strided
-// axis of a transform larger than the cache (1024x1024 F32 6x, 4096x4096
-// 14x). Time a point over 4096's, FFTW 3.3.10: on an H200 machine's 16
-// threads, 4.2M points, 4093 6x and 10007 15x; on the 2-core development
-// machine, one thread, 2^20 points F32, 4093 4.9x, 4097 = 17 x 241 8.2x,
-// 10007 9.7x, and F64 in the cache 8.6x, 6.2x and 7.4x. The prices: 7, 7
-// and 7.6 (each prime of 4097 weighs: 4.96 were its largest alone).
+// Rows of odd length, where FFTW cannot keep its vectors aligned: smooth F32 rows lose the SIMD
+// codelets (1.5x: 225x225 F32 took 1.6x the time of its F64 of as many bytes, 224x224 1.26x;
+// Rader's primes have it in their effort) and R2C or C2R the half-length complex line (1.5x
+// more: R2C 45x45x45 F32 took C2C's time, not half). Development machine, one measurement each,
+// `fftmux run --backend fftw`.
+inline double odd_rows(const fftmux_desc& d) {
+  int64_t row = d.n[d.rank - 1];
+  if (row % 2 == 0)
+    return 1;
+  bool simd = d.precision == FFTMUX_F32 && rader_effort(row) == 0;
+  bool halved = d.kind == FFTMUX_R2C || d.kind == FFTMUX_C2R;
+  return (simd ? 1.5 : 1.0) * (halved ? 1.5 : 1.0);
+}
+
+// Whether a strided axis's step is a multiple of 4 KiB: every element of a column then falls in
+// one set of a 4 KiB-way cache, which holds few of them (1024x1024 F32: an 8 KiB step). Other
+// steps spread over the sets: 45x45x45 F64 (steps of 720 B and 32400 B) ran in 9.5 ms where
+// the strided effort priced 32 ms on the development machine. R2C and C2R step over the
+// complex rows (513 elements for 1024).
+inline bool critical_step(double bytes) {
+  return std::fmod(bytes, 4096) == 0;
+}
+
+// 1 + rader_effort an axis, times 1 + log2(bytes / cache_bytes) a strided axis of critical step
+// in a transform larger than the cache (1024x1024 F32 6x, 4096x4096 14x). Time a point over
+// 4096's, FFTW 3.3.10: on an H200 machine's 16 threads, 4.2M points, 4093 6x and 10007 15x; on
+// the 2-core development machine, one thread, 2^20 points F32, 4093 4.9x, 4097 = 17 x 241 8.2x,
+// 10007 9.7x, and F64 in the cache 8.6x, 6.2x and 7.4x. The prices: 7, 7 and 7.6 (each prime of
+// 4097 weighs: 4.96 were its largest alone). Then odd_rows.
 inline double effort(const fftmux_desc& d) {
   double f = 1;
   for (uint32_t i = 0; i < d.rank; ++i)
     f *= 1 + rader_effort(d.n[i]);
-  int strided = 0;
-  for (uint32_t i = 0; i + 1 < d.rank; ++i)
-    strided += d.n[i] > 1;
-  return f * (1 + strided * std::clamp(std::log2(transform_bytes(d) / cache_bytes), 0.0, 10.0));
+  // The step in bytes over a row: complex, of n / 2 + 1 for R2C and C2R, real for R2R.
+  int64_t row = d.n[d.rank - 1];
+  double step = d.kind == FFTMUX_C2C   ? double(row) * 8
+                : d.kind == FFTMUX_R2R ? double(row) * 4
+                                       : double(row / 2 + 1) * 8;
+  if (d.precision == FFTMUX_F64)
+    step *= 2;
+  double strided = 0, over = std::clamp(std::log2(transform_bytes(d) / cache_bytes), 0.0, 10.0);
+  for (uint32_t i = d.rank - 1; i-- > 0; step *= double(d.n[i])) // axis i steps over those after
+    strided += d.n[i] > 1 && critical_step(step);
+  return f * (1 + strided * over) * odd_rows(d);
 }
 
 // Passes over memory beyond the flops' own: a transform larger than a core's

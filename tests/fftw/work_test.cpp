@@ -13,9 +13,10 @@ namespace {
 
 using fftmux::fftw::effort;
 
-double of(std::vector<int64_t> n) {
+double of(std::vector<int64_t> n, uint32_t precision = FFTMUX_F32, uint32_t kind = FFTMUX_C2C) {
   fftmux_desc d{};
-  d.precision = FFTMUX_F32;
+  d.precision = precision;
+  d.kind = kind;
   d.rank = uint32_t(n.size());
   for (size_t i = 0; i < n.size(); ++i)
     d.n[i] = n[i];
@@ -23,8 +24,9 @@ double of(std::vector<int64_t> n) {
 }
 
 TEST(Effort, SmoothSizesCostTheirFlops) {
-  for (int64_t n : {16, 1000, 1024, 4096, 6000, 3125})
+  for (int64_t n : {16, 1000, 1024, 4096, 6000})
     EXPECT_DOUBLE_EQ(of({n}), 1) << n;
+  EXPECT_DOUBLE_EQ(of({3125}, FFTMUX_F64), 1);
 }
 
 TEST(Effort, EachRaderPrimeWeighs) {
@@ -38,7 +40,31 @@ TEST(Effort, EachRaderPrimeWeighs) {
 }
 
 TEST(Effort, EachAxisWeighs) {
-  EXPECT_DOUBLE_EQ(of({17, 17}), of({17}) * of({17}));
+  EXPECT_DOUBLE_EQ(of({17, 17}, FFTMUX_F64), of({17}, FFTMUX_F64) * of({17}, FFTMUX_F64));
+}
+
+// A strided axis weighs where its step is a multiple of 4 KiB and the transform overflows the
+// cache: 1024x1024 F32 (8 KiB steps), not 1000x1000 (8000 B), nor R2C's 513 complex rows.
+TEST(Effort, OnlyCriticalStepsWeigh) {
+  EXPECT_GT(of({1024, 1024}), 4);
+  EXPECT_DOUBLE_EQ(of({1024, 1024}), 1 + std::log2(8.0 * 1024 * 1024 / (512 * 1024)));
+  EXPECT_DOUBLE_EQ(of({1000, 1000}), 1);
+  EXPECT_DOUBLE_EQ(of({1024, 1024}, FFTMUX_F32, FFTMUX_R2C), 1);
+  EXPECT_DOUBLE_EQ(of({45, 45, 45}, FFTMUX_F64), 1); // steps of 720 B and 32400 B
+  // 768 B, then 36 KiB (9 x 4 KiB) over 1.77 MB; 1 KiB, then 64 KiB over 4 MiB.
+  EXPECT_DOUBLE_EQ(of({48, 48, 48}, FFTMUX_F64), 1 + std::log2(48.0 * 48 * 48 * 16 / (512 * 1024)));
+  EXPECT_DOUBLE_EQ(of({64, 64, 64}, FFTMUX_F64), 4);
+  EXPECT_DOUBLE_EQ(of({256, 256}), 1); // 2 KiB steps
+}
+
+// Odd rows: smooth F32 ones lose FFTW's vectors, R2C and C2R their half-length line.
+TEST(Effort, OddRowsWeigh) {
+  EXPECT_DOUBLE_EQ(of({45, 45}, FFTMUX_F64), 1);
+  EXPECT_DOUBLE_EQ(of({45, 45}), 1.5);
+  EXPECT_DOUBLE_EQ(of({45, 45}, FFTMUX_F64, FFTMUX_R2C), 1.5);
+  EXPECT_DOUBLE_EQ(of({45, 45}, FFTMUX_F32, FFTMUX_R2C), 2.25);
+  EXPECT_DOUBLE_EQ(of({45, 48}), 1);
+  EXPECT_DOUBLE_EQ(of({4093}), 1 + std::log2(4093.0) / 2); // Rader's effort holds it
 }
 
 // Bytes stream past the first cache once a doubling past it: none for a
