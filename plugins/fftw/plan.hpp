@@ -9,6 +9,7 @@
 #include "quirks.hpp"
 #include "r2r.hpp"
 #include "threads.hpp"
+#include "transposed.hpp"
 
 #include <fftmux/plugin_support.hpp>
 
@@ -117,10 +118,12 @@ public:
   ~Plan() override {
     std::lock_guard<std::mutex> lock(planner);
     for (auto* set : {&planned_, &unaligned_})
-      for (Plans& p : *set)
+      for (Plans& p : *set) {
         for (auto one : {p.whole, p.last})
           if (one)
             A::destroy(one);
+        p.transposed.reset();
+      }
   }
 
   int threads() const override { return std::max(threads_[0], threads_[1]); }
@@ -175,7 +178,8 @@ private:
   // where it holds fewer transforms (pieces_).
   struct Plans {
     typename A::plan whole = nullptr, last = nullptr;
-    bool pieces = false; // whole is a piece's plan
+    bool pieces = false;                                 // whole is a piece's plan
+    std::shared_ptr<Transposed<T>> transposed = nullptr; // instead of whole (transposed.hpp)
   };
 
   static T* alloc(int64_t count) {
@@ -208,6 +212,8 @@ private:
     std::lock_guard<std::mutex> lock(planner);
     A::set_timelimit(b_.plan_seconds); // bounds the measuring planners (FFTW_NO_TIMELIMIT: -1)
     b_.wisdom_changed = b_.wisdom_changed || rigor_ != FFTW_ESTIMATE;
+    if (transposed_path())
+      return make_transposed(dir, extra, in, out);
     if (pieces_.count > 1) {
       // The measure variant's wisdom of the whole batch (autotune's) serves
       // it as it is: a measured threaded plan is not one of the bad ones.
@@ -225,6 +231,30 @@ private:
       return p;
     }
     return {make_whole(dir, extra, in, out, in_count, out_count)};
+  }
+
+  // An estimated 2D C2C of packed sides whose columns step a multiple of 2 KiB: rows and
+  // transposes (transposed.hpp).
+  bool transposed_path() const {
+    return rigor_ == FFTW_ESTIMATE && d_.kind == FFTMUX_C2C && d_.rank == 2 &&
+           is_packed(engine_in_) && is_packed(engine_out_) &&
+           transposes(d_.n[0], d_.n[1], int64_t(sizeof(Complex)));
+  }
+
+  // The measure variant's wisdom of the problem (autotune's) where it has some, else the
+  // transposed path on the backend's threads.
+  Plans make_transposed(int dir, unsigned extra, T* in, T* out) {
+    int64_t work = plugin::points(d_) * d_.batch;
+    int threads = asked_ ? asked_ : work < b_.thread_threshold ? 1 : b_.threads;
+    threads_[slot(dir)] = threads;
+    if (typename A::plan p =
+            plan_on(threads, dir, FFTW_MEASURE | FFTW_WISDOM_ONLY | extra, in, out, 0, true))
+      return {p};
+    Plans p;
+    p.transposed = std::make_shared<Transposed<T>>(
+        d_.n[0], d_.n[1], d_.batch, step(engine_in_) / 2, step(engine_out_) / 2, dir, extra,
+        threads, reinterpret_cast<Complex*>(in), reinterpret_cast<Complex*>(out));
+    return p;
   }
 
   // The batch's plan on FFTW's threads, or on one where that runs faster.
@@ -331,6 +361,8 @@ private:
   // The batch, or its pieces side by side, each on its own thread.
   void run(int dir, T* in, T* out) {
     const Plans& p = pick(dir, in, out);
+    if (p.transposed)
+      return p.transposed->run(reinterpret_cast<Complex*>(in), reinterpret_cast<Complex*>(out));
     if (!p.pieces)
       return run_one(p.whole, in, out);
     auto piece = [&](int64_t k) {
