@@ -1,8 +1,10 @@
-// Batches that the FFTW backend cuts into pieces, one thread a piece
-// (plugins/fftw/threads.hpp): every transform of the batch against FFTW in
-// double, with pieces of unequal size, odd distances, in place and out, R2C,
-// C2R and C2C, and the count of threads the plan reports.
+// The FFTW backend's own execution paths around FFTW's plans: batches cut into pieces, one
+// thread a piece (plugins/fftw/threads.hpp), with pieces of unequal size, odd distances, in
+// place and out, R2C, C2R and C2C, and the count of threads the plan reports; and 2D C2C as rows
+// and transposes (plugins/fftw/transposed.hpp). Every transform of the batch against FFTW in
+// double.
 #include "run_check.hpp"
+#include "transposed.hpp"
 
 #include <gtest/gtest.h>
 
@@ -73,6 +75,22 @@ TEST_F(Pieces, SmallBatchesRunWhole) {
   // Three transforms of 91125 F32 reals fill one aligned piece of four.
   EXPECT_EQ(check(batched({45, 45, 45}, FFTMUX_R2C, 3, FFTMUX_F32), 2), 2u);
   EXPECT_EQ(check(batched({64}, FFTMUX_C2C, 8, FFTMUX_F32), 4), 4u);
+}
+
+// 2D C2C whose columns step a multiple of 2 KiB: rows and transposes, both directions, in place
+// and out, F32 and F64, batches, on one thread and two; wisdom of a measured plan serves instead.
+TEST_F(Pieces, CriticalColumnStepsRunTransposed) {
+  EXPECT_TRUE(fftw::transposes(256, 256, 8));
+  EXPECT_TRUE(fftw::transposes(1536, 1536, 8));
+  EXPECT_FALSE(fftw::transposes(300, 300, 8));  // 2400 B steps spread over the cache
+  EXPECT_FALSE(fftw::transposes(128, 128, 8));  // 128 KiB: in the cache
+  EXPECT_FALSE(fftw::transposes(1, 65536, 16)); // a line
+  EXPECT_EQ(check(batched({256, 256}, FFTMUX_C2C, 3, FFTMUX_F32), 1), 1u);
+  EXPECT_EQ(check(batched({256, 512}, FFTMUX_C2C, 2, FFTMUX_F64, true), 2), 2u);
+  EXPECT_EQ(check(batched({384, 256}, FFTMUX_C2C, 1, FFTMUX_F32, true), 2), 2u);
+  fftmux_desc measured = batched({512, 256}, FFTMUX_C2C, 1, FFTMUX_F32);
+  shared->make_plan(measured, "fftw", "measure", 2);
+  EXPECT_EQ(check(measured, 2), 2u);
 }
 
 } // namespace
