@@ -233,12 +233,11 @@ private:
     return {make_whole(dir, extra, in, out, in_count, out_count)};
   }
 
-  // An estimated 2D C2C of packed sides whose columns step a multiple of 2 KiB: rows and
+  // An estimated C2C of packed sides with a strided axis of a power-of-two step: lines and
   // transposes (transposed.hpp).
   bool transposed_path() const {
-    return rigor_ == FFTW_ESTIMATE && d_.kind == FFTMUX_C2C && d_.rank == 2 &&
-           is_packed(engine_in_) && is_packed(engine_out_) &&
-           transposes(d_.n[0], d_.n[1], int64_t(sizeof(Complex)));
+    return rigor_ == FFTW_ESTIMATE && d_.kind == FFTMUX_C2C && is_packed(engine_in_) &&
+           is_packed(engine_out_) && transposes(d_.n, d_.rank, int64_t(sizeof(Complex)));
   }
 
   // The measure variant's wisdom of the problem (autotune's) where it has some, else the
@@ -252,8 +251,8 @@ private:
       return {p};
     Plans p;
     p.transposed = std::make_shared<Transposed<T>>(
-        d_.n[0], d_.n[1], d_.batch, step(engine_in_) / 2, step(engine_out_) / 2, dir, extra,
-        threads, reinterpret_cast<Complex*>(in), reinterpret_cast<Complex*>(out));
+        d_.n, d_.rank, d_.batch, step(engine_in_) / 2, step(engine_out_) / 2, dir, extra, threads,
+        reinterpret_cast<Complex*>(in), reinterpret_cast<Complex*>(out));
     return p;
   }
 

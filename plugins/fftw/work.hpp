@@ -83,8 +83,8 @@ inline double effort(const fftmux_desc& d) {
   double strided = 0, over = std::clamp(std::log2(transform_bytes(d) / cache_bytes), 0.0, 10.0);
   for (uint32_t i = d.rank - 1; i-- > 0; step *= double(d.n[i])) // axis i steps over those after
     strided += d.n[i] > 1 && critical_step(step);
-  bool rows_only = d.kind == FFTMUX_C2C && d.rank == 2 &&
-                   transposes(d.n[0], d.n[1], d.precision == FFTMUX_F64 ? 16 : 8);
+  bool rows_only =
+      d.kind == FFTMUX_C2C && transposes(d.n, d.rank, d.precision == FFTMUX_F64 ? 16 : 8);
   if (rows_only) // transposed.hpp: contiguous lines and transposes, priced by the spill
     strided = 0;
   return f * (1 + strided * over) * odd_rows(d);

@@ -77,17 +77,25 @@ TEST_F(Pieces, SmallBatchesRunWhole) {
   EXPECT_EQ(check(batched({64}, FFTMUX_C2C, 8, FFTMUX_F32), 4), 4u);
 }
 
-// 2D C2C whose columns step a multiple of 2 KiB: rows and transposes, both directions, in place
-// and out, F32 and F64, batches, on one thread and two; wisdom of a measured plan serves instead.
-TEST_F(Pieces, CriticalColumnStepsRunTransposed) {
-  EXPECT_TRUE(fftw::transposes(256, 256, 8));
-  EXPECT_TRUE(fftw::transposes(1536, 1536, 8));
-  EXPECT_FALSE(fftw::transposes(300, 300, 8));  // 2400 B steps spread over the cache
-  EXPECT_FALSE(fftw::transposes(128, 128, 8));  // 128 KiB: in the cache
-  EXPECT_FALSE(fftw::transposes(1, 65536, 16)); // a line
+// C2C with a strided axis whose step is a multiple of 512 bytes: lines and transposes, both
+// directions, in place and out, F32 and F64, 2D and 3D, batches, on one thread and two; wisdom
+// of a measured plan serves instead.
+TEST_F(Pieces, PowerOfTwoStepsRunTransposed) {
+  auto transposes = [](std::vector<int64_t> n, int64_t bytes) {
+    return fftw::transposes(n.data(), uint32_t(n.size()), bytes);
+  };
+  EXPECT_TRUE(transposes({256, 256}, 8));
+  EXPECT_TRUE(transposes({1536, 1536}, 8));
+  EXPECT_TRUE(transposes({64, 64, 64}, 8)); // 512 B and 32 KiB steps
+  EXPECT_FALSE(transposes({300, 300}, 8));  // 2400 B steps spread over the cache
+  EXPECT_FALSE(transposes({45, 45, 45}, 8));
+  EXPECT_FALSE(transposes({128, 128}, 8)); // 128 KiB: in the cache
+  EXPECT_FALSE(transposes({65536}, 16));   // a line
   EXPECT_EQ(check(batched({256, 256}, FFTMUX_C2C, 3, FFTMUX_F32), 1), 1u);
   EXPECT_EQ(check(batched({256, 512}, FFTMUX_C2C, 2, FFTMUX_F64, true), 2), 2u);
   EXPECT_EQ(check(batched({384, 256}, FFTMUX_C2C, 1, FFTMUX_F32, true), 2), 2u);
+  EXPECT_EQ(check(batched({64, 32, 64}, FFTMUX_C2C, 3, FFTMUX_F32), 2), 2u);
+  EXPECT_EQ(check(batched({16, 64, 128}, FFTMUX_C2C, 1, FFTMUX_F64, true), 1), 1u);
   fftmux_desc measured = batched({512, 256}, FFTMUX_C2C, 1, FFTMUX_F32);
   shared->make_plan(measured, "fftw", "measure", 2);
   EXPECT_EQ(check(measured, 2), 2u);
