@@ -233,11 +233,12 @@ private:
     return {make_whole(dir, extra, in, out, in_count, out_count)};
   }
 
-  // An estimated C2C of packed sides with a strided axis of a power-of-two step: lines and
-  // transposes (transposed.hpp).
+  // An estimated C2C, or 2D R2C out of place, on packed sides with a strided axis of a
+  // power-of-two step: lines and transposes (transposed.hpp, rows_transposed).
   bool transposed_path() const {
-    return rigor_ == FFTW_ESTIMATE && d_.kind == FFTMUX_C2C && is_packed(engine_in_) &&
-           is_packed(engine_out_) && transposes(d_.n, d_.rank, int64_t(sizeof(Complex)));
+    return rigor_ == FFTW_ESTIMATE && rows_transposed(d_) &&
+           !(halved_kind(d_) && engine_in_place()) && is_packed(engine_in_) &&
+           is_packed(engine_out_);
   }
 
   // The measure variant's wisdom of the problem (autotune's) where it has some, else the
@@ -250,9 +251,9 @@ private:
             plan_on(threads, dir, FFTW_MEASURE | FFTW_WISDOM_ONLY | extra, in, out, 0, true))
       return {p};
     Plans p;
-    p.transposed = std::make_shared<Transposed<T>>(
-        d_.n, d_.rank, d_.batch, step(engine_in_) / 2, step(engine_out_) / 2, dir, extra, threads,
-        reinterpret_cast<Complex*>(in), reinterpret_cast<Complex*>(out));
+    p.transposed =
+        std::make_shared<Transposed<T>>(d_.kind, d_.n, d_.rank, d_.batch, step(engine_in_),
+                                        step(engine_out_), dir, extra, threads, in, out);
     return p;
   }
 
@@ -361,7 +362,7 @@ private:
   void run(int dir, T* in, T* out) {
     const Plans& p = pick(dir, in, out);
     if (p.transposed)
-      return p.transposed->run(reinterpret_cast<Complex*>(in), reinterpret_cast<Complex*>(out));
+      return p.transposed->run(in, out);
     if (!p.pieces)
       return run_one(p.whole, in, out);
     auto piece = [&](int64_t k) {

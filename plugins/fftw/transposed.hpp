@@ -1,9 +1,9 @@
-// C2C of rank 2 or 3 as contiguous lines only: the rows, then each other axis brought to the
-// rows by a transpose into scratch, transformed there and transposed back, each an
-// FFTW_ESTIMATE plan. FFTW_ESTIMATE's own plans transform the strided axes in place without
-// buffering, which thrashes the cache where their steps are powers of two (development machine,
-// one thread, F32: 1536x1536 185 ms against 17 ms this way, 11 ms measured; 256x256 x16 26 ms
-// against 3.9; docs/fftw.md).
+// C2C and R2C of rank 2 or 3 as contiguous lines only: the rows, then each other axis of the
+// complex output brought to the rows by a transpose into scratch, transformed there and
+// transposed back, each an FFTW_ESTIMATE plan. FFTW_ESTIMATE's own plans transform the strided axes
+// in place without buffering, which thrashes the cache where their steps are powers of two
+// (development machine, one thread, F32: 1536x1536 185 ms against 17 ms this way, 11 ms measured;
+// 256x256 x16 26 ms against 3.9; docs/fftw.md).
 #pragma once
 
 #include "fftw_api.hpp"
@@ -16,15 +16,28 @@
 
 namespace fftmux::fftw {
 
-// Whether an estimated C2C of these axes, elements `bytes` wide, takes this path: a strided
-// axis steps a multiple of 512 bytes (a power-of-two share of the cache's sets) over a
-// transform past 256 KiB (smaller ones stay in the cache).
-inline bool transposes(const int64_t* n, uint32_t rank, int64_t bytes) {
-  int64_t step = n[rank - 1] * bytes, total = step;
+// Whether an estimated transform of these axes, complex elements `bytes` wide (the last axis
+// halved for R2C and C2R), takes this path: a strided axis steps a multiple of 512 bytes (a
+// power-of-two share of the cache's sets) over a transform past 256 KiB (smaller ones stay in
+// the cache).
+inline bool transposes(const int64_t* n, uint32_t rank, int64_t bytes, bool halved = false) {
+  int64_t step = (halved ? n[rank - 1] / 2 + 1 : n[rank - 1]) * bytes, total = step;
   bool critical = false;
   for (uint32_t i = rank - 1; i-- > 0; step *= n[i], total *= n[i])
     critical = critical || (n[i] > 1 && step % 512 == 0);
   return rank >= 2 && critical && total >= 256 * 1024;
+}
+
+inline bool halved_kind(const fftmux_desc& d) {
+  return d.kind == FFTMUX_R2C || d.kind == FFTMUX_C2R;
+}
+
+// The problems that run transposed where their layout allows: C2C of rank 2 and 3 and R2C of
+// rank 2. FFTW_ESTIMATE's own plans of C2R and of 3D R2C ran as fast or faster there (2048x2048
+// C2R 5.9 ms against 14.3 transposed, 64x64x64 x8 R2C 1.9 against 6.7; development machine).
+inline bool rows_transposed(const fftmux_desc& d) {
+  bool kind = d.kind == FFTMUX_C2C || (d.kind == FFTMUX_R2C && d.rank == 2);
+  return kind && transposes(d.n, d.rank, d.precision == FFTMUX_F64 ? 16 : 8, halved_kind(d));
 }
 
 template <class T> class Transposed {
@@ -32,29 +45,32 @@ template <class T> class Transposed {
   using C = typename A::complex;
 
 public:
-  // `batch` row-major transforms of axes n (rank 2 or 3), in_distance and out_distance complex
-  // elements apart, in direction dir, planned on in and out (aligned as the arrays it runs on,
-  // or `flags` holds FFTW_UNALIGNED) with FFTW's threads. Call under the planner lock.
-  Transposed(const int64_t* n, uint32_t rank, int64_t batch, int64_t in_distance,
-             int64_t out_distance, int dir, unsigned flags, int threads, C* in, C* out)
-      : batch_(batch), in_distance_(in_distance), out_distance_(out_distance) {
-    int64_t points = 1;
-    for (uint32_t i = 0; i < rank; ++i)
-      points *= n[i];
-    scratch_.reset(static_cast<C*>(A::malloc(size_t(points) * sizeof(C))));
+  // `batch` row-major transforms of `kind` over axes n (rank 2 or 3), in_distance and
+  // out_distance scalars apart, in direction dir, planned on in and out (aligned as the arrays
+  // it runs on, or `flags` holds FFTW_UNALIGNED) with FFTW's threads. Call under the planner
+  // lock.
+  Transposed(uint32_t kind, const int64_t* n, uint32_t rank, int64_t batch, int64_t in_distance,
+             int64_t out_distance, int dir, unsigned flags, int threads, T* in, T* out)
+      : kind_(kind), batch_(batch), in_distance_(in_distance), out_distance_(out_distance) {
+    int64_t last = n[rank - 1], row = kind == FFTMUX_C2C ? last : last / 2 + 1;
+    int64_t rows = 1;
+    for (uint32_t i = 0; i + 1 < rank; ++i)
+      rows *= n[i];
+    scratch_.reset(static_cast<C*>(A::malloc(size_t(rows * row) * sizeof(C))));
     if (!scratch_)
       plugin::fail(FFTMUX_ERROR_OUT_OF_MEMORY, "fftw_malloc of the transpose's scratch failed");
     A::plan_with_nthreads(threads);
     unsigned f = FFTW_ESTIMATE | flags;
     C* t = scratch_.get();
-    rows_ = keep(lines(n[rank - 1], points / n[rank - 1], dir, f, in, out));
+    C* z = reinterpret_cast<C*>(out);
+    rows_ = keep(row_lines(last, rows, dir, f, in, out));
     // Axis i: blocks of n_i x after (the axes after it), `before` of them, each transposed.
-    int64_t after = n[rank - 1];
+    int64_t after = row;
     for (uint32_t i = rank - 1; i-- > 0; after *= n[i]) {
-      int64_t m = n[i], before = points / (m * after);
-      axes_.push_back({keep(turn(before, m, after, f, out, t)),
+      int64_t m = n[i], before = rows * row / (m * after);
+      axes_.push_back({keep(turn(before, m, after, f, z, t)),
                        keep(lines(m, before * after, dir, f, t, t)),
-                       keep(turn(before, after, m, f, t, out))});
+                       keep(turn(before, after, m, f, t, z))});
     }
   }
   ~Transposed() { // under the planner lock
@@ -65,16 +81,15 @@ public:
   Transposed& operator=(const Transposed&) = delete;
 
   // One transform after another; a plan runs one execution at a time (the scratch).
-  void run(C* in, C* out) const {
-    C* t = scratch_.get();
+  void run(T* in, T* out) const {
     for (int64_t k = 0; k < batch_; ++k) {
-      C* y = out + k * out_distance_;
-      A::run_dft(rows_, in + k * in_distance_, y);
-      for (const Axis& a : axes_) {
-        A::run_dft(a.across, y, t);
-        A::run_dft(a.lines, t, t);
-        A::run_dft(a.back, t, y);
-      }
+      T* x = in + k * in_distance_;
+      T* y = out + k * out_distance_;
+      if (kind_ == FFTMUX_R2C)
+        A::run_r2c(rows_, x, reinterpret_cast<C*>(y));
+      else
+        A::run_dft(rows_, reinterpret_cast<C*>(x), reinterpret_cast<C*>(y));
+      other_axes(reinterpret_cast<C*>(y));
     }
   }
 
@@ -86,11 +101,30 @@ private:
     typename A::plan across, lines, back;
   };
 
+  // The axes before the last, in place on the complex output z, each through the scratch.
+  void other_axes(C* z) const {
+    C* t = scratch_.get();
+    for (const Axis& a : axes_) {
+      A::run_dft(a.across, z, t);
+      A::run_dft(a.lines, t, t);
+      A::run_dft(a.back, t, z);
+    }
+  }
+
   typename A::plan keep(typename A::plan p) {
     if (!p)
       plugin::fail(FFTMUX_ERROR_UNSUPPORTED, "FFTW could not plan the transposed path");
     plans_.push_back(p);
     return p;
+  }
+  // The rows: `count` lines of n points (R2C: n reals into n / 2 + 1 complex).
+  typename A::plan row_lines(int64_t n, int64_t count, int dir, unsigned flags, T* in,
+                             T* out) const {
+    int64_t h = n / 2 + 1;
+    if (kind_ == FFTMUX_C2C)
+      return lines(n, count, dir, flags, reinterpret_cast<C*>(in), reinterpret_cast<C*>(out));
+    fftw_iodim64 dim{n, 1, 1}, loop{count, n, h};
+    return A::r2c(1, &dim, 1, &loop, in, reinterpret_cast<C*>(out), flags);
   }
   // `count` contiguous lines of n points, one after another.
   static typename A::plan lines(int64_t n, int64_t count, int dir, unsigned flags, C* in, C* out) {
@@ -105,6 +139,7 @@ private:
     return A::dft(0, nullptr, 3, loops, in, out, FFTW_FORWARD, flags);
   }
 
+  uint32_t kind_;
   int64_t batch_, in_distance_, out_distance_;
   std::unique_ptr<C, Free> scratch_;
   std::vector<typename A::plan> plans_;

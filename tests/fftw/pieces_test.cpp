@@ -77,9 +77,9 @@ TEST_F(Pieces, SmallBatchesRunWhole) {
   EXPECT_EQ(check(batched({64}, FFTMUX_C2C, 8, FFTMUX_F32), 4), 4u);
 }
 
-// C2C with a strided axis whose step is a multiple of 512 bytes: lines and transposes, both
-// directions, in place and out, F32 and F64, 2D and 3D, batches, on one thread and two; wisdom
-// of a measured plan serves instead.
+// C2C (2D, 3D) and R2C (2D, out of place) with a strided axis whose step is a multiple of 512
+// bytes: lines and transposes, both directions, in place and out, F32 and F64, batches, on one
+// thread and two; wisdom of a measured plan serves instead.
 TEST_F(Pieces, PowerOfTwoStepsRunTransposed) {
   auto transposes = [](std::vector<int64_t> n, int64_t bytes) {
     return fftw::transposes(n.data(), uint32_t(n.size()), bytes);
@@ -96,6 +96,8 @@ TEST_F(Pieces, PowerOfTwoStepsRunTransposed) {
   EXPECT_EQ(check(batched({384, 256}, FFTMUX_C2C, 1, FFTMUX_F32, true), 2), 2u);
   EXPECT_EQ(check(batched({64, 32, 64}, FFTMUX_C2C, 3, FFTMUX_F32), 2), 2u);
   EXPECT_EQ(check(batched({16, 64, 128}, FFTMUX_C2C, 1, FFTMUX_F64, true), 1), 1u);
+  EXPECT_EQ(check(batched({512, 254}, FFTMUX_R2C, 2, FFTMUX_F32), 2), 2u); // rows of 128 complex
+  EXPECT_EQ(check(batched({256, 510}, FFTMUX_R2C, 1, FFTMUX_F64), 1), 1u);
   fftmux_desc measured = batched({512, 256}, FFTMUX_C2C, 1, FFTMUX_F32);
   shared->make_plan(measured, "fftw", "measure", 2);
   EXPECT_EQ(check(measured, 2), 2u);
