@@ -4,7 +4,7 @@ complex input, n/s cropping and padding; and the R2R Plan."""
 
 import numpy as np
 import pytest
-from conftest import random
+from conftest import random, ready_backends
 
 import fftmux
 
@@ -125,3 +125,22 @@ def test_a_real_to_real_plan(rng):
     assert_matches(p.inverse(y), x)
     with pytest.raises(ValueError, match="3 kinds for 2 axes"):
         fftmux.Plan((8, 6), ("dct2", "dst1", "dct4"))
+
+
+@pytest.mark.parametrize("backend", ready_backends())
+def test_every_backend_that_runs_them(rng, backend):
+    """Each ready backend's R2R plans (the GPU kernels on the GPU backends) against scipy, every
+    type, odd and prime sizes, 1D and 2D, float32 and float64; one that declines says why."""
+    answer = fftmux.query(backend, (13,), kind="dct2", precision="f32")
+    if not answer.supported:
+        assert answer.reason
+        return
+    for type in TYPES:
+        for name, shape, axes, dtype in [("dct", (3, 97), None, np.float64),
+                                         ("idst", (5, 12), None, np.float32),
+                                         ("dctn", (6, 9), (0, 1), np.float32),
+                                         ("idctn", (4, 10), (0, 1), np.float64)]:
+            x = random(rng, shape, dtype)
+            kwargs = {"axes": axes} if axes else {}
+            ours = getattr(fftmux, name)(x, type=type, norm="ortho", backend=backend, **kwargs)
+            assert_matches(ours, reference(name, x, type, "ortho", None, **kwargs))
