@@ -17,8 +17,10 @@ void Planner::r2r_line(int a, int64_t n, uint32_t kind, const Where& src, const 
   l.store = user_side(dst.s, dst.b, a, n, false);
   l.load.axes[0].limit = n;  // zero beyond the reals
   l.store.axes[0].limit = n; // y[k], k < n
-  l.pre = Table{tables.r2r(kind, n, true, ortho, m)};
-  l.post = Table{tables.r2r(kind, n, false, ortho, m)};
+  // An entry for every position the DFT's kernels index: N', or Bluestein's padded length.
+  int64_t count = smooth(m) ? m : bluestein_shape(m).first;
+  l.pre = Table{tables.r2r(kind, n, true, ortho, count)};
+  l.post = Table{tables.r2r(kind, n, false, ortho, count)};
   any_line(l, scale);
 }
 

@@ -3,7 +3,14 @@
 
 #include <fftw3.h>
 
+#include <mutex>
+
 namespace fftmux::fftw {
+
+// FFTW's planner, thread setup and wisdom are the process's, shared by the
+// backends of every context: one lock for all of them, not one each (plan
+// destruction takes it too).
+extern std::mutex planner;
 
 template <class T> struct Api;
 

@@ -31,10 +31,6 @@ using plugin::packed;
 using plugin::Shape;
 using plugin::span;
 
-// FFTW's planner, thread setup and wisdom are the process's, shared by the
-// backends of every context: one lock for all of them, not one each.
-extern std::mutex planner;
-
 // One per context, with a copy of that context's host table: the table is
 // only valid during init (plugin.h), and one copy for the library would be
 // rewritten by another context's init on another thread.
@@ -115,15 +111,13 @@ public:
       zero_input();
   }
 
-  ~Plan() override {
+  ~Plan() override { // a Transposed takes the lock itself, when its member goes
     std::lock_guard<std::mutex> lock(planner);
     for (auto* set : {&planned_, &unaligned_})
-      for (Plans& p : *set) {
+      for (Plans& p : *set)
         for (auto one : {p.whole, p.last})
           if (one)
             A::destroy(one);
-        p.transposed.reset();
-      }
   }
 
   int threads() const override { return std::max(threads_[0], threads_[1]); }
@@ -178,8 +172,8 @@ private:
   // where it holds fewer transforms (pieces_).
   struct Plans {
     typename A::plan whole = nullptr, last = nullptr;
-    bool pieces = false;                                 // whole is a piece's plan
-    std::shared_ptr<Transposed<T>> transposed = nullptr; // instead of whole (transposed.hpp)
+    bool pieces = false;                                       // whole is a piece's plan
+    std::shared_ptr<const Transposed<T>> transposed = nullptr; // instead of whole (transposed.hpp)
   };
 
   static T* alloc(int64_t count) {
@@ -233,23 +227,24 @@ private:
     return {make_whole(dir, extra, in, out, in_count, out_count)};
   }
 
-  // An estimated C2C, or 2D R2C out of place, on packed sides with a strided axis of a
-  // power-of-two step: lines and transposes (transposed.hpp, rows_transposed).
+  // An estimated C2C, or 2D R2C out of place, on packed sides with a strided axis stepping a
+  // multiple of 512 bytes: lines and transposes (transposed.hpp, rows_transposed).
   bool transposed_path() const {
     return rigor_ == FFTW_ESTIMATE && rows_transposed(d_) &&
            !(halved_kind(d_) && engine_in_place()) && is_packed(engine_in_) &&
            is_packed(engine_out_);
   }
 
-  // The measure variant's wisdom of the problem (autotune's) where it has some, else the
-  // transposed path on the backend's threads.
+  // The measure variant's wisdom of the problem (autotune's, on the backend's threads) where it
+  // has some, else the transposed path: its lines on those threads, or one for a small problem.
   Plans make_transposed(int dir, unsigned extra, T* in, T* out) {
-    int64_t work = plugin::points(d_) * d_.batch;
-    int threads = asked_ ? asked_ : work < b_.thread_threshold ? 1 : b_.threads;
+    int threads = asked_ ? asked_ : b_.threads;
     threads_[slot(dir)] = threads;
     if (typename A::plan p =
             plan_on(threads, dir, FFTW_MEASURE | FFTW_WISDOM_ONLY | extra, in, out, 0, true))
       return {p};
+    if (!asked_ && plugin::points(d_) * d_.batch < b_.thread_threshold)
+      threads = threads_[slot(dir)] = 1;
     Plans p;
     p.transposed =
         std::make_shared<Transposed<T>>(d_.kind, d_.n, d_.rank, d_.batch, step(engine_in_),

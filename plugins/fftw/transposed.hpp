@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 namespace fftmux::fftw {
@@ -61,21 +62,30 @@ public:
       plugin::fail(FFTMUX_ERROR_OUT_OF_MEMORY, "fftw_malloc of the transpose's scratch failed");
     A::plan_with_nthreads(threads);
     unsigned f = FFTW_ESTIMATE | flags;
+    // A batch entry starts off FFTW's 16-byte alignment where the distances do not keep it
+    // (an R2C input of odd rows times an odd count): the rows then plan unaligned.
+    bool aligned = (in_distance * int64_t(sizeof(T))) % 16 == 0 &&
+                   (out_distance * int64_t(sizeof(T))) % 16 == 0;
     C* t = scratch_.get();
     C* z = reinterpret_cast<C*>(out);
-    rows_ = keep(row_lines(last, rows, dir, f, in, out));
-    // Axis i: blocks of n_i x after (the axes after it), `before` of them, each transposed.
-    int64_t after = row;
-    for (uint32_t i = rank - 1; i-- > 0; after *= n[i]) {
-      int64_t m = n[i], before = rows * row / (m * after);
-      axes_.push_back({keep(turn(before, m, after, f, z, t)),
-                       keep(lines(m, before * after, dir, f, t, t)),
-                       keep(turn(before, after, m, f, t, z))});
+    try {
+      rows_ = keep(row_lines(last, rows, dir, aligned ? f : f | FFTW_UNALIGNED, in, out));
+      // Axis i: blocks of n_i x after (the axes after it), `before` of them, each transposed.
+      int64_t after = row;
+      for (uint32_t i = rank - 1; i-- > 0; after *= n[i]) {
+        int64_t m = n[i], before = rows * row / (m * after);
+        axes_.push_back({keep(turn(before, m, after, f, z, t)),
+                         keep(lines(m, before * after, dir, f, t, t)),
+                         keep(turn(before, after, m, f, t, z))});
+      }
+    } catch (...) {
+      destroy();
+      throw;
     }
   }
-  ~Transposed() { // under the planner lock
-    for (typename A::plan p : plans_)
-      A::destroy(p);
+  ~Transposed() {
+    std::lock_guard<std::mutex> lock(planner);
+    destroy();
   }
   Transposed(const Transposed&) = delete;
   Transposed& operator=(const Transposed&) = delete;
@@ -109,6 +119,12 @@ private:
       A::run_dft(a.lines, t, t);
       A::run_dft(a.back, t, z);
     }
+  }
+
+  void destroy() {
+    for (typename A::plan p : plans_)
+      A::destroy(p);
+    plans_.clear();
   }
 
   typename A::plan keep(typename A::plan p) {

@@ -63,8 +63,8 @@ inline bool critical_step(double bytes) {
 }
 
 // 1 + rader_effort an axis, times 1 + log2(bytes / cache_bytes) a strided axis of critical step
-// in a transform larger than the cache (estimated plans: 1024x1024 R2C F32 6x, 4096x4096 14x;
-// the C2C of such 2D shapes runs transposed). Time a point over
+// in a transform larger than the cache (estimated plans of such steps ran 3-16x their measured
+// ones; what runs transposed weighs none: transposed.hpp). Time a point over
 // 4096's, FFTW 3.3.10: on an H200 machine's 16 threads, 4.2M points, 4093 6x and 10007 15x; on
 // the 2-core development machine, one thread, 2^20 points F32, 4093 4.9x, 4097 = 17 x 241 8.2x,
 // 10007 9.7x, and F64 in the cache 8.6x, 6.2x and 7.4x. The prices: 7, 7 and 7.6 (each prime of
@@ -83,10 +83,8 @@ inline double effort(const fftmux_desc& d) {
   double strided = 0, over = std::clamp(std::log2(transform_bytes(d) / cache_bytes), 0.0, 10.0);
   for (uint32_t i = d.rank - 1; i-- > 0; step *= double(d.n[i])) // axis i steps over those after
     strided += d.n[i] > 1 && critical_step(step);
-  bool rows_only =
-      d.kind == FFTMUX_C2C && transposes(d.n, d.rank, d.precision == FFTMUX_F64 ? 16 : 8);
-  if (rows_only) // transposed.hpp: contiguous lines and transposes, priced by the spill
-    strided = 0;
+  if (rows_transposed(d) && !(halved_kind(d) && (d.flags & FFTMUX_IN_PLACE)))
+    strided = 0; // transposed.hpp: contiguous lines and transposes, priced by the spill
   return f * (1 + strided * over) * odd_rows(d);
 }
 

@@ -222,6 +222,28 @@ TEST(Plan, RealToRealAxesAreOneKernelWhereTheirDftFits) {
   EXPECT_NE(cube.summary.find("dct4"), std::string::npos) << cube.summary;
 }
 
+// The weights have an entry for every position the kernels index: N' where the DFT is Stockham
+// stages, Bluestein's padded length where it is a convolution (2D: the runs of two kinds of one
+// N' are the table's last, so a read past them is past the table).
+TEST(Plan, RealToRealWeightsCoverEveryPositionTheKernelsIndex) {
+  fftmux_desc mixed = r2r_problem({17, 17}, FFTMUX_DCT2);
+  mixed.r2r[1] = FFTMUX_DST2;
+  for (const fftmux_desc& d : {mixed, r2r_problem({1009}, FFTMUX_DST4, 3)}) {
+    Plan p = plan(d, FFTMUX_FORWARD, h200());
+    for (const Pass& pass : p.passes)
+      for (const Step& s : pass.kernel.steps) {
+        if (s.kind != Step::multiply)
+          continue;
+        for (const TableRun& r : p.table)
+          if (r.at == s.table.offset &&
+              (r.kind == TableRun::r2r_pre || r.kind == TableRun::r2r_post)) {
+            EXPECT_GE(r.count, pass.kernel.length) << p.summary;
+            EXPECT_LE(r.at + r.count, p.table_size);
+          }
+      }
+  }
+}
+
 // Each kind's weights make its definition (fftmux.h): y[k] = Re(post[k] Z[k]), Z the DFT of N'
 // points of pre[j] x[j], against the sums of cosines and sines, plain and under ORTHO.
 TEST(Tables, RealToRealWeightsMakeEachDefinition) {

@@ -98,6 +98,8 @@ TEST_F(Pieces, PowerOfTwoStepsRunTransposed) {
   EXPECT_EQ(check(batched({16, 64, 128}, FFTMUX_C2C, 1, FFTMUX_F64, true), 1), 1u);
   EXPECT_EQ(check(batched({512, 254}, FFTMUX_R2C, 2, FFTMUX_F32), 2), 2u); // rows of 128 complex
   EXPECT_EQ(check(batched({256, 510}, FFTMUX_R2C, 1, FFTMUX_F64), 1), 1u);
+  // 1023 x 1022 reals a transform: the second starts 8 bytes off FFTW's alignment.
+  EXPECT_EQ(check(batched({1023, 1022}, FFTMUX_R2C, 2, FFTMUX_F32), 1), 1u);
   fftmux_desc measured = batched({512, 256}, FFTMUX_C2C, 1, FFTMUX_F32);
   shared->make_plan(measured, "fftw", "measure", 2);
   EXPECT_EQ(check(measured, 2), 2u);
