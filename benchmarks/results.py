@@ -366,7 +366,8 @@ def half(folder, ds):
 
 def dct(folder, ds):
     """fftmux_bench --set dct: each backend's DCT-II and DCT-IV over its own C2C of the same
-    shape (the goal: 1.15 at most), and against VkFFT's DCT, device data."""
+    shape (the goal on a GPU: 1.15 at most), and against the peers' DCTs run directly (FFTW's
+    r2r plans on a CPU, VkFFT's on a GPU)."""
     data = read_json(folder, ds["file"])
     forward = defaultdict(dict)
     for r in data["rows"]:
@@ -379,14 +380,14 @@ def dct(folder, ds):
         if kind == "c2c":
             continue
         c2c = forward.get(("c2c", shape, precision), {})
-        peer = engines.get("vkfft")
+        peer = engines.get("vkfft") or engines.get("fftw")
         for engine, mine in sorted(engines.items()):
             if engine.startswith("fftmux:"):
                 rows.append([f"{kind} {precision} {shape} x{mine['batch']}", engine[7:],
                              us(mine), us(c2c.get(engine)), ratio(mine, c2c.get(engine)),
                              us(peer), ratio(mine, peer)])
-    return table(["problem", "backend", "DCT us", "C2C us", "DCT / C2C", "VkFFT DCT us",
-                  "over VkFFT"], rows, right=range(2, 7))
+    return table(["problem", "backend", "DCT us", "C2C us", "DCT / C2C",
+                  "peer's DCT us (VkFFT, else FFTW)", "over the peer"], rows, right=range(2, 7))
 
 
 RENDER = {"standing": standing, "convolutions": convolutions, "verify": verify,
