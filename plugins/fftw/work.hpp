@@ -5,6 +5,7 @@
 
 #include "transposed.hpp"
 
+#include <fftmux/desc_geometry.hpp>
 #include <fftmux/plugin_support.hpp>
 
 #include <algorithm>
@@ -53,6 +54,21 @@ inline double odd_rows(const fftmux_desc& d) {
   return (simd ? 1.5 : 1.0) * (halved ? 1.5 : 1.0);
 }
 
+// An R2R plan costs about a real DFT of its logical sizes N' (twice the points, and Rader's primes
+// of N', which are weighed in effort), and its pre- and post-passes half as much again: the flops
+// reported (2.5 n log2 n) times 1.5 (N' log2 N') / (n log2 n). Development machine, 1024 x1024
+// F32: DCT-II 2.0 ms, DCT-IV 2.0, DCT-I (N' = 2046 = 2 x 3 x 11 x 31) 7.5, C2C 0.62.
+inline double r2r_effort(const fftmux_desc& d) {
+  if (d.kind != FFTMUX_R2R)
+    return 1;
+  double n = 1, logical = 1;
+  for (uint32_t i = 0; i < d.rank; ++i) {
+    n *= double(d.n[i]);
+    logical *= double(geometry::logical_size(d.r2r[i], d.n[i]));
+  }
+  return 1.5 * logical * std::log2(std::max(2.0, logical)) / (n * std::log2(std::max(2.0, n)));
+}
+
 // Whether a strided axis's step is a multiple of 4 KiB: every element of a column then falls in
 // one set of a 4 KiB-way cache, which holds few of them (1024x1024 F32: an 8 KiB step). Other
 // steps spread over the sets: 45x45x45 F64 (steps of 720 B and 32400 B) ran in 9.5 ms where
@@ -70,9 +86,9 @@ inline bool critical_step(double bytes) {
 // 10007 9.7x, and F64 in the cache 8.6x, 6.2x and 7.4x. The prices: 7, 7 and 7.6 (each prime of
 // 4097 weighs: 4.96 were its largest alone). Then odd_rows.
 inline double effort(const fftmux_desc& d) {
-  double f = 1;
+  double f = r2r_effort(d);
   for (uint32_t i = 0; i < d.rank; ++i)
-    f *= 1 + rader_effort(d.n[i]);
+    f *= 1 + rader_effort(d.kind == FFTMUX_R2R ? geometry::logical_size(d.r2r[i], d.n[i]) : d.n[i]);
   // The step in bytes over a row: complex, of n / 2 + 1 for R2C and C2R, real for R2R.
   int64_t row = d.n[d.rank - 1];
   double step = d.kind == FFTMUX_C2C   ? double(row) * 8

@@ -44,11 +44,11 @@ TEST(Effort, EachAxisWeighs) {
 }
 
 // A strided axis weighs where its step is a multiple of 4 KiB and the transform overflows the
-// cache: a DCT of 512x1024 F32 (rows of 1024 reals, 4 KiB), not 1000x1000 (8000 B), nor R2C's
-// 513 complex rows of 1024, nor a C2C of power-of-two steps, which runs transposed.
+// cache: C2R 64x8190 F32 (rows of 4096 complex elements, 32 KiB), not 1000x1000 (8000 B), nor
+// R2C's 513 complex rows of 1024, nor a C2C of power-of-two steps, which runs transposed.
 TEST(Effort, OnlyCriticalStepsWeigh) {
-  EXPECT_DOUBLE_EQ(of({512, 1024}, FFTMUX_F32, FFTMUX_R2R),
-                   1 + std::log2(4.0 * 1024 * 1024 / (512 * 1024)));
+  EXPECT_DOUBLE_EQ(of({64, 8190}, FFTMUX_F32, FFTMUX_C2R),
+                   1 + std::log2(64.0 * 8190 * 8 / (512 * 1024)));
   EXPECT_DOUBLE_EQ(of({1000, 1000}), 1);
   EXPECT_DOUBLE_EQ(of({1024, 1024}, FFTMUX_F32, FFTMUX_R2C), 1);
   EXPECT_DOUBLE_EQ(of({1024, 1024}), 1);
@@ -64,6 +64,24 @@ TEST(Effort, OddRowsWeigh) {
   EXPECT_DOUBLE_EQ(of({45, 45}, FFTMUX_F32, FFTMUX_R2C), 2.25);
   EXPECT_DOUBLE_EQ(of({45, 48}), 1);
   EXPECT_DOUBLE_EQ(of({4093}), 1 + std::log2(4093.0) / 2); // Rader's effort holds it
+}
+
+// A DCT or DST costs a real DFT of its logical size and half as much again; Rader's primes of
+// the logical size weigh (DCT-I of 1024: N' = 2046 = 2 x 3 x 11 x 31).
+TEST(Effort, RealToRealCostsItsLogicalSize) {
+  auto r2r = [](int64_t n, uint32_t kind) {
+    fftmux_desc d{};
+    d.precision = FFTMUX_F64;
+    d.kind = FFTMUX_R2R;
+    d.rank = 1;
+    d.n[0] = n;
+    d.r2r[0] = kind;
+    return effort(d);
+  };
+  EXPECT_DOUBLE_EQ(r2r(1024, FFTMUX_DCT2), 1.5 * 2 * 11 / 10);
+  EXPECT_DOUBLE_EQ(r2r(1024, FFTMUX_DST4), r2r(1024, FFTMUX_DCT2));
+  double dct1 = 1.5 * 2046 * std::log2(2046.0) / (1024 * 10);
+  EXPECT_DOUBLE_EQ(r2r(1024, FFTMUX_DCT1), dct1 * (1 + std::log2(31.0) / 2));
 }
 
 // Bytes stream past the first cache once a doubling past it: none for a
