@@ -245,10 +245,12 @@ private:
       return {p};
     if (!asked_ && plugin::points(d_) * d_.batch < b_.thread_threshold)
       threads = threads_[slot(dir)] = 1;
+    if (!lines_scratch_) // one for both directions and their unaligned plans (under planner)
+      lines_scratch_.reset(alloc(2 * transposed_scratch(d_)));
     Plans p;
-    p.transposed =
-        std::make_shared<Transposed<T>>(d_.kind, d_.n, d_.rank, d_.batch, step(engine_in_),
-                                        step(engine_out_), dir, extra, threads, in, out);
+    p.transposed = std::make_shared<Transposed<T>>(
+        d_, step(engine_in_), step(engine_out_), dir, extra, threads, in, out,
+        reinterpret_cast<Complex*>(lines_scratch_.get()));
     return p;
   }
 
@@ -513,7 +515,8 @@ private:
   int threads_[2] = {1, 1};     // each direction's plan's threads
   static constexpr int64_t thread_check_points = int64_t(1) << 20;
   Memory scratch_in_, scratch_out_;
-  Pieces pieces_;                                // the batch's pieces, when threads run them
+  Memory lines_scratch_; // the transposed path's (transposed.hpp), made with its first plan
+  Pieces pieces_;        // the batch's pieces, when threads run them
   std::array<Plans, 2> planned_{}, unaligned_{}; // per direction
   double scale_[2] = {1, 1};                     // per direction, computed once
   std::once_flag unaligned_once_[2];

@@ -11,7 +11,6 @@
 #include <fftmux/plugin_support.hpp>
 
 #include <cstdint>
-#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -41,32 +40,40 @@ inline bool rows_transposed(const fftmux_desc& d) {
   return kind && transposes(d.n, d.rank, d.precision == FFTMUX_F64 ? 16 : 8, halved_kind(d));
 }
 
+// Complex elements of the scratch a transform of d transposes through: its complex side, one
+// transform.
+inline int64_t transposed_scratch(const fftmux_desc& d) {
+  int64_t last = d.n[d.rank - 1], rows = 1;
+  for (uint32_t i = 0; i + 1 < d.rank; ++i)
+    rows *= d.n[i];
+  return rows * (d.kind == FFTMUX_C2C ? last : last / 2 + 1);
+}
+
 template <class T> class Transposed {
   using A = Api<T>;
   using C = typename A::complex;
 
 public:
-  // `batch` row-major transforms of `kind` over axes n (rank 2 or 3), in_distance and
-  // out_distance scalars apart, in direction dir, planned on in and out (aligned as the arrays
-  // it runs on, or `flags` holds FFTW_UNALIGNED) with FFTW's threads. Call under the planner
+  // d's `batch` row-major transforms (C2C or R2C, rank 2 or 3), in_distance and out_distance
+  // scalars apart, in direction dir, planned on in and out (aligned as the arrays it runs on, or
+  // `flags` holds FFTW_UNALIGNED) and on `scratch` (transposed_scratch(d) elements, FFTW-aligned;
+  // the plan's, which runs one execution at a time) with FFTW's threads. Call under the planner
   // lock.
-  Transposed(uint32_t kind, const int64_t* n, uint32_t rank, int64_t batch, int64_t in_distance,
-             int64_t out_distance, int dir, unsigned flags, int threads, T* in, T* out)
-      : kind_(kind), batch_(batch), in_distance_(in_distance), out_distance_(out_distance) {
-    int64_t last = n[rank - 1], row = kind == FFTMUX_C2C ? last : last / 2 + 1;
-    int64_t rows = 1;
-    for (uint32_t i = 0; i + 1 < rank; ++i)
-      rows *= n[i];
-    scratch_.reset(static_cast<C*>(A::malloc(size_t(rows * row) * sizeof(C))));
-    if (!scratch_)
-      plugin::fail(FFTMUX_ERROR_OUT_OF_MEMORY, "fftw_malloc of the transpose's scratch failed");
+  Transposed(const fftmux_desc& d, int64_t in_distance, int64_t out_distance, int dir,
+             unsigned flags, int threads, T* in, T* out, C* scratch)
+      : kind_(d.kind), batch_(d.batch), in_distance_(in_distance), out_distance_(out_distance),
+        scratch_(scratch) {
+    const int64_t* n = d.n;
+    uint32_t rank = d.rank;
+    int64_t last = n[rank - 1], row = kind_ == FFTMUX_C2C ? last : last / 2 + 1;
+    int64_t rows = transposed_scratch(d) / row;
     A::plan_with_nthreads(threads);
     unsigned f = FFTW_ESTIMATE | flags;
     // A batch entry starts off FFTW's 16-byte alignment where the distances do not keep it
     // (an R2C input of odd rows times an odd count): the rows then plan unaligned.
     bool aligned = (in_distance * int64_t(sizeof(T))) % 16 == 0 &&
                    (out_distance * int64_t(sizeof(T))) % 16 == 0;
-    C* t = scratch_.get();
+    C* t = scratch_;
     C* z = reinterpret_cast<C*>(out);
     try {
       rows_ = keep(row_lines(last, rows, dir, aligned ? f : f | FFTW_UNALIGNED, in, out));
@@ -104,16 +111,13 @@ public:
   }
 
 private:
-  struct Free {
-    void operator()(C* p) const { A::free(p); }
-  };
   struct Axis {
     typename A::plan across, lines, back;
   };
 
   // The axes before the last, in place on the complex output z, each through the scratch.
   void other_axes(C* z) const {
-    C* t = scratch_.get();
+    C* t = scratch_;
     for (const Axis& a : axes_) {
       A::run_dft(a.across, z, t);
       A::run_dft(a.lines, t, t);
@@ -157,7 +161,7 @@ private:
 
   uint32_t kind_;
   int64_t batch_, in_distance_, out_distance_;
-  std::unique_ptr<C, Free> scratch_;
+  C* scratch_;
   std::vector<typename A::plan> plans_;
   typename A::plan rows_ = nullptr;
   std::vector<Axis> axes_;
