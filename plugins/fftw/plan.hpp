@@ -231,7 +231,7 @@ private:
   // multiple of 512 bytes: lines and transposes (transposed.hpp, rows_transposed).
   bool transposed_path() const {
     return rigor_ == FFTW_ESTIMATE && rows_transposed(d_) &&
-           !(halved_kind(d_) && engine_in_place()) && is_packed(engine_in_) &&
+           !(geometry::halved_kind(d_) && engine_in_place()) && is_packed(engine_in_) &&
            is_packed(engine_out_);
   }
 

@@ -8,6 +8,7 @@
 
 #include "fftw_api.hpp"
 
+#include <fftmux/desc_geometry.hpp>
 #include <fftmux/plugin_support.hpp>
 
 #include <cstdint>
@@ -28,16 +29,13 @@ inline bool transposes(const int64_t* n, uint32_t rank, int64_t bytes, bool halv
   return rank >= 2 && critical && total >= 256 * 1024;
 }
 
-inline bool halved_kind(const fftmux_desc& d) {
-  return d.kind == FFTMUX_R2C || d.kind == FFTMUX_C2R;
-}
-
 // The problems that run transposed where their layout allows: C2C of rank 2 and 3 and R2C of
 // rank 2. FFTW_ESTIMATE's own plans of C2R and of 3D R2C ran as fast or faster there (2048x2048
 // C2R 5.9 ms against 14.3 transposed, 64x64x64 x8 R2C 1.9 against 6.7; development machine).
 inline bool rows_transposed(const fftmux_desc& d) {
   bool kind = d.kind == FFTMUX_C2C || (d.kind == FFTMUX_R2C && d.rank == 2);
-  return kind && transposes(d.n, d.rank, d.precision == FFTMUX_F64 ? 16 : 8, halved_kind(d));
+  return kind &&
+         transposes(d.n, d.rank, d.precision == FFTMUX_F64 ? 16 : 8, geometry::halved_kind(d));
 }
 
 // Complex elements of the scratch a transform of d transposes through: its complex side, one

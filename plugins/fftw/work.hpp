@@ -50,8 +50,7 @@ inline double odd_rows(const fftmux_desc& d) {
   if (row % 2 == 0)
     return 1;
   bool simd = d.precision == FFTMUX_F32 && rader_effort(row) == 0;
-  bool halved = d.kind == FFTMUX_R2C || d.kind == FFTMUX_C2R;
-  return (simd ? 1.5 : 1.0) * (halved ? 1.5 : 1.0);
+  return (simd ? 1.5 : 1.0) * (geometry::halved_kind(d) ? 1.5 : 1.0);
 }
 
 // An R2R plan costs about a real DFT of its logical sizes N' (twice the points, and Rader's primes
@@ -99,7 +98,7 @@ inline double effort(const fftmux_desc& d) {
   double strided = 0, over = std::clamp(std::log2(transform_bytes(d) / cache_bytes), 0.0, 10.0);
   for (uint32_t i = d.rank - 1; i-- > 0; step *= double(d.n[i])) // axis i steps over those after
     strided += d.n[i] > 1 && critical_step(step);
-  if (rows_transposed(d) && !(halved_kind(d) && (d.flags & FFTMUX_IN_PLACE)))
+  if (rows_transposed(d) && !(geometry::halved_kind(d) && (d.flags & FFTMUX_IN_PLACE)))
     strided = 0; // transposed.hpp: contiguous lines and transposes, priced by the spill
   return f * (1 + strided * over) * odd_rows(d);
 }
