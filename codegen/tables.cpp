@@ -2,6 +2,7 @@
 
 #include <fftmux/desc_geometry.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <utility>
@@ -145,6 +146,11 @@ int64_t Tables::r2r(uint32_t kind, int64_t n, bool pre, bool ortho, int64_t coun
   return add({pre ? TableRun::r2r_pre : TableRun::r2r_post, n, kind, ortho ? 1 : 0, 0.0, 0, count});
 }
 
+int64_t Tables::product(const std::shared_ptr<const std::vector<cd>>& values) {
+  p_.product = values;
+  return add({TableRun::product, 0, 0, 0, 0.0, 0, int64_t(values->size())});
+}
+
 namespace {
 
 // Each DCT and DST of n points is y[k] = Re(post[k] Z[k]), Z the DFT of N' points of pre[j] x[j]
@@ -241,7 +247,8 @@ void fill(const TableRun& r, cd* out) {
     case TableRun::grid:
     case TableRun::bluestein:
     case TableRun::r2r_pre:
-    case TableRun::r2r_post: break; // filled above
+    case TableRun::r2r_post:
+    case TableRun::product: break; // filled above
     }
 }
 
@@ -250,7 +257,10 @@ void fill(const TableRun& r, cd* out) {
 std::vector<cd> table_values(const Plan& plan) {
   std::vector<cd> t(size_t(plan.table_size));
   for (const TableRun& r : plan.table)
-    fill(r, t.data() + r.at);
+    if (r.kind == TableRun::product)
+      std::copy(plan.product->begin(), plan.product->end(), t.begin() + r.at);
+    else
+      fill(r, t.data() + r.at);
   return t;
 }
 

@@ -39,6 +39,8 @@ public:
   // The weights of a real-to-real axis of n points before (pre) or after its
   // DFT of N' points, m < count (TableRun::r2r_pre, r2r_post).
   int64_t r2r(uint32_t kind, int64_t n, bool pre, bool ortho, int64_t count);
+  // The values of Options::product (TableRun::product).
+  int64_t product(const std::shared_ptr<const std::vector<cd>>& values);
 
 private:
   Table roots(int64_t n, int64_t count, bool split); // exp(-2 pi i m / n), m < count

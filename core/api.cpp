@@ -140,7 +140,7 @@ fftmux_plan try_candidates(fftmux_context ctx, const Problem& p, Decision& d, ui
     if (!c.accepted)
       break;
     void* handle = nullptr;
-    fftmux_plan_params_v1 params = plan_params(p.devices, threads);
+    fftmux_plan_params_v1 params = plan_params(p, threads);
     try {
       c.backend->call("plan_create", [&] {
         const fftmux_backend_v1& t = c.backend->table();
@@ -276,6 +276,28 @@ fftmux_status query(const char* name, fftmux_context ctx, const fftmux_desc* des
 }
 
 } // namespace
+
+namespace fftmux {
+
+fftmux_plan create_plan(fftmux_context ctx, const fftmux_desc* desc,
+                        const fftmux_plan_options* options,
+                        std::shared_ptr<const std::vector<double>> product) {
+  require(ctx, "context");
+  Problem p = validate(desc);
+  p.product = std::move(product);
+  fftmux_plan_options o = read_options(options);
+  p.devices = read_devices(o, p.desc);
+  if (o.threads > FFTMUX_MAX_THREADS)
+    invalid("options->threads = " + std::to_string(o.threads) + ": must be at most " +
+            std::to_string(FFTMUX_MAX_THREADS) + " (0: the backend's default)");
+  Decision d = route(ctx, p, o.backend, o.variant);
+  fftmux_plan plan = try_candidates(ctx, p, d, o.threads);
+  if (!plan)
+    no_candidate(p, d);
+  return plan;
+}
+
+} // namespace fftmux
 
 extern "C" {
 
@@ -478,16 +500,7 @@ fftmux_status fftmux_plan_create(fftmux_context ctx, const fftmux_desc* desc,
     require(ctx, "context");
     require(plan, "plan");
     *plan = nullptr;
-    Problem p = validate(desc);
-    fftmux_plan_options o = read_options(options);
-    p.devices = read_devices(o, p.desc);
-    if (o.threads > FFTMUX_MAX_THREADS)
-      invalid("options->threads = " + std::to_string(o.threads) + ": must be at most " +
-              std::to_string(FFTMUX_MAX_THREADS) + " (0: the backend's default)");
-    Decision d = route(ctx, p, o.backend, o.variant);
-    *plan = try_candidates(ctx, p, d, o.threads);
-    if (!*plan)
-      no_candidate(p, d);
+    *plan = create_plan(ctx, desc, options, nullptr);
   });
 }
 

@@ -3,9 +3,13 @@
 
 #include "error.hpp"
 
+#include <fftmux/fftmux.h>
+
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <string>
+#include <vector>
 
 namespace fftmux {
 
@@ -42,6 +46,12 @@ T read_sized(const T* in, const std::string& name, size_t v1_size, void (*init)(
 }
 
 // Text out through a caller's buffer, truncated to size, with the full length.
+// fftmux_plan_create's work, throwing Error; product: a spectrum fused into the forward plan
+// (Problem::product), or null.
+fftmux_plan create_plan(fftmux_context ctx, const fftmux_desc* desc,
+                        const fftmux_plan_options* options,
+                        std::shared_ptr<const std::vector<double>> product);
+
 inline void copy_out(const std::string& s, char* text, size_t size, size_t* needed) {
   if (needed)
     *needed = s.size() + 1;

@@ -1,7 +1,10 @@
-// Convolution objects: a forward plan that reads the signals zero-extended
+// Convolution objects. HOST: a forward plan that reads the signals zero-extended
 // (in_extent, or a padded copy where the backend cannot pad), the filters'
 // spectra computed once on the same backend, a pointwise product on the
-// host, an inverse plan and the mode's window cut out of its result.
+// host, an inverse plan and the mode's window cut out of its result. DEVICE:
+// two plans on the backend's buffers, the forward one padding and
+// multiplying by the filter's spectrum as it stores (Problem::product), the
+// inverse one writing only the window (out_extent).
 #include "convolution.hpp"
 #include "api_util.hpp"
 #include "error.hpp"
@@ -34,7 +37,10 @@ struct fftmux_convolution_s {
   std::unique_ptr<double[]> spectra, filters, products, results;
   // One filter: the products overwrite the spectra, a buffer less to fault in.
   double* product_memory() { return products ? products.get() : spectra.get(); }
+  fftmux_buffer products_buffer = nullptr; // DEVICE: the signals' spectra times the filter's
+  bool device() const { return g.desc.placement == FFTMUX_DEVICE; }
   ~fftmux_convolution_s() {
+    fftmux_buffer_destroy(products_buffer);
     fftmux_plan_destroy(forward);
     fftmux_plan_destroy(inverse);
   }
@@ -222,6 +228,35 @@ void transform_filters(fftmux_context ctx, fftmux_convolution_s& c, const void* 
   check(s);
 }
 
+// DEVICE: the forward plan pads the signals and multiplies their spectra by the filter's, which
+// the inverse plan turns into the mode's window alone; both on the backend the forward plan is
+// routed to, the products in a buffer of its own.
+void device_plans(fftmux_context ctx, fftmux_convolution_s& c, const void* filter, uint32_t layout,
+                  const fftmux_convolution_options& o) {
+  const ConvGeometry& g = c.g;
+  check_filter(g, filter,
+               layout == FFTMUX_FILTER_SPECTRUM ? g.spectrum_points() * 2
+                                                : g.filter_points() * (g.real() ? 1 : 2));
+  fftmux_plan_options po;
+  fftmux_plan_options_init(&po);
+  po.backend = o.backend;
+  po.variant = o.variant;
+  po.threads = o.threads;
+  fftmux_desc f = fft_desc(g, g.desc.kind, g.desc.batch, FFTMUX_NORM_NONE, &g.n);
+  f.placement = FFTMUX_DEVICE;
+  c.forward = create_plan(ctx, &f, &po, filter_spectrum(ctx, g, filter, layout));
+  c.pads = true;
+  check(fftmux_plan_backend(c.forward, &po.backend, nullptr));
+  fftmux_desc i =
+      fft_desc(g, g.real() ? FFTMUX_C2R : FFTMUX_C2C, g.desc.batch, FFTMUX_NORM_BACKWARD);
+  i.placement = FFTMUX_DEVICE;
+  Dims w = g.axes(g.out);
+  std::copy(w.begin(), w.end(), i.out_extent);
+  c.inverse = create_plan(ctx, &i, &po, nullptr);
+  uint64_t bytes = uint64_t(g.desc.batch * g.spectrum_points()) * 2 * real_size(g);
+  check(fftmux_buffer_create_for_plan(c.forward, bytes, &c.products_buffer));
+}
+
 // The first release's fields end at variant: a later struct_size covers more,
 // and the fields an older caller's struct lacks keep their defaults.
 constexpr size_t options_v1_size =
@@ -288,6 +323,11 @@ fftmux_status fftmux_convolution_create(fftmux_context ctx, const fftmux_conv_de
               ": must be FFTMUX_FILTER_SIGNAL (0) or FFTMUX_FILTER_SPECTRUM (1)");
     fftmux_convolution_options o = read_options(options);
     const ConvGeometry& g = c->g;
+    if (c->device()) {
+      device_plans(ctx, *c, filter, filter_layout, o);
+      *conv = c.release();
+      return;
+    }
     const int64_t B = g.desc.batch, F = g.desc.filters;
     forward_plan(ctx, *c, o);
     const char* backend = nullptr;
@@ -319,6 +359,9 @@ fftmux_status fftmux_convolution_execute(fftmux_convolution conv, const void* si
     require(signal, "signal");
     require(out, "out");
     fftmux_convolution_s& c = *conv;
+    if (c.device())
+      invalid("convolution: its placement is FFTMUX_DEVICE; run it with "
+              "fftmux_convolution_execute_buffers");
     if (!c.pads)
       pad(c.g, c.g.n, c.g.desc.batch, signal, c.padded.data());
     const void* from = c.pads ? signal : c.padded.data();
@@ -332,6 +375,27 @@ fftmux_status fftmux_convolution_execute(fftmux_convolution conv, const void* si
   });
 }
 
+fftmux_status fftmux_convolution_execute_buffers(fftmux_convolution conv, fftmux_buffer signal,
+                                                 fftmux_buffer out) {
+  return guard("fftmux_convolution_execute_buffers", [&] {
+    require(conv, "convolution");
+    require(signal, "signal");
+    require(out, "out");
+    if (!conv->device())
+      invalid("convolution: its placement is FFTMUX_HOST; run it with fftmux_convolution_execute");
+    check(fftmux_execute_buffers(conv->forward, FFTMUX_FORWARD, signal, conv->products_buffer));
+    check(fftmux_execute_buffers(conv->inverse, FFTMUX_INVERSE, conv->products_buffer, out));
+  });
+}
+
+fftmux_status fftmux_convolution_backend(fftmux_convolution conv, const char** backend,
+                                         const char** variant) {
+  return guard("fftmux_convolution_backend", [&] {
+    require(conv, "convolution");
+    check(fftmux_plan_backend(conv->forward, backend, variant));
+  });
+}
+
 fftmux_status fftmux_convolution_explain(fftmux_convolution conv, char* text, size_t size,
                                          size_t* needed) {
   return guard("fftmux_convolution_explain", [&] {
@@ -339,9 +403,15 @@ fftmux_status fftmux_convolution_explain(fftmux_convolution conv, char* text, si
     std::string product = conv->g.desc.correlate ? "conj(filter spectrum)" : "filter spectrum";
     std::string padding = conv->pads ? "zeros read by the plan (in_extent)"
                                      : "zeros by copy (the backend cannot pad)";
-    copy_out(describe(conv->g) + "\nforward plan (signals and filters; " + padding + "):\n" +
-                 plan_text(conv->forward) + "product: on the host, signal spectrum x " + product +
-                 "\ninverse plan:\n" + plan_text(conv->inverse),
+    std::string forward = conv->device()
+                              ? "forward plan (signals; " + padding + "; times the " + product +
+                                    " as it stores, the mode's window moved to the start):\n"
+                              : "forward plan (signals and filters; " + padding + "):\n";
+    std::string middle =
+        conv->device() ? "inverse plan (the window alone, out_extent):\n"
+                       : "product: on the host, signal spectrum x " + product + "\ninverse plan:\n";
+    copy_out(describe(conv->g) + "\n" + forward + plan_text(conv->forward) + middle +
+                 plan_text(conv->inverse),
              text, size, needed);
   });
 }

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -39,5 +40,10 @@ int64_t next_smooth(int64_t n);
 ConvGeometry conv_geometry(const fftmux_conv_desc* desc);
 
 std::string describe(const ConvGeometry& g);
+
+// A DEVICE convolution's one filter as the spectrum its forward plan multiplies by, interleaved
+// doubles (conj for a correlation, times the phases that start the inverse at the mode's window).
+std::shared_ptr<const std::vector<double>>
+filter_spectrum(fftmux_context ctx, const ConvGeometry& g, const void* filter, uint32_t layout);
 
 } // namespace fftmux

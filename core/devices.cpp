@@ -70,6 +70,15 @@ fftmux_plan_params_v1 plan_params(const DeviceSet& devices, uint32_t threads) {
   return p;
 }
 
+fftmux_plan_params_v1 plan_params(const Problem& problem, uint32_t threads) {
+  fftmux_plan_params_v1 p = plan_params(problem.devices, threads);
+  if (problem.product) {
+    p.product = problem.product->data();
+    p.product_points = int64_t(problem.product->size() / 2);
+  }
+  return p;
+}
+
 bool spans_devices(const fftmux_backend_v1& t) {
   return (t.caps & FFTMUX_CAP_DEVICES) && FFTMUX_HAS_FIELD(&t, query_v2) &&
          FFTMUX_HAS_FIELD(&t, plan_create_v2) && FFTMUX_HAS_FIELD(&t, plan_buffer_alloc) &&

@@ -19,6 +19,8 @@ DeviceSet read_devices(const fftmux_plan_options& options, const fftmux_desc& de
 
 // The plan parameters that carry threads and the device set to a plugin.
 fftmux_plan_params_v1 plan_params(const DeviceSet& devices, uint32_t threads);
+// ... and the problem's product (Problem::product).
+fftmux_plan_params_v1 plan_params(const Problem& problem, uint32_t threads);
 
 // Whether a backend's table takes plans across devices: FFTMUX_CAP_DEVICES
 // and every entry they need.

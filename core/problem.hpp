@@ -5,6 +5,7 @@
 #include <fftmux/fftmux.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,9 @@ struct Problem {
   DeviceSet devices;  // set by fftmux_plan_create from its options
   Side in, out;
   int64_t points = 1; // product of the logical sizes
+  // A spectrum the forward output is multiplied by (fftmux_plan_params_v1.product), interleaved;
+  // set by a convolution for its forward plan, null otherwise.
+  std::shared_ptr<const std::vector<double>> product;
 
   bool in_place() const { return desc.flags & FFTMUX_IN_PLACE; }
 };

@@ -112,6 +112,11 @@ std::vector<Candidate> ask(Backend& backend, const Problem& problem) {
   std::string gap = capability_gap(backend.name(), backend.table(), problem.desc);
   if (gap.empty())
     gap = devices_gap(backend.name(), backend.table(), problem.devices);
+  if (gap.empty() && problem.product &&
+      !((backend.table().caps & FFTMUX_CAP_PRODUCT) &&
+        FFTMUX_HAS_FIELD(&backend.table(), plan_create_v2)))
+    gap = "backend " + backend.name() +
+          " lacks FFTMUX_CAP_PRODUCT: the plan multiplies its output by a convolution's filter";
   if (!gap.empty()) {
     base.reason = gap;
     return {base};
@@ -123,7 +128,7 @@ std::vector<Candidate> ask(Backend& backend, const Problem& problem) {
   std::vector<Candidate> out;
   std::vector<std::string> names = backend.variants();
   const fftmux_backend_v1& t = backend.table();
-  fftmux_plan_params_v1 params = plan_params(problem.devices, 0);
+  fftmux_plan_params_v1 params = plan_params(problem, 0);
   for (uint32_t v = 0; v < names.size(); ++v) {
     Candidate c = base;
     c.variant = v;

@@ -77,7 +77,11 @@ std::string Emitter::src_real(const std::string& ix) const {
 // The statement writing complex value v at index ix of the destination
 // (16-bit storage: converted from F32 right before).
 std::string Emitter::put(const std::string& ix, const std::string& v) const {
-  return format(x_.dst, ix.c_str()) + " = " + (half_store_ ? "st16(" + v + ")" : v) + ";";
+  std::string value = v;
+  if (k_.product >= 0)
+    value = "cmul(" + v + ", " +
+            table(k_.product, "((" + ix + ") % " + u(k_.product_points) + ")", false) + ")";
+  return format(x_.dst, ix.c_str()) + " = " + (half_store_ ? "st16(" + value + ")" : value) + ";";
 }
 
 // The statement writing real value v at real index ix of a 16-bit destination.
@@ -105,7 +109,8 @@ std::map<std::string, std::string> Emitter::line_bases(const Layout& l, const Si
   const Axis& a = side.axes[0];
   bool plain = element_coef(a) && !a.shift && a.limit == std::numeric_limits<int64_t>::max() &&
                side.held == std::numeric_limits<int64_t>::max();
-  if (side.access != Access::complex || !plain || l.flat || half_side(k_, side))
+  if (side.access != Access::complex || !plain || l.flat || half_side(k_, side) ||
+      (store && k_.product >= 0)) // a product indexes by each store's address
     return {};
   bool cuda = x_.dialect == Dialect::cuda;
   return per_base(

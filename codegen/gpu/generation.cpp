@@ -67,6 +67,9 @@ std::string generated_key(const fftmux_desc& desc, const Device& d, const Option
   append_fields(k, d.fields());
   append(k, max_buffer_bytes);
   append(k, uint64_t(dialect));
+  // A product by where its values lie: its plans hold it, so while they are kept no other
+  // product has that address.
+  append(k, reinterpret_cast<uintptr_t>(o.product.get()));
   return k;
 }
 

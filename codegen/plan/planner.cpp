@@ -87,6 +87,8 @@ void Planner::run() {
                     : "bluestein")
             << " " << (out.passes.size() - before) << "p";
   }
+  if (opt.product && (dir == FFTMUX_FORWARD || d.kind != FFTMUX_C2C)) // C2C's inverse: none
+    fuse_product();
 }
 
 // One side of a pass along axis a (0..2, right-aligned) as a Line side:

@@ -178,6 +178,10 @@ struct Planner {
   static void weigh_load(Kernel& k, const Table& pre);
   static void weigh_store(Kernel& k, const Table& post);
 
+  // A product fused into the store of the output (product.cpp).
+  std::string product_gap() const;
+  void fuse_product();
+
   // Threads a line (threads.cpp).
   uint32_t pick_threads(const Kernel& k, int64_t E) const;
   uint32_t threads_for(const Kernel& k, int64_t E) const;

@@ -578,7 +578,7 @@ typedef struct fftmux_conv_desc {
   uint32_t mode;              /* fftmux_conv_mode */
   uint32_t correlate;         /* 1: correlation, as scipy.signal.correlate (the filter
                                  reversed and conjugated); 0: convolution */
-  uint32_t placement;         /* FFTMUX_HOST; DEVICE is declined for now */
+  uint32_t placement;         /* FFTMUX_HOST, or FFTMUX_DEVICE with one filter */
   uint32_t reserved;
 } fftmux_conv_desc;
 
@@ -618,6 +618,18 @@ FFTMUX_API fftmux_status fftmux_convolution_destroy(fftmux_convolution convoluti
  * time per convolution. */
 FFTMUX_API fftmux_status fftmux_convolution_execute(fftmux_convolution convolution,
                                                     const void* signal, void* out);
+
+/* DEVICE placement: signal and out are buffers of the convolution's backend
+ * (fftmux_convolution_backend), the same layouts as fftmux_convolution_execute's;
+ * they must not overlap. One call at a time per convolution. */
+FFTMUX_API fftmux_status fftmux_convolution_execute_buffers(fftmux_convolution convolution,
+                                                            fftmux_buffer signal,
+                                                            fftmux_buffer out);
+
+/* The backend and variant the convolution runs on (either pointer may be
+ * NULL), as fftmux_plan_backend: where a DEVICE convolution's buffers are made. */
+FFTMUX_API fftmux_status fftmux_convolution_backend(fftmux_convolution convolution,
+                                                    const char** backend, const char** variant);
 
 /* The sizes and the plans' routing decisions as text, conventions as
  * fftmux_plan_explain. */

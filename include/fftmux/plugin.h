@@ -82,6 +82,10 @@ typedef enum fftmux_domain {
 /* Padded sides (fftmux_desc.in_extent, out_extent); added after the first
  * release: the host never asks a plugin without it about a padded problem. */
 #define FFTMUX_CAP_PADDING 0x1000u
+/* A product fused into a forward plan (fftmux_plan_params_v1.product);
+ * added after the first release: the host never hands a product to a
+ * plugin without it, and one with it declines a product it cannot fuse. */
+#define FFTMUX_CAP_PRODUCT 0x2000u
 
 /* Answer of query: supported, or declined with a reason. */
 typedef struct fftmux_answer_v1 {
@@ -128,6 +132,16 @@ typedef struct fftmux_plan_params_v1 {
   const uint32_t* devices;
   uint32_t device_count;
   uint32_t order; /* In: fftmux_order of a DEVICE plan's output across devices */
+  /* In: a spectrum that multiplies the forward transform's output element
+   * by element, the same for every transform of the batch: product_points
+   * complex values (interleaved doubles) in the packed layout of one
+   * transform's output, which the plan's output then has (a C2C plan's
+   * inverse direction runs without it). A convolution's
+   * filter, so that its product takes no pass of its own. NULL: none.
+   * Never set for a plugin without FFTMUX_CAP_PRODUCT; read only during
+   * plan_create_v2. */
+  const double* product;
+  int64_t product_points;
 } fftmux_plan_params_v1;
 
 /* What the ranks of a communicator agree on before and while they run a

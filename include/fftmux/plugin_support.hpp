@@ -9,12 +9,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <memory>
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace fftmux::plugin {
 
@@ -140,6 +144,17 @@ template <class W> void report(fftmux_answer_v1* a, const W& w) {
   }
   if (FFTMUX_ANSWER_HAS(a, fingerprint))
     std::snprintf(a->fingerprint, sizeof a->fingerprint, "%s", w.fingerprint.c_str());
+}
+
+// The spectrum a plan is to multiply its forward output by (fftmux_plan_params_v1.product),
+// copied; null where the host set none or wrote a shorter struct.
+inline std::shared_ptr<const std::vector<std::complex<double>>>
+product_of(const fftmux_plan_params_v1* p) {
+  if (!p || p->struct_size < offsetof(fftmux_plan_params_v1, product_points) + sizeof(int64_t) ||
+      !p->product || p->product_points <= 0)
+    return nullptr;
+  const auto* v = reinterpret_cast<const std::complex<double>*>(p->product);
+  return std::make_shared<const std::vector<std::complex<double>>>(v, v + p->product_points);
 }
 
 } // namespace fftmux::plugin

@@ -134,6 +134,9 @@ const char* const cufft_half =
 std::string declines(const Device& device, const fftmux_desc& d, uint32_t variant) {
   if (variant == kCufft && d.kind == FFTMUX_R2R)
     return "cuda: cuFFT has no real-to-real (DCT, DST) transforms; the native variants run them";
+  if (variant == kCufft && geometry::padded(d))
+    return "cuda: cuFFT reads and writes whole arrays (no in_extent, out_extent); the native "
+           "variants pad";
   if (variant == kCufft)
     return plugin::half_storage(d.precision) ? cufft_half : "";
   return native_declines(d, native_limits(device.shared_optin, device.major),
@@ -201,10 +204,15 @@ fftmux_status plan_create_v2(void* p, const fftmux_desc* d, uint32_t variant,
       h->many = std::make_unique<MultiPlan>(b, *d, *params);
     } else if (variant == kCufft && plugin::half_storage(d->precision)) {
       fail(FFTMUX_ERROR_UNSUPPORTED, cufft_half);
+    } else if (variant == kCufft && plugin::product_of(params)) {
+      fail(FFTMUX_ERROR_UNSUPPORTED, "cuda: the cufft variant fuses no product (cuFFT's callbacks "
+                                     "need its LTO build); the native variants fuse it");
     } else if (variant == kCufft) {
       h->one = make_cufft_plan(b, *d);
     } else {
-      h->one = make_native_plan(b, *d, native_options(variant));
+      codegen::Options options = native_options(variant);
+      options.product = plugin::product_of(params);
+      h->one = make_native_plan(b, *d, options);
     }
     params->threads = 0; // cuFFT and the kernels have no thread count
     *out = h.release();
@@ -420,5 +428,6 @@ const std::vector<const char*>& variant_names() {
 FFTMUX_PLUGIN_TABLE_DEVICES(fftmux::cuda,
                             plugin::whole_identity("cuda", FFTMUX_DOMAIN_CUDA, variant_names(),
                                                    plugin::half_caps | FFTMUX_CAP_DEVICES |
-                                                       FFTMUX_CAP_R2R),
+                                                       FFTMUX_CAP_R2R | FFTMUX_CAP_PADDING |
+                                                       FFTMUX_CAP_PRODUCT),
                             plan_set_stream)

@@ -116,9 +116,16 @@ void compile_off_worker(Device& dev, const std::vector<std::string>& sources) {
   dev.call([&] { dev.finish(c, counts); });
 }
 
-fftmux_status plan_create(void* p, const fftmux_desc* d, uint32_t variant, void** out) {
+// params: a product to fuse (plugin::product_of); the plans have no thread count.
+fftmux_status plan_create_v2(void* p, const fftmux_desc* d, uint32_t variant,
+                             fftmux_plan_params_v1* params, void** out) {
   auto* b = static_cast<Backend*>(p);
   codegen::Options options = codegen::variant_options(codegen::Api::opengl, variant);
+  if (params)
+    params->threads = 0;
+  fftmux_status s = guarded(&b->host, [&] { options.product = plugin::product_of(params); });
+  if (s != FFTMUX_OK)
+    return s;
   try { // generated here, compiled with the worker free: the plan takes them from memory
     std::vector<std::string> sources;
     for (const codegen::Chunk& part : b->device->generated(*d, options)) {
@@ -136,6 +143,10 @@ fftmux_status plan_create(void* p, const fftmux_desc* d, uint32_t variant, void*
     h->plan = std::make_unique<Plan>(*b->device, *d, options);
     *out = h.release();
   });
+}
+
+fftmux_status plan_create(void* p, const fftmux_desc* d, uint32_t variant, void** out) {
+  return plan_create_v2(p, d, variant, nullptr, out);
 }
 
 void plan_destroy(void* plan) {
@@ -211,9 +222,10 @@ uint64_t buffer_native(void* buffer) {
 } // namespace fftmux::opengl
 
 // No plan_set_stream: GL has one queue per context.
-FFTMUX_PLUGIN_TABLE(fftmux::opengl,
-                    fftmux::plugin::whole_identity("opengl", FFTMUX_DOMAIN_OPENGL,
-                                                   codegen::offered(codegen::Api::opengl).names,
-                                                   fftmux::plugin::half_caps | FFTMUX_CAP_PADDING |
-                                                       FFTMUX_CAP_R2R),
-                    nullptr)
+FFTMUX_PLUGIN_TABLE_OPTIONAL(
+    fftmux::opengl,
+    fftmux::plugin::whole_identity("opengl", FFTMUX_DOMAIN_OPENGL,
+                                   codegen::offered(codegen::Api::opengl).names,
+                                   fftmux::plugin::half_caps | FFTMUX_CAP_PADDING | FFTMUX_CAP_R2R |
+                                       FFTMUX_CAP_PRODUCT),
+    nullptr, plan_create_v2)

@@ -134,14 +134,24 @@ fftmux_status query(void* p, const fftmux_desc* d, uint32_t variant, fftmux_answ
   });
 }
 
-fftmux_status plan_create(void* p, const fftmux_desc* d, uint32_t variant, void** out) {
+// params: a product to fuse (plugin::product_of); the plans have no thread count.
+fftmux_status plan_create_v2(void* p, const fftmux_desc* d, uint32_t variant,
+                             fftmux_plan_params_v1* params, void** out) {
   return guarded(host, [&] {
     Device& dev = *static_cast<Backend*>(p)->device;
+    codegen::Options options = options_of(variant);
+    options.product = plugin::product_of(params);
     auto h = std::make_unique<PlanHandle>();
     h->device = &dev;
-    h->plan = std::make_unique<Plan>(dev, *d, options_of(variant));
+    h->plan = std::make_unique<Plan>(dev, *d, options);
+    if (params)
+      params->threads = 0;
     *out = h.release();
   });
+}
+
+fftmux_status plan_create(void* p, const fftmux_desc* d, uint32_t variant, void** out) {
+  return plan_create_v2(p, d, variant, nullptr, out);
 }
 
 void plan_destroy(void* plan) {
@@ -205,9 +215,10 @@ uint64_t buffer_native(void* b) {
 } // namespace fftmux::vulkan
 
 // No plan_set_stream: the backend owns its queue.
-FFTMUX_PLUGIN_TABLE(fftmux::vulkan,
-                    fftmux::plugin::whole_identity("vulkan", FFTMUX_DOMAIN_VULKAN,
-                                                   codegen::offered(codegen::Api::vulkan).names,
-                                                   fftmux::plugin::half_caps | FFTMUX_CAP_PADDING |
-                                                       FFTMUX_CAP_R2R),
-                    nullptr)
+FFTMUX_PLUGIN_TABLE_OPTIONAL(
+    fftmux::vulkan,
+    fftmux::plugin::whole_identity("vulkan", FFTMUX_DOMAIN_VULKAN,
+                                   codegen::offered(codegen::Api::vulkan).names,
+                                   fftmux::plugin::half_caps | FFTMUX_CAP_PADDING | FFTMUX_CAP_R2R |
+                                       FFTMUX_CAP_PRODUCT),
+    nullptr, plan_create_v2)

@@ -409,8 +409,10 @@ fftmux_desc describe(const Case& c) {
 
 // Plans d (resolved, out of place) as the CUDA backend does on an H200
 // (cpu: as the Vulkan backend on lavapipe), runs its kernels here and
-// compares the result with the reference.
-void check(const fftmux_desc& d, const char* variant, bool cpu = false) {
+// compares the result with the reference; with a product (Options::product),
+// the forward transform times it.
+void check(const fftmux_desc& d, const char* variant, bool cpu = false,
+           std::shared_ptr<const ref::Values> product = nullptr) {
   Device dev;
   dev.shared_bytes = cpu ? 32768 : 232448;
   dev.cluster = cpu ? 0 : 8;
@@ -422,7 +424,10 @@ void check(const fftmux_desc& d, const char* variant, bool cpu = false) {
     if (!std::strcmp(v.name, variant))
       opt = v.options;
   opt = device_defaults(opt, cpu);
+  opt.product = product;
   for (int direction : ref::directions(d)) {
+    if (product && direction != FFTMUX_FORWARD)
+      continue;
     SCOPED_TRACE(name(d, direction, variant));
     Plan p = plan(d, direction, dev, opt);
     std::string error;
@@ -455,6 +460,8 @@ void check(const fftmux_desc& d, const char* variant, bool cpu = false) {
     EXPECT_EQ(input, in) << "the input was written";
     ref::Values got = ref::read_side(d, false, out.data());
     ref::Values want = ref::expected(d, direction, in.data());
+    for (size_t i = 0; product && i < want.size(); ++i)
+      want[i] *= (*product)[i % product->size()];
     EXPECT_LT(ref::relative_error(got, want), ref::error_bound(d)) << p.summary;
   }
 }
@@ -599,6 +606,32 @@ TEST(Emulation, RealToReal) {
   check(r2r({10007}, {FFTMUX_DST3}, 1, FFTMUX_NORM_BACKWARD), "default");
   check(r2r({24, 20}, {FFTMUX_DCT1, FFTMUX_DST3}, 2, FFTMUX_NORM_ORTHO), "default");
   check(r2r({100}, {FFTMUX_DST2}, 3, FFTMUX_NORM_BACKWARD), "default", true);
+}
+
+// A spectrum multiplying the forward transform's outputs (a convolution's product), fused into
+// the kernel that stores them: one kernel, a chain's rows, Bluestein, R2C's post step, 2D and 3D
+// with a batch, F64.
+TEST(Emulation, ProductInTheLastStore) {
+  std::mt19937_64 rng(11);
+  auto with_product = [&](Case c) {
+    fftmux_desc d = describe(c);
+    auto p = std::make_shared<ref::Values>(size_t(geometry::default_layout(d, false).distance));
+    std::uniform_real_distribution<double> u(-1, 1);
+    for (auto& v : *p)
+      v = {u(rng), u(rng)};
+    check(d, c.variant, c.cpu, p);
+  };
+  with_product({{1024}, FFTMUX_C2C, 3, "default"});
+  with_product({{65536}, FFTMUX_C2C, 2, "default"});
+  with_product({{1000}, FFTMUX_C2C, 2, "default", 0, FFTMUX_NORM_BACKWARD, FFTMUX_F64});
+  with_product({{4093}, FFTMUX_C2C, 1, "default"});
+  with_product({{4096}, FFTMUX_R2C, 3, "default"});
+  with_product({{1 << 17}, FFTMUX_R2C, 1, "default"});
+  with_product({{90}, FFTMUX_R2C, 2, "default"});
+  with_product({{48, 40}, FFTMUX_C2C, 2, "default"});
+  with_product({{24, 20, 18}, FFTMUX_R2C, 2, "default"});
+  with_product(
+      {{24, 20, 18}, FFTMUX_C2C, 1, "default", 0, FFTMUX_NORM_BACKWARD, FFTMUX_F32, 0, 0, true});
 }
 
 TEST(Emulation, OrdinaryKernels) {

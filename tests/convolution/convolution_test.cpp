@@ -1,7 +1,8 @@
 // fftmux_convolution_*: every mode, convolution and correlation, real and
 // complex, F32/F64, rank 1-3, batches and several filters, against a direct
 // sum in double; the argument checks; a few cases on the GPU backends'
-// software devices (lavapipe, llvmpipe).
+// software devices (lavapipe, llvmpipe), on host memory and on their buffers
+// (the product fused into the forward plan).
 #include "reference.hpp"
 
 #include <fftmux/fftmux.h>
@@ -71,6 +72,7 @@ struct Case {
   Dims n, m;
   int64_t batch, filters;
   uint32_t kind, precision, mode, correlate;
+  bool device = false; // FFTMUX_DEVICE: run on buffers of the backend
 };
 
 fftmux_conv_desc desc_of(const Case& c) {
@@ -87,6 +89,7 @@ fftmux_conv_desc desc_of(const Case& c) {
   d.precision = c.precision;
   d.mode = c.mode;
   d.correlate = c.correlate;
+  d.placement = c.device ? FFTMUX_DEVICE : FFTMUX_HOST;
   return d;
 }
 
@@ -116,6 +119,26 @@ template <class T> std::vector<cd> untyped(const std::vector<T>& v, bool real) {
   return out;
 }
 
+// A DEVICE convolution from xs into ys through buffers of its backend.
+template <class T>
+void on_buffers(fftmux_convolution conv, fftmux_context ctx, const std::vector<T>& xs,
+                std::vector<T>& ys) {
+  const char* backend = nullptr;
+  ASSERT_EQ(fftmux_convolution_backend(conv, &backend, nullptr), FFTMUX_OK) << fftmux_last_error();
+  fftmux_buffer x = nullptr, y = nullptr;
+  uint64_t xb = xs.size() * sizeof(T), yb = ys.size() * sizeof(T);
+  ASSERT_EQ(fftmux_buffer_create(ctx, backend, xb, &x), FFTMUX_OK) << fftmux_last_error();
+  ASSERT_EQ(fftmux_buffer_create(ctx, backend, yb, &y), FFTMUX_OK) << fftmux_last_error();
+  EXPECT_EQ(fftmux_buffer_write(x, 0, xs.data(), xb), FFTMUX_OK);
+  EXPECT_EQ(fftmux_convolution_execute(conv, xs.data(), ys.data()), FFTMUX_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(fftmux_last_error()).find("fftmux_convolution_execute_buffers"),
+            std::string::npos);
+  EXPECT_EQ(fftmux_convolution_execute_buffers(conv, x, y), FFTMUX_OK) << fftmux_last_error();
+  EXPECT_EQ(fftmux_buffer_read(y, 0, ys.data(), yb), FFTMUX_OK);
+  fftmux_buffer_destroy(x);
+  fftmux_buffer_destroy(y);
+}
+
 // Runs the case on backend and returns its outputs as complex doubles.
 template <class T>
 std::vector<cd> run(const Case& c, const char* backend, const std::vector<cd>& x,
@@ -134,8 +157,11 @@ std::vector<cd> run(const Case& c, const char* backend, const std::vector<cd>& x
   EXPECT_EQ(fftmux_convolution_create(ctx ? ctx : context(), &d, filter, layout, &o, &conv),
             FFTMUX_OK)
       << fftmux_last_error();
-  EXPECT_EQ(fftmux_convolution_execute(conv, xs.data(), ys.data()), FFTMUX_OK)
-      << fftmux_last_error();
+  if (c.device)
+    on_buffers(conv, ctx ? ctx : context(), xs, ys);
+  else
+    EXPECT_EQ(fftmux_convolution_execute(conv, xs.data(), ys.data()), FFTMUX_OK)
+        << fftmux_last_error();
   fftmux_convolution_destroy(conv);
   return untyped(ys, real);
 }
@@ -249,6 +275,28 @@ TEST(Convolution, MatchesTheDirectSumOnTheGpuBackends) {
     SCOPED_TRACE(backend);
     check(cases[1], backend);
     check({2, {1, 9, 7}, {1, 3, 4}, 1, 2, C, S, FULL, 1}, backend);
+  }
+  if (!skipped.empty())
+    GTEST_SKIP() << skipped;
+}
+
+// DEVICE placement: the signal and output in the backend's buffers, the
+// filter's spectrum multiplied in the forward plan's last kernel and the
+// window written by the inverse plan alone; every mode, both ways, rank 1-3.
+TEST(Convolution, DeviceBuffersMatchTheDirectSumOnTheGpuBackends) {
+  std::string skipped;
+  for (const char* backend : {"vulkan", "opengl"}) {
+    if (std::string why = unavailable(backend); !why.empty()) {
+      skipped += why + "; ";
+      continue;
+    }
+    SCOPED_TRACE(backend);
+    for (size_t i : {1, 2, 4, 7, 8, 9, 12, 16, 17}) {
+      SCOPED_TRACE("case " + std::to_string(i));
+      Case c = cases[i];
+      c.device = true;
+      check(c, backend);
+    }
   }
   if (!skipped.empty())
     GTEST_SKIP() << skipped;

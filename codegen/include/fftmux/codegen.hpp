@@ -12,6 +12,7 @@
 #include <complex>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -134,8 +135,14 @@ struct Options {
   // reads whole 32-byte sectors where one column a group reads every c-th
   // element (variant sector-columns; CUDA from compute capability 9.0).
   bool sector_columns = false;
+  // A spectrum that multiplies the forward transform's outputs element by
+  // element, the same for every transform of the batch (a convolution's
+  // filter, fused into the last kernel's store): one transform's output in
+  // its packed layout, or null. Not an option of a variant: generate() keys
+  // it by its address.
+  std::shared_ptr<const std::vector<std::complex<double>>> product;
 
-  // Every field, in declaration order: what a generation is keyed on.
+  // Every field but product, in declaration order: what a generation is keyed on.
   auto fields() const {
     return std::tie(max_radix, values_per_thread, group_threads, max_single, coalesce_teams,
                     resident_groups, real_rows, butterfly_tail, long_real_columns,
@@ -331,6 +338,9 @@ struct Kernel {
   Mapping load_mapping = Mapping::direct, store_mapping = Mapping::direct;
   std::vector<Step> steps;
   double scale = 1.0; // applied when storing
+  // Options::product: each complex value stored times table[product + (its memory index mod
+  // product_points)], the index of a packed output (-1: none).
+  int64_t product = -1, product_points = 0;
   int64_t positions =
       0; // positions of the line after the last step (length, or length+1 after r2c_post)
   Exchange exchange = Exchange::whole;
@@ -407,7 +417,8 @@ struct TableRun {
     // after it (r2r_post), ORTHO's first and last terms weighed where sign
     // is 1 (tables.cpp: r2r_weight)
     r2r_pre,
-    r2r_post
+    r2r_post,
+    product // Options::product, m < count (Plan::product)
   } kind;
   int64_t n = 0, b = 0;
   int sign = 0;
@@ -424,6 +435,7 @@ struct Plan {
   int64_t table_size = 0;        // complex elements
   uint64_t scratch_elements = 0; // complex elements of the scratch buffer
   std::string summary;           // one line: algorithm and passes, for explain()
+  std::shared_ptr<const std::vector<std::complex<double>>> product; // TableRun::product's values
 };
 
 // Plans desc (valid, strides and distances resolved) in direction
