@@ -264,8 +264,8 @@ TEST(Convolution, ABackendThatCannotPadGetsPaddedCopies) {
   fftmux_convolution_destroy(conv);
 }
 
-// Two small cases each: the software devices compile kernels slowly.
-TEST(Convolution, MatchesTheDirectSumOnTheGpuBackends) {
+// Runs body(backend) on vulkan and opengl where they run here; the rest are named as skipped.
+template <class Body> std::string on_gpu_backends(Body body) {
   std::string skipped;
   for (const char* backend : {"vulkan", "opengl"}) {
     if (std::string why = unavailable(backend); !why.empty()) {
@@ -273,9 +273,17 @@ TEST(Convolution, MatchesTheDirectSumOnTheGpuBackends) {
       continue;
     }
     SCOPED_TRACE(backend);
+    body(backend);
+  }
+  return skipped;
+}
+
+// Two small cases each: the software devices compile kernels slowly.
+TEST(Convolution, MatchesTheDirectSumOnTheGpuBackends) {
+  std::string skipped = on_gpu_backends([](const char* backend) {
     check(cases[1], backend);
     check({2, {1, 9, 7}, {1, 3, 4}, 1, 2, C, S, FULL, 1}, backend);
-  }
+  });
   if (!skipped.empty())
     GTEST_SKIP() << skipped;
 }
@@ -284,20 +292,14 @@ TEST(Convolution, MatchesTheDirectSumOnTheGpuBackends) {
 // filter's spectrum multiplied in the forward plan's last kernel and the
 // window written by the inverse plan alone; every mode, both ways, rank 1-3.
 TEST(Convolution, DeviceBuffersMatchTheDirectSumOnTheGpuBackends) {
-  std::string skipped;
-  for (const char* backend : {"vulkan", "opengl"}) {
-    if (std::string why = unavailable(backend); !why.empty()) {
-      skipped += why + "; ";
-      continue;
-    }
-    SCOPED_TRACE(backend);
+  std::string skipped = on_gpu_backends([](const char* backend) {
     for (size_t i : {1, 2, 4, 7, 8, 9, 12, 16, 17}) {
       SCOPED_TRACE("case " + std::to_string(i));
       Case c = cases[i];
       c.device = true;
       check(c, backend);
     }
-  }
+  });
   if (!skipped.empty())
     GTEST_SKIP() << skipped;
 }
