@@ -35,7 +35,7 @@ std::array<double, term_count> terms(const Work& w, uint32_t precision) {
   return t;
 }
 
-double Model::price(const Work& w, uint32_t precision, double points) const {
+double Model::price(const Work& w, uint32_t precision, double points, bool odd_rows) const {
   std::array<double, term_count> t = terms(w, precision);
   double s = 0;
   bool priced = false; // some term of the work has a cost
@@ -43,7 +43,18 @@ double Model::price(const Work& w, uint32_t precision, double points) const {
     s += t[i] * seconds[i];
     priced = priced || (t[i] > 0 && seconds[i] > 0);
   }
-  return priced ? s * length_factor(points) : -1;
+  double f = odd_rows && precision != FFTMUX_F64 ? odd : 1;
+  return priced ? s * length_factor(points) * f : -1;
+}
+
+bool odd_rows(const fftmux_desc& d) {
+  int64_t n = d.n[d.rank - 1];
+  if (d.kind == FFTMUX_R2R || n % 2 == 0)
+    return false;
+  for (int64_t p : {3, 5, 7, 11, 13})
+    while (n % p == 0)
+      n /= p;
+  return n == 1;
 }
 
 double Model::length_factor(double points) const {
@@ -74,6 +85,10 @@ std::string Model::describe() const {
   for (size_t i = 0; i < lengths.size(); ++i) {
     std::snprintf(text, sizeof text, "%s x%.3g at %g points",
                   i ? "," : "; lengths:", lengths[i].factor, lengths[i].points);
+    s += text;
+  }
+  if (odd != 1) {
+    std::snprintf(text, sizeof text, "; F32 odd rows x%.3g", odd);
     s += text;
   }
   return s + " (fitted to " + probes + "; " + timestamp + ")";
@@ -120,15 +135,18 @@ std::array<double, term_count> fit(const std::vector<std::array<double, term_cou
 
 namespace {
 
-constexpr int64_t model_schema = 3; // 3: a transform past the caches
+constexpr int64_t model_schema = 4; // 3: a transform past the caches; 4: odd rows
 
 struct Probe {
   int64_t n, batch; // batch 0: grown
   uint32_t precision, placement;
-  double floor; // seconds a grown probe's run takes at least
+  double floor;     // seconds a grown probe's run takes at least
+  bool odd = false; // not fitted: its time over its price is Model::odd
 };
 
-// Latency, throughput at five lengths, F64, and the bus. But for the
+constexpr int64_t odd_probe = 3375; // 15^3: odd rows
+
+// Latency, throughput at five lengths, F64, the bus, and odd rows. But for the
 // first, batches grow from 2^14 points until a run takes 3 ms (at 1 ms
 // lavapipe's varied 2x between runs), so that a fast GPU is timed on
 // enough data and a slow device on little; 2^20 points and the bus's until
@@ -140,7 +158,8 @@ const Probe probes[] = {
     {64, 1, FFTMUX_F32, FFTMUX_DEVICE, 0},         {256, 0, FFTMUX_F32, FFTMUX_DEVICE, 3e-3},
     {16384, 0, FFTMUX_F32, FFTMUX_DEVICE, 3e-3},   {1 << 16, 0, FFTMUX_F32, FFTMUX_DEVICE, 3e-3},
     {1 << 18, 0, FFTMUX_F32, FFTMUX_DEVICE, 3e-3}, {1 << 20, 0, FFTMUX_F32, FFTMUX_DEVICE, 1e-2},
-    {256, 0, FFTMUX_F64, FFTMUX_DEVICE, 3e-3},     {256, 0, FFTMUX_F32, FFTMUX_HOST, 1e-2}};
+    {256, 0, FFTMUX_F64, FFTMUX_DEVICE, 3e-3},     {256, 0, FFTMUX_F32, FFTMUX_HOST, 1e-2},
+    {odd_probe, 0, FFTMUX_F32, FFTMUX_DEVICE, 3e-3, true}};
 constexpr int64_t probe_start = 1 << 14; // points a grown probe starts with
 constexpr int64_t probe_limit = 1 << 24; // elements a side at most
 
@@ -254,7 +273,8 @@ std::string text_of(const std::vector<Model>& all) {
                     m.lengths[i].factor);
       s << v;
     }
-    s << "]\nprobes = " << quote(m.probes) << "\ntimestamp = " << quote(m.timestamp) << '\n';
+    std::snprintf(v, sizeof v, "%.6e", m.odd);
+    s << "]\nodd = " << v << "\nprobes = " << quote(m.probes) << "\ntimestamp = " << quote(m.timestamp) << '\n';
   }
   return s.str();
 }
@@ -316,6 +336,10 @@ std::vector<Model> read_models(const std::string& path) {
       one.seconds[size_t(j)] = *v;
     }
     one.lengths = lengths_at(*m, where);
+    auto odd = (*m)["odd"].value<double>();
+    if (!odd || !(*odd > 0) || !std::isfinite(*odd))
+      invalid(where + ": odd must be a positive number");
+    one.odd = *odd;
     out.push_back(one);
   }
   return out;
@@ -374,6 +398,8 @@ std::shared_ptr<const Model> Calibrations::measure(Backend& b, std::string& note
   std::vector<double> t;
   std::vector<const Probe*> ran;
   bool f64 = false;
+  std::array<double, term_count> odd_row{};
+  double odd_seconds = 0;
   for (const Probe& p : probes) {
     std::array<double, term_count> row{};
     double seconds = 0;
@@ -382,6 +408,11 @@ std::shared_ptr<const Model> Calibrations::measure(Backend& b, std::string& note
         continue;
     } catch (const Error& e) {
       log(Level::info, b.name() + ": a calibration probe failed: " + e.what());
+      continue;
+    }
+    if (p.odd) {
+      odd_row = row;
+      odd_seconds = seconds;
       continue;
     }
     x.push_back(row);
@@ -398,6 +429,11 @@ std::shared_ptr<const Model> Calibrations::measure(Backend& b, std::string& note
   if (!f64) // no F64 probe ran: a double-precision flop as two single ones
     m->seconds[f64_extra] = m->seconds[flop_f32];
   m->lengths = lengths_of(*m, ran, x, t);
+  double odd_priced = 0;
+  for (size_t j = 0; j < term_count; ++j)
+    odd_priced += odd_row[j] * m->seconds[j];
+  if (odd_priced > 0 && odd_seconds > 0)
+    m->odd = odd_seconds / (odd_priced * m->length_factor(double(odd_probe)));
   if (std::all_of(m->seconds.begin(), m->seconds.end(), [](double v) { return v == 0; })) {
     note = "not calibrated: it reports neither its work nor an estimate";
     failed_[key] = note;

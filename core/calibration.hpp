@@ -44,14 +44,22 @@ struct Model {
   // (lavapipe ran 2^20 points at 1.4-2x the flops' price of 256): at the
   // throughput probes' lengths, ascending, their time over the fitted price.
   std::vector<LengthFactor> lengths;
+  // F32 transforms whose rows are odd and smooth (no prime factor above 13) took this times
+  // their price at the odd probe: vectors that lose their alignment, radices of 3 and 5, which
+  // the backends' reported work prices by their own rules (FFTW's F32 odd rows ran 5x its F64's
+  // time on an H100 machine's host, 1.6x on the development machine).
+  double odd = 1;
   std::string probes; // what it was fitted to: "c2c f32 64 device 12 us; ..."
   std::string timestamp;
   // The work's price for transforms of points points: the terms' sum times
-  // the length factor, interpolated in log2(points); < 0: no price.
-  double price(const Work& work, uint32_t precision, double points) const;
+  // the length factor, interpolated in log2(points), and odd for F32 odd rows; < 0: no price.
+  double price(const Work& work, uint32_t precision, double points, bool odd_rows = false) const;
   double length_factor(double points) const; // 1 where no probe measured it
   std::string describe() const;              // "12 us a launch, 21 GB/s, ... (probes: ...)"
 };
+
+// Whether a problem's rows (its last axis) are odd and smooth: what the odd probe measures.
+bool odd_rows(const fftmux_desc& d);
 
 // Least squares of the relative error with every cost >= 0: the model of
 // probes (their terms) that took seconds. Fewer than two probes fit nothing.

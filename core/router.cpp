@@ -200,7 +200,8 @@ void price(fftmux_context ctx, const Problem& p, std::vector<Candidate>& all,
     for (Candidate& c : all) {
       if (c.backend != b || !c.accepted)
         continue;
-      double priced = model ? model->price(c.work, p.desc.precision, double(p.points)) : -1;
+      double priced =
+          model ? model->price(c.work, p.desc.precision, double(p.points), odd_rows(p.desc)) : -1;
       if (priced >= 0) {
         c.estimate = priced;
         c.estimate_basis = "calibrated";

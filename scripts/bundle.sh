@@ -56,8 +56,8 @@ for f in "$bundle"/cache/*.deb; do dpkg -x "$f" "$bundle/unpacked"; done
 cp -a "$bundle"/unpacked/usr/lib/*/libfftw3*.so* "$bundle/deps/"
 rm -rf "$bundle/unpacked"
 
-for b in fftmux fftmux_correctness fftmux_cuda_gpu_test fftmux_bench cuda_bench vulkan_bench route_quality \
-  opengl_bench codegen_dump; do
+for b in fftmux fftmux_correctness fftmux_cuda_gpu_test fftmux_convolution_test fftmux_bench cuda_bench vulkan_bench route_quality \
+  opengl_bench codegen_dump conv_device_bench; do
   if [ -x "$build/bin/$b" ]; then
     cp "$build/bin/$b" "$bundle/bin/"
   else

@@ -264,10 +264,12 @@ TEST(Convolution, ABackendThatCannotPadGetsPaddedCopies) {
   fftmux_convolution_destroy(conv);
 }
 
-// Runs body(backend) on vulkan and opengl where they run here; the rest are named as skipped.
-template <class Body> std::string on_gpu_backends(Body body) {
+// Runs body(backend) on each of backends that runs here; the rest are named as skipped.
+template <class Body>
+std::string on_gpu_backends(Body body,
+                            std::initializer_list<const char*> backends = {"vulkan", "opengl"}) {
   std::string skipped;
-  for (const char* backend : {"vulkan", "opengl"}) {
+  for (const char* backend : backends) {
     if (std::string why = unavailable(backend); !why.empty()) {
       skipped += why + "; ";
       continue;
@@ -291,15 +293,24 @@ TEST(Convolution, MatchesTheDirectSumOnTheGpuBackends) {
 // DEVICE placement: the signal and output in the backend's buffers, the
 // filter's spectrum multiplied in the forward plan's last kernel and the
 // window written by the inverse plan alone; every mode, both ways, rank 1-3.
+void device_cases(const char* backend) {
+  for (size_t i : {1, 2, 4, 7, 8, 9, 12, 16, 17}) {
+    SCOPED_TRACE("case " + std::to_string(i));
+    Case c = cases[i];
+    c.device = true;
+    check(c, backend);
+  }
+}
+
 TEST(Convolution, DeviceBuffersMatchTheDirectSumOnTheGpuBackends) {
-  std::string skipped = on_gpu_backends([](const char* backend) {
-    for (size_t i : {1, 2, 4, 7, 8, 9, 12, 16, 17}) {
-      SCOPED_TRACE("case " + std::to_string(i));
-      Case c = cases[i];
-      c.device = true;
-      check(c, backend);
-    }
-  });
+  std::string skipped = on_gpu_backends(device_cases);
+  if (!skipped.empty())
+    GTEST_SKIP() << skipped;
+}
+
+// The same on CUDA's native variants (a GPU machine: tests/cuda/gpu_check.sh runs it).
+TEST(Convolution, DeviceBuffersMatchTheDirectSumOnCuda) {
+  std::string skipped = on_gpu_backends(device_cases, {"cuda"});
   if (!skipped.empty())
     GTEST_SKIP() << skipped;
 }

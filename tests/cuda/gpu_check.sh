@@ -71,13 +71,15 @@ for variant in cufft native; do
   start "correctness.cuda.$variant" "$third" "$limit" env FFTMUX_TEST_BACKEND=cuda \
     FFTMUX_TEST_VARIANT=$variant "$build/bin/fftmux_correctness"
 done
+start convolution 1 "$limit" "$build/bin/fftmux_convolution_test" \
+  --gtest_filter='*OnCuda:*OnTheGpuBackends'
 wait
 note "suites took $((SECONDS - begin)) s"
 # The warm-plan timing alone: beside the shards it timed the scheduler (H200:
 # 7-12 ms a creation there, 0.5-0.8 ms alone).
 start warm_plans 1 "$limit" "$build/bin/fftmux_cuda_gpu_test" --gtest_filter=$warm
 wait
-for name in cuda_gpu warm_plans correctness.cuda.cufft correctness.cuda.native; do
+for name in cuda_gpu warm_plans correctness.cuda.cufft correctness.cuda.native convolution; do
   report "$name"
 done
 note "sweep.cuda: $(grep -v '^trial ' "$out/sweep.log" | tail -2 | tr '\n' ' ')"
