@@ -390,11 +390,18 @@ def dct(folder, ds):
                   "peer's DCT us (VkFFT, else FFTW)", "over the peer"], rows, right=range(2, 7))
 
 
+def conv_device(folder, ds):
+    """conv_device_bench's CSV: each device convolution beside the two FFTs of separate calls."""
+    rows = read_csv(folder, ds["file"])
+    head = list(rows[0].keys()) if rows else []
+    return table(head, [[r[h] for h in head] for r in rows], right=range(3, len(head)))
+
+
 RENDER = {"standing": standing, "convolutions": convolutions, "verify": verify,
           "gpu-check": gpu_check, "occupancy": occupancy, "quick": quick, "overhead": overhead,
           "count": count, "routing": routing, "autotune": autotune,
           "distributed": distributed, "suite": suite, "r2r": r2r, "fftconvolve": fftconvolve,
-          "half": half, "pace": pace, "dct": dct}
+          "half": half, "pace": pace, "dct": dct, "conv-device": conv_device}
 
 
 def results_md(folder):

@@ -144,7 +144,7 @@ struct Probe {
   bool odd = false; // not fitted: its time over its price is Model::odd
 };
 
-constexpr int64_t odd_probe = 3375; // 15^3: odd rows
+constexpr int64_t odd_probe = 16875; // 3^3 5^4: odd rows, beside the 16384-point probe
 
 // Latency, throughput at five lengths, F64, the bus, and odd rows. But for the
 // first, batches grow from 2^14 points until a run takes 3 ms (at 1 ms
@@ -154,12 +154,15 @@ constexpr int64_t odd_probe = 3375; // 15^3: odd rows
 // (3.8x its flops' time on the development machine) and host copies run
 // slower (Vulkan's staged path on an H100 machine: 1.4-1.8x CUDA's at 32
 // MiB a side, while a few MiB priced it cheaper).
-const Probe probes[] = {
-    {64, 1, FFTMUX_F32, FFTMUX_DEVICE, 0},         {256, 0, FFTMUX_F32, FFTMUX_DEVICE, 3e-3},
-    {16384, 0, FFTMUX_F32, FFTMUX_DEVICE, 3e-3},   {1 << 16, 0, FFTMUX_F32, FFTMUX_DEVICE, 3e-3},
-    {1 << 18, 0, FFTMUX_F32, FFTMUX_DEVICE, 3e-3}, {1 << 20, 0, FFTMUX_F32, FFTMUX_DEVICE, 1e-2},
-    {256, 0, FFTMUX_F64, FFTMUX_DEVICE, 3e-3},     {256, 0, FFTMUX_F32, FFTMUX_HOST, 1e-2},
-    {odd_probe, 0, FFTMUX_F32, FFTMUX_DEVICE, 3e-3, true}};
+const Probe probes[] = {{64, 1, FFTMUX_F32, FFTMUX_DEVICE, 0},
+                        {256, 0, FFTMUX_F32, FFTMUX_DEVICE, 3e-3},
+                        {16384, 0, FFTMUX_F32, FFTMUX_DEVICE, 3e-3},
+                        {1 << 16, 0, FFTMUX_F32, FFTMUX_DEVICE, 3e-3},
+                        {1 << 18, 0, FFTMUX_F32, FFTMUX_DEVICE, 3e-3},
+                        {1 << 20, 0, FFTMUX_F32, FFTMUX_DEVICE, 1e-2},
+                        {256, 0, FFTMUX_F64, FFTMUX_DEVICE, 3e-3},
+                        {256, 0, FFTMUX_F32, FFTMUX_HOST, 1e-2},
+                        {odd_probe, 0, FFTMUX_F32, FFTMUX_DEVICE, 3e-3, true}};
 constexpr int64_t probe_start = 1 << 14; // points a grown probe starts with
 constexpr int64_t probe_limit = 1 << 24; // elements a side at most
 
@@ -274,7 +277,8 @@ std::string text_of(const std::vector<Model>& all) {
       s << v;
     }
     std::snprintf(v, sizeof v, "%.6e", m.odd);
-    s << "]\nodd = " << v << "\nprobes = " << quote(m.probes) << "\ntimestamp = " << quote(m.timestamp) << '\n';
+    s << "]\nodd = " << v << "\nprobes = " << quote(m.probes)
+      << "\ntimestamp = " << quote(m.timestamp) << '\n';
   }
   return s.str();
 }

@@ -300,6 +300,9 @@ void device_cases(const char* backend) {
     c.device = true;
     check(c, backend);
   }
+  // Real F32 images and volumes of several passes a transform.
+  check({2, {1, 300, 300}, {1, 31, 31}, 1, 1, R, S, SAME, 0, true}, backend);
+  check({3, {24, 24, 24}, {8, 8, 8}, 2, 1, R, S, FULL, 0, true}, backend);
 }
 
 TEST(Convolution, DeviceBuffersMatchTheDirectSumOnTheGpuBackends) {
