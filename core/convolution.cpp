@@ -384,6 +384,9 @@ fftmux_status fftmux_convolution_execute_buffers(fftmux_convolution conv, fftmux
     if (!conv->device())
       invalid("convolution: its placement is FFTMUX_HOST; run it with fftmux_convolution_execute");
     check(fftmux_execute_buffers(conv->forward, FFTMUX_FORWARD, signal, conv->products_buffer));
+    // Two plans need not share a queue (cuda gives each a stream of its own): the inverse reads
+    // the products only once the forward plan has written them.
+    check(fftmux_plan_synchronize(conv->forward));
     check(fftmux_execute_buffers(conv->inverse, FFTMUX_INVERSE, conv->products_buffer, out));
   });
 }
