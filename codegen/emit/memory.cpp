@@ -176,7 +176,10 @@ void Emitter::mirror_pairs(const Layout& lay, const Side& side, bool store,
 // The statement that stores value v at logical position l of a side
 // (complex, real or real pairs), none past the elements it holds (Side::held).
 std::string Emitter::store_value(const Side& side, const std::string& l, bool alt,
-                                 const std::string& v) {
+                                 const std::string& value) {
+  std::string v = value;
+  if (k_.store_weights.offset >= 0)
+    v = "cmul(" + v + ", " + lookup(k_.store_weights, l) + ")";
   if (side.held == std::numeric_limits<int64_t>::max())
     return store_whole(side, l, alt, v);
   if (side.access != Access::real_pair)

@@ -59,9 +59,9 @@ void Planner::line(const Line& l, double scale, std::vector<Step> post, int64_t 
     k.load = l.load;
     k.store = l.store;
     k.steps = stages(l.n, sign, true, real_radix(l, !post.empty()));
+    k.steps.insert(k.steps.end(), post.begin(), post.end());
     weigh_load(k, l.pre);
     weigh_store(k, l.post);
-    k.steps.insert(k.steps.end(), post.begin(), post.end());
     if (!post.empty() && post.back().kind == Step::r2c_post) {
       if (post.back().table.offset < 0) // r2c_step(h, true) outside a chain's rows
         throw Unsupported("R2C's post step without its table");

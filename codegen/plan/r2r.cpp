@@ -1,6 +1,7 @@
 // Real-to-real transforms (DCT, DST): each axis a DFT of its logical size N' over the n reals
 // zero-extended, between two pointwise weights (tables.cpp: r2r_weight) that the DFT's first and
-// last kernels apply as they load and store: a line, a chain or Bluestein's convolution.
+// last kernels apply as they load and store: a line, a chain or Bluestein's convolution. A DCT-II
+// weighs nothing before: it is the R2C of its reals, a complex line of n points.
 #include "plan/planner.hpp"
 
 namespace fftmux::codegen::planning {
@@ -19,8 +20,13 @@ void Planner::r2r_line(int a, int64_t n, uint32_t kind, const Where& src, const 
   l.store.axes[0].limit = n; // y[k], k < n
   // An entry for every position the DFT's kernels index: N', or Bluestein's padded length.
   int64_t count = smooth(m) ? m : bluestein_shape(m).first;
-  l.pre = Table{tables.r2r(kind, n, true, ortho, count)};
   l.post = Table{tables.r2r(kind, n, false, ortho, count)};
+  if (kind == FFTMUX_DCT2) { // no weights before: the R2C of its reals zero-extended to N' = 2n
+    Side rs = user_side(src.s, src.b, a, m, false);
+    rs.held = n;
+    return r2c_halves(l, rs, l.store, n, scale);
+  }
+  l.pre = Table{tables.r2r(kind, n, true, ortho, count)};
   any_line(l, scale);
 }
 
@@ -38,10 +44,15 @@ void Planner::weigh_load(Kernel& k, const Table& pre) {
   k.steps.insert(k.steps.begin(), multiply(pre, i));
 }
 
-// Line::post on the values k stores, after its last step.
+// Line::post on the values k stores, after its last step: R2C's post step must end the steps, so
+// after it the store weighs them (Kernel::store_weights).
 void Planner::weigh_store(Kernel& k, const Table& post) {
   if (post.offset < 0)
     return;
+  if (!k.steps.empty() && k.steps.back().kind == Step::r2c_post) {
+    k.store_weights = post;
+    return;
+  }
   Index i;
   i.terms = k.store.axes[0].terms;
   k.steps.push_back(multiply(post, i));

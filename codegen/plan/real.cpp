@@ -34,61 +34,74 @@ void Planner::real_line(int a, int64_t n, const Where& src, const Where& dst, do
     any_line(l, scale);
     return;
   }
+  if (r2c)
+    return r2c_halves(l, rs, cs, h, scale);
   rs.access = Access::real_pair;
   l.n = h;
   int64_t fits = smooth(h) ? h : bluestein_length(h);
   Line half = l; // as a cluster would take it
-  half.load = r2c ? rs : cs;
-  half.store = r2c ? cs : rs;
-  if (!r2c)
-    half.load.access = Access::c2r;
+  half.load = cs;
+  half.load.access = Access::c2r;
+  half.store = rs;
+  bool fused = fits <= single_limit(smooth(h) ? 1 : 2) || (smooth(h) && cluster_rows(half, {}));
+  if (fused || real_columns(h)) { // or a chain with the pre step in its columns
+    l.load = cs;
+    l.load.access = Access::c2r;
+    l.load.length = h;
+    l.load.table = tables.half(n);
+    l.load.table.conj = true;
+    l.store = rs;
+    any_line(l, scale);
+    return;
+  }
+  // Long lines: a pointwise pass of the pre-processing into a packed copy of the half spectrum,
+  // then the half-length transform.
+  Side z = packed(take(h * product(l.digits)), h, l.digits, {{kElement, 1}});
+  mirror_pass(cs, z, l.digits, h, 1.0, Access::c2r);
+  l.load = z;
+  l.store = rs;
+  any_line(l, scale);
+}
+
+// R2C of an even line of 2h reals (rs, read as pairs) into cs: a half-length complex line with
+// the post step fused, in a chain's rows, or in a pass of its own. l.post: R2R's weights on the
+// outputs (a DCT-II as the R2C of its 2n reals zero-extended), cs then real, cut at h.
+void Planner::r2c_halves(Line l, Side rs, const Side& cs, int64_t h, double scale) {
+  rs.access = Access::real_pair;
+  l.n = h;
+  int64_t fits = smooth(h) ? h : bluestein_length(h);
+  Line half = l; // as a cluster would take it
+  half.load = rs;
+  half.store = cs;
   Step post;
   post.kind = Step::r2c_post;
   // The fused r2c post-processing reads whole complex values from shared
   // memory: the line must fit it in both components (or a cluster's).
-  bool fused =
-      (fits <= single_limit(smooth(h) ? 1 : 2) &&
-       (!r2c || 2 * (std::max(fits, h + 1) + 1) <= shared_scalars())) ||
-      (smooth(h) && cluster_rows(half, r2c ? std::vector<Step>{post} : std::vector<Step>{}));
-  // Or a chain with R2C's post step in its rows, C2R's pre step in its
-  // columns.
-  bool chained = !fused && (r2c ? real_rows(h) : real_columns(h));
+  bool fused = (fits <= single_limit(smooth(h) ? 1 : 2) &&
+                2 * (std::max(fits, h + 1) + 1) <= shared_scalars()) ||
+               (smooth(h) && !weighed(l) && cluster_rows(half, {post}));
+  // Or a chain with the post step in its rows.
+  bool chained = !fused && real_rows(h);
   if (fused || chained) {
-    if (r2c) {
-      l.load = rs;
-      l.store = cs;
-      if (chained) // X[h] from row 0 alone
-        l.store.axes[0].limit = h + 1;
-      if (smooth(h))
-        line(l, scale, {r2c_step(h, chained)});
-      else
-        bluestein(l, scale, true);
-    } else {
-      l.load = cs;
-      l.load.access = Access::c2r;
-      l.load.length = h;
-      l.load.table = tables.half(n);
-      l.load.table.conj = true;
-      l.store = rs;
-      any_line(l, scale);
-    }
+    l.load = rs;
+    l.store = cs;
+    if (chained) // X[h] from row 0 alone
+      l.store.axes[0].limit = std::min(l.store.axes[0].limit, h + 1);
+    if (smooth(h))
+      line(l, scale, {r2c_step(h, chained)});
+    else
+      bluestein(l, scale, true);
     return;
   }
-  // Long lines: the half-length transform and a pointwise pass of the
-  // pre/post-processing, through a packed copy of the half spectrum.
-  int64_t lines = product(l.digits);
-  Side z = packed(take(h * lines), h, l.digits, {{kElement, 1}});
-  if (r2c) {
-    l.load = rs;
-    l.store = z;
-    any_line(l, 1.0);
-    mirror_pass(z, cs, l.digits, h, scale, Access::r2c);
-  } else {
-    mirror_pass(cs, z, l.digits, h, 1.0, Access::c2r);
-    l.load = z;
-    l.store = rs;
-    any_line(l, scale);
-  }
+  // Long lines: the half-length transform and a pointwise pass of the post-processing, through a
+  // packed copy of the half spectrum.
+  Side z = packed(take(h * product(l.digits)), h, l.digits, {{kElement, 1}});
+  Table weights = l.post;
+  l.load = rs;
+  l.store = z;
+  l.post = Table{};
+  any_line(l, 1.0);
+  mirror_pass(z, cs, l.digits, h, scale, Access::r2c, true, weights);
 }
 
 // chained: the rows of a chain make the outputs, and line() gives the
@@ -137,8 +150,8 @@ bool Planner::real_columns(int64_t h) {
 // where lines interleaved in memory need a second or flat mapping.
 // (docs/codegen-rules.md: mirror_pass)
 void Planner::mirror_pass(const Side& from, const Side& to, const std::vector<int64_t>& digits,
-                          int64_t h, double scale, Access access, bool pairs) {
-  int64_t count = access == Access::r2c ? h + 1 : h;
+                          int64_t h, double scale, Access access, bool pairs, const Table& post) {
+  int64_t count = access == Access::r2c ? std::min(h + 1, to.axes[0].limit) : h;
   int64_t first = pairs ? h / 2 + 1 : count; // positions the pass walks
   int64_t chunk = std::min<int64_t>(first, pairs ? 512 : 1024);
   Kernel k;
@@ -155,6 +168,7 @@ void Planner::mirror_pass(const Side& from, const Side& to, const std::vector<in
   k.store = substitute(to, {{kElement, 1}, {0, chunk}}, 1);
   k.store.axes[0].limit = first;
   k.scale = scale;
+  k.store_weights = post;
   if (pairs) {
     k.real_step = RealStep::mirror_pairs;
     k.mirror_pairs = count;
@@ -162,7 +176,7 @@ void Planner::mirror_pass(const Side& from, const Side& to, const std::vector<in
   Kernel made = shaped(std::move(k), from.buffer, to.buffer);
   bool direct = made.load_mapping == Mapping::direct && made.store_mapping == Mapping::direct;
   if (pairs && !direct)
-    return mirror_pass(from, to, digits, h, scale, access, false);
+    return mirror_pass(from, to, digits, h, scale, access, false, post);
   push(std::move(made));
 }
 

@@ -80,6 +80,9 @@ void validate(const Kernel& k) {
   require(!k.butterfly_tail || planning::tail_fits(k), k,
           "a butterfly tail runs a last stage followed by multiplications alone, exchanged whole "
           "outside a cluster, stored in its layout, of several butterflies a thread");
+  require(k.store_weights.offset < 0 || (k.store_mapping != Mapping::flat && k.cluster == 1), k,
+          "store weights index the stored values by their position along the line: no flat "
+          "store, no cluster");
 }
 
 } // namespace fftmux::codegen

@@ -182,21 +182,28 @@ fftmux_desc r2r_problem(std::vector<int64_t> n, uint32_t kind, int64_t batch = 1
 
 // A real-to-real axis is its DFT of N' points with the weights applied by the kernels that load
 // the reals and store them: one kernel where the DFT fits one, a chain's column and row kernels,
-// Bluestein's; an inverse runs the inverse kind's DFT forward.
+// Bluestein's; an inverse runs the inverse kind's DFT forward. A DCT-II, which weighs nothing
+// before, is the R2C of its reals: a complex line of n points, the weights after its post step.
 TEST(Plan, RealToRealAxesAreOneKernelWhereTheirDftFits) {
-  for (int dir : {FFTMUX_FORWARD, FFTMUX_INVERSE}) {
-    Plan one = plan(r2r_problem({1000}, FFTMUX_DCT2, 7), dir, h200());
-    ASSERT_EQ(one.passes.size(), 1u) << one.summary;
-    const Kernel& k = one.passes[0].kernel;
-    EXPECT_EQ(k.length, 2000);
-    EXPECT_EQ(k.load.access, Access::real);
-    EXPECT_EQ(k.store.access, Access::real);
-    EXPECT_EQ(k.steps.front().kind, Step::multiply);
-    EXPECT_EQ(k.steps.back().kind, Step::multiply);
-    for (const Step& s : k.steps)
-      EXPECT_TRUE(s.kind != Step::stage || s.sign == -1) << "an inverse stage";
-    EXPECT_EQ(one.scratch_elements, 0u);
-  }
+  Plan dct2 = plan(r2r_problem({1000}, FFTMUX_DCT2, 7), FFTMUX_FORWARD, h200());
+  ASSERT_EQ(dct2.passes.size(), 1u) << dct2.summary;
+  const Kernel& half = dct2.passes[0].kernel;
+  EXPECT_EQ(half.length, 1000);
+  EXPECT_EQ(half.load.access, Access::real_pair);
+  EXPECT_EQ(half.store.access, Access::real);
+  EXPECT_EQ(half.steps.back().kind, Step::r2c_post);
+  EXPECT_GE(half.store_weights.offset, 0);
+  Plan dct3 = plan(r2r_problem({1000}, FFTMUX_DCT2, 7), FFTMUX_INVERSE, h200());
+  ASSERT_EQ(dct3.passes.size(), 1u) << dct3.summary;
+  const Kernel& k = dct3.passes[0].kernel;
+  EXPECT_EQ(k.length, 2000);
+  EXPECT_EQ(k.load.access, Access::real);
+  EXPECT_EQ(k.store.access, Access::real);
+  EXPECT_EQ(k.steps.front().kind, Step::multiply);
+  EXPECT_EQ(k.steps.back().kind, Step::multiply);
+  for (const Step& s : k.steps)
+    EXPECT_TRUE(s.kind != Step::stage || s.sign == -1) << "an inverse stage";
+  EXPECT_EQ(dct3.scratch_elements, 0u);
   // The first or last step multiplies by a table at the loaded or stored logical position.
   auto weighs = [](const Kernel& k, bool first) {
     const Step& s = first ? k.steps.front() : k.steps.back();
@@ -206,7 +213,7 @@ TEST(Plan, RealToRealAxesAreOneKernelWhereTheirDftFits) {
       same = s.index.terms[i].coord == at[i].coord && s.index.terms[i].coef == at[i].coef;
     return same;
   };
-  Plan chain = plan(r2r_problem({65536}, FFTMUX_DCT2), FFTMUX_FORWARD, h200());
+  Plan chain = plan(r2r_problem({65536}, FFTMUX_DCT4), FFTMUX_FORWARD, h200());
   ASSERT_EQ(chain.passes.size(), 2u) << chain.summary; // columns, rows: no pass of its own
   EXPECT_TRUE(weighs(chain.passes[0].kernel, true));
   EXPECT_EQ(chain.passes[0].kernel.load.access, Access::real);
@@ -217,6 +224,10 @@ TEST(Plan, RealToRealAxesAreOneKernelWhereTheirDftFits) {
   EXPECT_TRUE(prime.passes[0].kernel.convolution);
   EXPECT_TRUE(weighs(prime.passes[0].kernel, true));
   EXPECT_TRUE(weighs(prime.passes[0].kernel, false));
+  Plan halves = plan(r2r_problem({65536}, FFTMUX_DCT2), FFTMUX_FORWARD, h200());
+  ASSERT_EQ(halves.passes.size(), 3u) << halves.summary; // the R2C's chain, its post step's pass
+  EXPECT_GE(halves.passes.back().kernel.store_weights.offset, 0);
+  EXPECT_EQ(halves.passes.back().kernel.real_step, RealStep::mirror_pairs);
   Plan cube = plan(r2r_problem({16, 12, 10}, FFTMUX_DCT4), FFTMUX_FORWARD, h200());
   EXPECT_EQ(cube.passes.size(), 3u) << cube.summary;
   EXPECT_NE(cube.summary.find("dct4"), std::string::npos) << cube.summary;
@@ -261,6 +272,8 @@ TEST(Tables, RealToRealWeightsMakeEachDefinition) {
           if (r.kind == TableRun::r2r_pre || r.kind == TableRun::r2r_post)
             (r.kind == TableRun::r2r_pre ? pre : post)
                 .assign(t.begin() + r.at, t.begin() + r.at + r.count);
+        if (kind == FFTMUX_DCT2) // no weights before its R2C
+          pre.assign(size_t(geometry::logical_size(kind, n)), 1.0);
         ASSERT_EQ(int64_t(pre.size()), geometry::logical_size(kind, n));
         ASSERT_EQ(int64_t(post.size()), geometry::logical_size(kind, n));
         std::vector<long double> x(static_cast<size_t>(n));

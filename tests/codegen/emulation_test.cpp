@@ -606,6 +606,12 @@ TEST(Emulation, RealToReal) {
   check(r2r({10007}, {FFTMUX_DST3}, 1, FFTMUX_NORM_BACKWARD), "default");
   check(r2r({24, 20}, {FFTMUX_DCT1, FFTMUX_DST3}, 2, FFTMUX_NORM_ORTHO), "default");
   check(r2r({100}, {FFTMUX_DST2}, 3, FFTMUX_NORM_BACKWARD), "default", true);
+  // A DCT-II is the R2C of its reals: fused, a chain with its post step in a pass of its own,
+  // Bluestein's, and a 2D one beside a DST-II.
+  check(r2r({4096}, {FFTMUX_DCT2}, 2, FFTMUX_NORM_ORTHO), "default");
+  check(r2r({32768}, {FFTMUX_DCT2}, 1, FFTMUX_NORM_BACKWARD), "default");
+  check(r2r({4099}, {FFTMUX_DCT2}, 1, FFTMUX_NORM_FORWARD), "default");
+  check(r2r({24, 20}, {FFTMUX_DST2, FFTMUX_DCT2}, 2, FFTMUX_NORM_ORTHO, FFTMUX_F64), "default");
 }
 
 // A spectrum multiplying the forward transform's outputs (a convolution's product), fused into

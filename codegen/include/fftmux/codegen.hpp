@@ -341,6 +341,9 @@ struct Kernel {
   // Options::product: each complex value stored times table[product + (its memory index mod
   // product_points)], the index of a packed output (-1: none).
   int64_t product = -1, product_points = 0;
+  // R2R's weights after R2C's post step, which ends the steps: each value stored times
+  // store_weights[l], l its logical position along the line (offset < 0: none).
+  Table store_weights;
   int64_t positions =
       0; // positions of the line after the last step (length, or length+1 after r2c_post)
   Exchange exchange = Exchange::whole;
