@@ -22,7 +22,7 @@
 namespace fftmux::codegen {
 
 // Bumped whenever emitted code changes: part of every compiled-code cache key.
-constexpr int generator_version = 46;
+constexpr int generator_version = 47;
 
 // vulkan_pointers: Vulkan GLSL whose buffers are device addresses in push
 // constants (src, dst, table, then group_offset at byte 24).
