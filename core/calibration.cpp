@@ -226,6 +226,14 @@ bool run_probe(Backend& b, const Probe& probe, std::array<double, term_count>& x
   }
 }
 
+// The terms' price under the model's costs, before any length or odd factor.
+double terms_price(const Model& m, const std::array<double, term_count>& x) {
+  double priced = 0;
+  for (size_t j = 0; j < term_count; ++j)
+    priced += x[j] * m.seconds[j];
+  return priced;
+}
+
 // Each grown F32 probe of the backend's own memory: its time over the
 // fitted price, by its length (what the terms cannot say of a length).
 std::vector<LengthFactor> lengths_of(const Model& m, const std::vector<const Probe*>& ran,
@@ -236,9 +244,7 @@ std::vector<LengthFactor> lengths_of(const Model& m, const std::vector<const Pro
     const Probe& p = *ran[i];
     if (p.batch || p.precision != FFTMUX_F32 || p.placement != FFTMUX_DEVICE)
       continue;
-    double priced = 0;
-    for (size_t j = 0; j < term_count; ++j)
-      priced += x[i][j] * m.seconds[j];
+    double priced = terms_price(m, x[i]);
     if (priced > 0)
       out.push_back({double(p.n), t[i] / priced});
   }
@@ -433,9 +439,7 @@ std::shared_ptr<const Model> Calibrations::measure(Backend& b, std::string& note
   if (!f64) // no F64 probe ran: a double-precision flop as two single ones
     m->seconds[f64_extra] = m->seconds[flop_f32];
   m->lengths = lengths_of(*m, ran, x, t);
-  double odd_priced = 0;
-  for (size_t j = 0; j < term_count; ++j)
-    odd_priced += odd_row[j] * m->seconds[j];
+  double odd_priced = terms_price(*m, odd_row);
   if (odd_priced > 0 && odd_seconds > 0)
     m->odd = odd_seconds / (odd_priced * m->length_factor(double(odd_probe)));
   if (std::all_of(m->seconds.begin(), m->seconds.end(), [](double v) { return v == 0; })) {

@@ -16,11 +16,6 @@ namespace {
 
 using cd = std::complex<double>;
 
-void check(fftmux_status s) {
-  if (s != FFTMUX_OK)
-    fail(s, fftmux_last_error());
-}
-
 // Scalar i of a filter array of the convolution's precision, as a double.
 double scalar(const ConvGeometry& g, const void* v, int64_t i) {
   return g.desc.precision == FFTMUX_F64 ? static_cast<const double*>(v)[i]
@@ -55,7 +50,7 @@ std::vector<cd> transformed(fftmux_context ctx, const ConvGeometry& g, const voi
   fftmux_plan plan = create_plan(ctx, &d, nullptr, nullptr);
   fftmux_status st = fftmux_execute(plan, FFTMUX_FORWARD, x.data(), s.data());
   fftmux_plan_destroy(plan);
-  check(st);
+  check_inner(st);
   return s;
 }
 

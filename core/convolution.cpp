@@ -46,13 +46,16 @@ struct fftmux_convolution_s {
   }
 };
 
-namespace {
+namespace fftmux {
 
-// Turns a failed inner call into this call's failure, keeping its message.
-void check(fftmux_status s) {
+void check_inner(fftmux_status s) {
   if (s != FFTMUX_OK)
     fail(s, fftmux_last_error());
 }
+
+} // namespace fftmux
+
+namespace {
 
 size_t real_size(const ConvGeometry& g) {
   return g.desc.precision == FFTMUX_F64 ? sizeof(double) : sizeof(float);
@@ -91,20 +94,25 @@ fftmux_desc fft_desc(const ConvGeometry& g, uint32_t kind, int64_t batch, uint32
   return d;
 }
 
-fftmux_status try_plan(fftmux_context ctx, const fftmux_desc& d, const char* backend,
-                       const char* variant, uint32_t threads, fftmux_plan* plan) {
+fftmux_plan_options plan_options(const char* backend, const char* variant, uint32_t threads) {
   fftmux_plan_options o;
   fftmux_plan_options_init(&o);
   o.backend = backend;
   o.variant = variant;
   o.threads = threads;
+  return o;
+}
+
+fftmux_status try_plan(fftmux_context ctx, const fftmux_desc& d, const char* backend,
+                       const char* variant, uint32_t threads, fftmux_plan* plan) {
+  fftmux_plan_options o = plan_options(backend, variant, threads);
   return fftmux_plan_create(ctx, &d, &o, plan);
 }
 
 fftmux_plan make_plan(fftmux_context ctx, const fftmux_desc& d, const char* backend,
                       const char* variant, uint32_t threads) {
   fftmux_plan plan = nullptr;
-  check(try_plan(ctx, d, backend, variant, threads, &plan));
+  check_inner(try_plan(ctx, d, backend, variant, threads, &plan));
   return plan;
 }
 
@@ -218,14 +226,14 @@ void transform_filters(fftmux_context ctx, fftmux_convolution_s& c, const void* 
     pad(g, g.m, F, filter, c.results.get());
   }
   const char *backend = nullptr, *variant = nullptr;
-  check(fftmux_plan_backend(c.forward, &backend, &variant));
+  check_inner(fftmux_plan_backend(c.forward, &backend, &variant));
   fftmux_plan plan =
       make_plan(ctx, fft_desc(g, g.desc.kind, F, FFTMUX_NORM_NONE, c.pads ? &g.m : nullptr),
                 backend, variant, threads);
   const void* from = c.pads ? filter : c.results.get();
   fftmux_status s = fftmux_execute(plan, FFTMUX_FORWARD, from, c.filters.get());
   fftmux_plan_destroy(plan);
-  check(s);
+  check_inner(s);
 }
 
 // DEVICE: the forward plan pads the signals and multiplies their spectra by the filter's, which
@@ -237,16 +245,12 @@ void device_plans(fftmux_context ctx, fftmux_convolution_s& c, const void* filte
   check_filter(g, filter,
                layout == FFTMUX_FILTER_SPECTRUM ? g.spectrum_points() * 2
                                                 : g.filter_points() * (g.real() ? 1 : 2));
-  fftmux_plan_options po;
-  fftmux_plan_options_init(&po);
-  po.backend = o.backend;
-  po.variant = o.variant;
-  po.threads = o.threads;
+  fftmux_plan_options po = plan_options(o.backend, o.variant, o.threads);
   fftmux_desc f = fft_desc(g, g.desc.kind, g.desc.batch, FFTMUX_NORM_NONE, &g.n);
   f.placement = FFTMUX_DEVICE;
   c.forward = create_plan(ctx, &f, &po, filter_spectrum(ctx, g, filter, layout));
   c.pads = true;
-  check(fftmux_plan_backend(c.forward, &po.backend, nullptr));
+  check_inner(fftmux_plan_backend(c.forward, &po.backend, nullptr));
   fftmux_desc i =
       fft_desc(g, g.real() ? FFTMUX_C2R : FFTMUX_C2C, g.desc.batch, FFTMUX_NORM_BACKWARD);
   i.placement = FFTMUX_DEVICE;
@@ -254,7 +258,7 @@ void device_plans(fftmux_context ctx, fftmux_convolution_s& c, const void* filte
   std::copy(w.begin(), w.end(), i.out_extent);
   c.inverse = create_plan(ctx, &i, &po, nullptr);
   uint64_t bytes = uint64_t(g.desc.batch * g.spectrum_points()) * 2 * real_size(g);
-  check(fftmux_buffer_create_for_plan(c.forward, bytes, &c.products_buffer));
+  check_inner(fftmux_buffer_create_for_plan(c.forward, bytes, &c.products_buffer));
 }
 
 // The first release's fields end at variant: a later struct_size covers more,
@@ -269,9 +273,9 @@ fftmux_convolution_options read_options(const fftmux_convolution_options* option
 
 std::string plan_text(fftmux_plan plan) {
   size_t needed = 0;
-  check(fftmux_plan_explain(plan, nullptr, 0, &needed));
+  check_inner(fftmux_plan_explain(plan, nullptr, 0, &needed));
   std::string text(needed, '\0');
-  check(fftmux_plan_explain(plan, text.data(), needed, nullptr));
+  check_inner(fftmux_plan_explain(plan, text.data(), needed, nullptr));
   text.resize(needed - 1);
   return text;
 }
@@ -331,7 +335,7 @@ fftmux_status fftmux_convolution_create(fftmux_context ctx, const fftmux_conv_de
     const int64_t B = g.desc.batch, F = g.desc.filters;
     forward_plan(ctx, *c, o);
     const char* backend = nullptr;
-    check(fftmux_plan_backend(c->forward, &backend, nullptr));
+    check_inner(fftmux_plan_backend(c->forward, &backend, nullptr));
     uint32_t back = g.real() ? FFTMUX_C2R : FFTMUX_C2C;
     c->inverse = make_plan(ctx, fft_desc(g, back, B * F, FFTMUX_NORM_BACKWARD), backend, o.variant,
                            o.threads);
@@ -365,12 +369,12 @@ fftmux_status fftmux_convolution_execute(fftmux_convolution conv, const void* si
     if (!c.pads)
       pad(c.g, c.g.n, c.g.desc.batch, signal, c.padded.data());
     const void* from = c.pads ? signal : c.padded.data();
-    check(fftmux_execute(c.forward, FFTMUX_FORWARD, from, c.spectra.get()));
+    check_inner(fftmux_execute(c.forward, FFTMUX_FORWARD, from, c.spectra.get()));
     if (c.g.desc.precision == FFTMUX_F64)
       multiply<double>(c);
     else
       multiply<float>(c);
-    check(fftmux_execute(c.inverse, FFTMUX_INVERSE, c.product_memory(), c.results.get()));
+    check_inner(fftmux_execute(c.inverse, FFTMUX_INVERSE, c.product_memory(), c.results.get()));
     gather(c, out);
   });
 }
@@ -383,11 +387,12 @@ fftmux_status fftmux_convolution_execute_buffers(fftmux_convolution conv, fftmux
     require(out, "out");
     if (!conv->device())
       invalid("convolution: its placement is FFTMUX_HOST; run it with fftmux_convolution_execute");
-    check(fftmux_execute_buffers(conv->forward, FFTMUX_FORWARD, signal, conv->products_buffer));
+    check_inner(
+        fftmux_execute_buffers(conv->forward, FFTMUX_FORWARD, signal, conv->products_buffer));
     // Two plans need not share a queue (cuda gives each a stream of its own): the inverse reads
     // the products only once the forward plan has written them.
-    check(fftmux_plan_synchronize(conv->forward));
-    check(fftmux_execute_buffers(conv->inverse, FFTMUX_INVERSE, conv->products_buffer, out));
+    check_inner(fftmux_plan_synchronize(conv->forward));
+    check_inner(fftmux_execute_buffers(conv->inverse, FFTMUX_INVERSE, conv->products_buffer, out));
   });
 }
 
@@ -395,7 +400,7 @@ fftmux_status fftmux_convolution_backend(fftmux_convolution conv, const char** b
                                          const char** variant) {
   return guard("fftmux_convolution_backend", [&] {
     require(conv, "convolution");
-    check(fftmux_plan_backend(conv->forward, backend, variant));
+    check_inner(fftmux_plan_backend(conv->forward, backend, variant));
   });
 }
 

@@ -41,6 +41,9 @@ ConvGeometry conv_geometry(const fftmux_conv_desc* desc);
 
 std::string describe(const ConvGeometry& g);
 
+// Turns a failed inner call into the calling entry's failure, keeping its message.
+void check_inner(fftmux_status s);
+
 // A DEVICE convolution's one filter as the spectrum its forward plan multiplies by, interleaved
 // doubles (conj for a correlation, times the phases that start the inverse at the mode's window).
 std::shared_ptr<const std::vector<double>>

@@ -427,7 +427,5 @@ const std::vector<const char*>& variant_names() {
 
 FFTMUX_PLUGIN_TABLE_DEVICES(fftmux::cuda,
                             plugin::whole_identity("cuda", FFTMUX_DOMAIN_CUDA, variant_names(),
-                                                   plugin::half_caps | FFTMUX_CAP_DEVICES |
-                                                       FFTMUX_CAP_R2R | FFTMUX_CAP_PADDING |
-                                                       FFTMUX_CAP_PRODUCT),
+                                                   codegen::generated_caps | FFTMUX_CAP_DEVICES),
                             plan_set_stream)

@@ -226,6 +226,5 @@ FFTMUX_PLUGIN_TABLE_OPTIONAL(
     fftmux::opengl,
     fftmux::plugin::whole_identity("opengl", FFTMUX_DOMAIN_OPENGL,
                                    codegen::offered(codegen::Api::opengl).names,
-                                   fftmux::plugin::half_caps | FFTMUX_CAP_PADDING | FFTMUX_CAP_R2R |
-                                       FFTMUX_CAP_PRODUCT),
+                                   codegen::generated_caps),
     nullptr, plan_create_v2)

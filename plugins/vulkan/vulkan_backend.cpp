@@ -219,6 +219,5 @@ FFTMUX_PLUGIN_TABLE_OPTIONAL(
     fftmux::vulkan,
     fftmux::plugin::whole_identity("vulkan", FFTMUX_DOMAIN_VULKAN,
                                    codegen::offered(codegen::Api::vulkan).names,
-                                   fftmux::plugin::half_caps | FFTMUX_CAP_PADDING | FFTMUX_CAP_R2R |
-                                       FFTMUX_CAP_PRODUCT),
+                                   codegen::generated_caps),
     nullptr, plan_create_v2)

@@ -6,6 +6,7 @@
 
 #include <fftmux/codegen.hpp>
 #include <fftmux/desc_geometry.hpp>
+#include <fftmux/plugin.h>
 
 #include <cstdint>
 #include <memory>
@@ -14,6 +15,11 @@
 #include <vector>
 
 namespace fftmux::codegen {
+
+// What the generated kernels run beyond the first release's API, for the GPU plugins' tables:
+// 16-bit storage, real-to-real kinds, padded sides and a fused product.
+constexpr uint32_t generated_caps =
+    FFTMUX_CAP_F16 | FFTMUX_CAP_BF16 | FFTMUX_CAP_R2R | FFTMUX_CAP_PADDING | FFTMUX_CAP_PRODUCT;
 
 // FFTMUX_FORWARD and/or FFTMUX_INVERSE: what a plan of desc runs.
 std::vector<int> directions(const fftmux_desc& desc);
