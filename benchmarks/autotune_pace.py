@@ -4,7 +4,8 @@ what autotune's pace is made of: per part its wall seconds and problems; per
 problem started (not those the budget left out) its wall seconds (from the
 records' done_seconds), the candidates
 planned (distinct code), timed, skipped, the seconds their planning took,
-the seconds their timed runs took, and the route. Writes the JSON that results.py's
+their checks took (where the records have them), the seconds their timed
+runs took, and the route. Writes the JSON that results.py's
 `pace` renderer tables.
 
     autotune_pace.py OUT.json PART=SECONDS=FILE.json [PART=SECONDS=FILE.json ...]
@@ -33,6 +34,7 @@ def part(name, seconds, path):
                      "same_code": sum(1 for r in rs if r.get("same_as")),
                      "skipped": sum(1 for r in rs if not r["ok"] and "skipped" in r["reason"]),
                      "plan_seconds": round(sum(r["plan_seconds"] for r in distinct), 3),
+                     "check_seconds": round(sum(r.get("check_seconds", 0.0) for r in distinct), 3),
                      "timed_seconds": round(sum(r["runs"] * r["median_seconds"] for r in timed), 3),
                      "route": f"{best['backend']}/{best['variant']}" if best else ""})
         if done:

@@ -234,16 +234,21 @@ def autotune(folder, ds):
 
 
 def pace(folder, ds):
-    """autotune_pace.py: the default set's parts, their wall time and planning."""
+    """autotune_pace.py: the default set's parts, their wall time, planning and checks."""
     parts = read_json(folder, ds["file"])["parts"]
+
+    def summed(p, key):
+        xs = [x[key] for x in p["problems"] if key in x]
+        return f"{sum(xs):.0f}" if xs else ""
+
     out = table(["part", "problems", "seconds", "s a problem", "candidates planned",
-                 "planning s (all threads)", "skipped"],
+                 "planning s (all threads)", "checks s (all threads)", "skipped"],
                 [[p["part"], len(p["problems"]), f"{p['seconds']:.0f}",
                   f"{p['seconds'] / len(p['problems']):.1f}",
-                  sum(x["planned"] for x in p["problems"]),
-                  f"{sum(x['plan_seconds'] for x in p['problems']):.0f}",
-                  sum(x["skipped"] for x in p["problems"])] for p in parts],
-                right=range(1, 7))
+                  sum(x["planned"] for x in p["problems"]), summed(p, "plan_seconds"),
+                  summed(p, "check_seconds"), sum(x["skipped"] for x in p["problems"])]
+                 for p in parts],
+                right=range(1, 8))
     return out
 
 

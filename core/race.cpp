@@ -52,6 +52,7 @@ void phases(Entry& e, uint32_t repeats) {
   fftmux_tune_record& r = e.record;
   if (!t.buffers())
     return;
+  t.host_sides();
   const fftmux_backend_v1& tab = t.b().table();
   std::vector<double> up, ex, down;
   for (uint32_t i = 0; i < repeats; ++i) {
@@ -78,6 +79,7 @@ void copy_result(const Entry& from, Entry& to) {
   r.ok = f.ok;
   std::memcpy(r.reason, f.reason, sizeof r.reason);
   r.plan_seconds = f.plan_seconds;
+  r.check_seconds = f.check_seconds;
   r.median_seconds = f.median_seconds;
   r.spread_seconds = f.spread_seconds;
   r.execute_seconds = f.execute_seconds;
@@ -160,6 +162,7 @@ std::vector<Entry*> Race::prepare(std::vector<Entry*> list) {
     try {
       e->t.prepare(seeds[e], true);
       e->record.plan_seconds = e->t.plan_seconds;
+      e->record.check_seconds = e->t.check_seconds;
       e->record.round_trip_error = e->t.round_trip_error;
     } catch (const Error& err) {
       fail_record(e->record, err.what());

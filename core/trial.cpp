@@ -163,43 +163,75 @@ fftmux_desc first_of(const Problem& p) {
   return p.desc.kind == FFTMUX_C2R ? inverse_of(p.desc) : p.desc;
 }
 
-// The check's input: the problem's (Trial::input), else drawn into drawn.
-const CheckInput& input_of(const Trial& t, uint64_t seed, CheckInput& drawn) {
-  if (t.input)
-    return *t.input;
-  drawn = check_input(t.problem, seed);
-  return drawn;
-}
+// The plans of a round trip: the candidate's and the one that undoes it,
+// in the order they run (C2R's starts from the real side, through the
+// R2C plan), and the factor that the two directions' norms leave over.
+// Where the undoing problem is the candidate's own (C2C and R2R of one
+// layout), the candidate's plan runs both directions, as callers run it.
+struct RoundTrip {
+  PluginPlan other;
+  const PluginPlan* forward;
+  const PluginPlan* inverse;
+  fftmux_desc first;
+  double c;
+};
 
-// inverse(forward(x)) against x, scaled by what the norms leave over. The
-// check's arrays then serve as the trial's own (their values are finite),
-// so that a candidate allocates its sides once, and clears them never; x is
-// the problem's (Trial::input) where the race drew it for every candidate.
-double round_trip(Trial& t, uint64_t seed) {
+void plan_round_trip(Trial& t, RoundTrip& r) {
   const Problem& p = t.problem;
   fftmux_desc undo = inverse_of(p.desc);
-  Problem q = validate(&undo);
-  PluginPlan other;
-  t.create(q, other);
-  bool c2r = p.desc.kind == FFTMUX_C2R;
-  const Problem& first = c2r ? q : p;
-  const PluginPlan& a = c2r ? other : t.plan;
-  const PluginPlan& b = c2r ? t.plan : other;
-  CheckInput drawn;
-  const CheckInput& x = input_of(t, seed, drawn);
+  r.first = p.desc;
+  r.forward = r.inverse = &t.plan;
+  if (std::memcmp(&undo, &p.desc, sizeof undo) != 0) { // else the plan runs both ways
+    Problem q = validate(&undo);
+    t.create(q, r.other);
+    bool c2r = p.desc.kind == FFTMUX_C2R;
+    r.first = c2r ? q.desc : p.desc;
+    r.forward = c2r ? &r.other : &t.plan;
+    r.inverse = c2r ? &t.plan : &r.other;
+  }
+  r.c = scale_factor(p, FFTMUX_FORWARD) * scale_factor(p, FFTMUX_INVERSE) *
+        geometry::logical_points(p.desc);
+}
+
+// The relative L2 distance of input side `data` from c x; infinite where it is not finite.
+double error_of(const RoundTrip& r, const void* data, const CheckInput& x) {
+  auto [diff, norm] = distance_as(r.first, data, x.x, r.c);
+  return std::isfinite(double(diff)) ? double(std::sqrt(diff / norm)) : INFINITY;
+}
+
+// inverse(forward(x)) against x through host memory. The check's arrays
+// then serve as the trial's own (their values are finite), so that a
+// candidate allocates its sides once and clears them never.
+double round_trip(Trial& t, const CheckInput& x) {
+  const Problem& p = t.problem;
+  RoundTrip r;
+  plan_round_trip(t, r);
   Bytes buf(span(p)), mid(p.in_place() ? 0 : span(p));
-  store(first.desc, true, x, buf.data());
+  std::memcpy(buf.data(), x.stored.data(), x.stored.size());
   void* y = p.in_place() ? buf.data() : mid.data();
-  t.run_host(a, FFTMUX_FORWARD, buf.data(), y);
-  t.run_host(b, FFTMUX_INVERSE, y, buf.data());
-  double c = scale_factor(p, FFTMUX_FORWARD) * scale_factor(p, FFTMUX_INVERSE) *
-             geometry::logical_points(p.desc);
-  auto [diff, norm] = distance_as(first.desc, buf.data(), x, c);
-  if (!std::isfinite(double(diff)))
-    return INFINITY;
+  t.run_host(*r.forward, FFTMUX_FORWARD, buf.data(), y);
+  t.run_host(*r.inverse, FFTMUX_INVERSE, y, buf.data());
+  double error = error_of(r, buf.data(), x);
   t.in = std::move(buf);
   t.out = std::move(mid);
-  return double(std::sqrt(diff / norm));
+  return error;
+}
+
+// The same round trip on the backend's buffers, which keep its result as
+// the timed runs' input: one upload and one download, no host sides.
+double device_round_trip(Trial& t, const CheckInput& x) {
+  RoundTrip r;
+  plan_round_trip(t, r);
+  const fftmux_backend_v1& tab = t.b().table();
+  t.b().call("buffer_write",
+             [&] { return tab.buffer_write(t.bin.handle, 0, x.stored.data(), x.stored.size()); });
+  void* y = t.problem.in_place() ? t.bin.handle : t.bout.handle;
+  t.run_buffers(*r.forward, FFTMUX_FORWARD, t.bin.handle, y);
+  t.run_buffers(*r.inverse, FFTMUX_INVERSE, y, t.bin.handle);
+  Bytes back(x.stored.size());
+  t.b().call("buffer_read",
+             [&] { return tab.buffer_read(t.bin.handle, 0, back.data(), back.size()); });
+  return error_of(r, back.data(), x);
 }
 
 // The values of a side of shape from (batch-major, packed as load gives
@@ -227,7 +259,7 @@ std::vector<double> reshaped(const std::vector<double>& v, const Shape& from, co
 // A padded problem's check, where a round trip would lose what the output
 // extents cut: its result against the whole problem's (same backend and
 // variant) on the zero-extended input, cut to the output extents.
-double padded_check(Trial& t, uint64_t seed) {
+double padded_check(Trial& t, const std::vector<double>& x) {
   const Problem& p = t.problem;
   fftmux_desc w = p.desc;
   for (auto* v : {w.in_extent, w.out_extent, w.in_strides, w.out_strides})
@@ -237,8 +269,6 @@ double padded_check(Trial& t, uint64_t seed) {
   PluginPlan other;
   t.create(whole, other);
   Shape held_in = plugin::shape(p.desc, true), whole_in = plugin::shape(whole.desc, true);
-  CheckInput drawn;
-  const CheckInput& x = input_of(t, seed, drawn);
   std::vector<unsigned char> in(p.in.span_bytes), out(p.out.span_bytes);
   std::vector<unsigned char> win(whole.in.span_bytes), wout(whole.out.span_bytes);
   store(p.desc, true, x, in.data());
@@ -262,8 +292,17 @@ double padded_check(Trial& t, uint64_t seed) {
 } // namespace
 
 CheckInput check_input(const Problem& p, uint64_t seed) {
-  fftmux_desc first = plugin::padded(p.desc) ? p.desc : first_of(p);
-  return random_values(count(first, plugin::shape(first, true)), seed);
+  bool padded = plugin::padded(p.desc);
+  fftmux_desc first = padded ? p.desc : first_of(p);
+  CheckInput in;
+  in.x = random_values(count(first, plugin::shape(first, true)), seed);
+  if (!padded) {
+    Problem f = validate(&first);
+    in.stored = Bytes(f.in.span_bytes);
+    std::memset(in.stored.data(), 0, in.stored.size()); // a strided layout's gaps
+    store(first, true, in.x, in.stored.data());
+  }
+  return in;
 }
 
 namespace {
@@ -285,14 +324,16 @@ void Trial::run_host(const PluginPlan& p, int dir, const void* x, void* y) {
   b().call("execute", [&] { return b().table().execute(p.handle, dir, x, y); });
 }
 
-void Trial::run_device() {
+void Trial::run_buffers(const PluginPlan& p, int dir, void* x, void* y) {
   const fftmux_backend_v1& t = b().table();
-  void* y = problem.in_place() ? bin.handle : bout.handle;
-  b().call("execute_buffers", [&] {
-    return t.execute_buffers(plan.handle, own_direction(problem.desc), bin.handle, y);
-  });
-  if (t.synchronize)
-    b().call("synchronize", [&] { return t.synchronize(plan.handle); });
+  b().call("execute_buffers", [&] { return t.execute_buffers(p.handle, dir, x, y); });
+  if (t.synchronize) // plans may run on streams of their own
+    b().call("synchronize", [&] { return t.synchronize(p.handle); });
+}
+
+void Trial::run_device() {
+  run_buffers(plan, own_direction(problem.desc), bin.handle,
+              problem.in_place() ? bin.handle : bout.handle);
 }
 
 void Trial::run() {
@@ -311,29 +352,42 @@ void Trial::make_plan() {
 void Trial::prepare(uint64_t seed, bool verify) {
   if (!plan.handle)
     make_plan();
-  if (verify) {
-    round_trip_error =
-        plugin::padded(problem.desc) ? padded_check(*this, seed) : round_trip(*this, seed);
-    if (!(round_trip_error <= bound(problem)))
-      fail(FFTMUX_ERROR_BACKEND, "wrong results: the round trip error " +
-                                     std::to_string(round_trip_error) + " exceeds " +
-                                     std::to_string(bound(problem)));
+  auto start = Clock::now();
+  if (buffers())
+    for (PluginBuffer* buf : {&bin, &bout}) {
+      buf->backend = &b();
+      b().call("buffer_alloc",
+               [&] { return b().table().buffer_alloc(b().handle(), span(problem), &buf->handle); });
+    }
+  CheckInput drawn;
+  const CheckInput* x = input;
+  if (verify && !x)
+    x = &(drawn = check_input(problem, seed));
+  bool padded = plugin::padded(problem.desc);
+  if (verify && on_device() && !padded) {
+    round_trip_error = device_round_trip(*this, *x);
+  } else {
+    if (verify)
+      round_trip_error = padded ? padded_check(*this, x->x) : round_trip(*this, *x);
+    host_sides();
+    if (buffers())
+      b().call("buffer_write", [&] {
+        return b().table().buffer_write(bin.handle, 0, in.data(), problem.in.span_bytes);
+      });
   }
+  check_seconds = since(start);
+  if (verify && !(round_trip_error <= bound(problem)))
+    fail(FFTMUX_ERROR_BACKEND, "wrong results: the round trip error " +
+                                   std::to_string(round_trip_error) + " exceeds " +
+                                   std::to_string(bound(problem)));
+}
+
+void Trial::host_sides() {
   for (Bytes* side : {&in, &out})
     if (side->size() != span(problem)) {
       *side = Bytes(span(problem));
       std::memset(side->data(), 0, side->size()); // timed runs read finite values
     }
-  if (!buffers())
-    return;
-  const fftmux_backend_v1& tab = b().table();
-  for (PluginBuffer* buf : {&bin, &bout}) {
-    buf->backend = &b();
-    b().call("buffer_alloc",
-             [&] { return tab.buffer_alloc(b().handle(), span(problem), &buf->handle); });
-  }
-  b().call("buffer_write",
-           [&] { return tab.buffer_write(bin.handle, 0, in.data(), problem.in.span_bytes); });
 }
 
 } // namespace fftmux

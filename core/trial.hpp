@@ -68,8 +68,14 @@ struct Bytes {
   size_t size() const { return n; }
 };
 
-// The input of a problem's checks, drawn once for all its candidates.
-using CheckInput = std::vector<double>;
+// The input of a problem's checks, drawn once for all its candidates: its
+// values, and (but for padded problems) those values stored in the layout
+// and precision of the side a round trip starts from, which every
+// candidate copies or uploads as they are.
+struct CheckInput {
+  std::vector<double> x;
+  Bytes stored;
+};
 
 struct Trial {
   Candidate c;
@@ -78,16 +84,19 @@ struct Trial {
   Bytes in, out;
   const CheckInput* input = nullptr; // check_input(problem, ...) when shared; else drawn
   PluginBuffer bin, bout;
-  double plan_seconds = -1, round_trip_error = -1;
+  double plan_seconds = -1, check_seconds = -1, round_trip_error = -1;
 
   Backend& b() const { return *c.backend; }
   bool buffers() const { return b().table().buffer_alloc != nullptr; }
   bool on_device() const { return problem.desc.placement == FFTMUX_DEVICE && buffers(); }
 
   // Creates the plan, checks inverse(forward(x)) against x when verify is
-  // set (Error(BACKEND) over the bound) and allocates the data and, for the
-  // DEVICE placement, the backend's buffers.
+  // set (Error(BACKEND) over the bound; on the backend's buffers for the
+  // DEVICE placement, with no host copy of the data) and allocates the
+  // data: host sides for HOST plans, the backend's buffers where it has them.
   void prepare(uint64_t seed, bool verify);
+  // The host sides, allocated (zeros) where prepare left them out.
+  void host_sides();
   // Creates the plan alone, timed (prepare then keeps it).
   void make_plan();
   // One execution of the problem's own direction: host memory end to end
@@ -96,6 +105,7 @@ struct Trial {
   void run_device();
   void create(const Problem& p, PluginPlan& into);
   void run_host(const PluginPlan& p, int direction, const void* x, void* y);
+  void run_buffers(const PluginPlan& p, int direction, void* x, void* y);
 };
 
 // Bytes of the larger side.

@@ -152,6 +152,7 @@ nlohmann::json to_json(const Progress& p) {
                    {"ok", bool(r.ok)},
                    {"reason", r.reason},
                    {"plan_seconds", r.plan_seconds},
+                   {"check_seconds", r.check_seconds},
                    {"upload_seconds", r.upload_seconds},
                    {"execute_seconds", r.execute_seconds},
                    {"download_seconds", r.download_seconds},

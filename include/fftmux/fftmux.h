@@ -419,6 +419,7 @@ typedef struct fftmux_tune_record {
   char same_as[64]; /* the variant whose kernels this one runs, timed once for both; "" */
   uint32_t runs;    /* timed runs behind median_seconds (a race times the losers less) */
   uint32_t reserved;
+  double check_seconds; /* the round trip's check, with the data's allocation and upload */
 } fftmux_tune_record;
 
 typedef void (*fftmux_tune_progress)(void* user, const fftmux_tune_record* record);

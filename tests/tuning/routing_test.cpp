@@ -167,6 +167,7 @@ TEST_F(Routing, ConsecutiveDeviceProblemsAreTunedWithTheNextPlannedAhead) {
     if (r.ok && r.runs > 0 && !r.same_as[0]) {
       timed.insert(r.desc.n[0]);
       EXPECT_GT(r.plan_seconds, 0) << r.desc.n[0] << " " << r.variant;
+      EXPECT_GT(r.check_seconds, 0) << r.desc.n[0] << " " << r.variant;
       EXPECT_GE(r.round_trip_error, 0) << r.desc.n[0] << " " << r.variant << ": checked";
     }
   EXPECT_EQ(timed, (std::set<int64_t>{16, 32, 64}));

@@ -55,6 +55,7 @@ TEST_F(Tuning, RecordsCarryEveryPhase) {
   for (const auto& r : records) {
     EXPECT_EQ(r.ok, 1u) << r.reason;
     EXPECT_GT(r.plan_seconds, 0);
+    EXPECT_GT(r.check_seconds, 0);
     EXPECT_GT(r.upload_seconds, 0);
     EXPECT_GT(r.download_seconds, 0);
     EXPECT_GT(r.median_seconds, 0);
@@ -137,19 +138,25 @@ TEST_F(Tuning, ABackendFailingAtPlanCreationFallsBack) {
       << p.explain();
 }
 
+// On device data the round trip runs on the backend's buffers: a wrong
+// result there is caught as on host data.
 TEST_F(Tuning, FailuresAndWrongResultsAreNegativeEntries) {
-  for (const char* fault :
-       {"fail_at = \"execute\"", "wrong = true", "status = 1234\nfail_at = \"execute\""}) {
-    fftmux::context ctx = open(fault, "delay_us = 2000", "preference = [\"fast\", \"slow\"]");
-    std::vector<fftmux_tune_record> records;
-    ASSERT_EQ(tune(ctx, {problem(16)}, &records), FFTMUX_OK);
-    for (const auto& r : records)
-      EXPECT_EQ(r.ok, std::string(r.backend) == "slow" ? 1u : 0u) << r.backend << ": " << r.reason;
-    fftmux::plan p = ctx.make_plan(problem(16));
-    EXPECT_EQ(p.backend(), "slow") << fault << "\n" << p.explain();
-    EXPECT_TRUE(has(p.explain(), "failed when tuned")) << p.explain();
-    EXPECT_TRUE(has(slurp(cache), "failed = true"));
-  }
+  for (uint32_t placement : {FFTMUX_HOST, FFTMUX_DEVICE})
+    for (const char* fault :
+         {"fail_at = \"execute\"", "wrong = true", "status = 1234\nfail_at = \"execute\""}) {
+      fftmux::context ctx = open(fault, "delay_us = 2000", "preference = [\"fast\", \"slow\"]");
+      fftmux_desc d = problem(16);
+      d.placement = placement;
+      std::vector<fftmux_tune_record> records;
+      ASSERT_EQ(tune(ctx, {d}, &records), FFTMUX_OK);
+      for (const auto& r : records)
+        EXPECT_EQ(r.ok, std::string(r.backend) == "slow" ? 1u : 0u)
+            << placement << " " << r.backend << ": " << r.reason;
+      fftmux::plan p = ctx.make_plan(d);
+      EXPECT_EQ(p.backend(), "slow") << fault << "\n" << p.explain();
+      EXPECT_TRUE(has(p.explain(), "failed when tuned")) << p.explain();
+      EXPECT_TRUE(has(slurp(cache), "failed = true"));
+    }
 }
 
 TEST_F(Tuning, ConcurrentWritersLoseNoEntry) {
