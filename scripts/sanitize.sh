@@ -9,9 +9,9 @@
 #         time on two cores
 #   tsan  build-tsan: ThreadSanitizer, the unit tests that run threads (all
 #         but the single-threaded correctness matrices, the GPU backends' and
-#         the kernel generator's own suites, the command line's and the
-#         examples, which the asan step runs) and the fuzz harnesses' replay
-#         of their inputs
+#         the kernel generator's own suites, the convolution's cases on the
+#         GPU backends, the command line's and the examples, which the asan
+#         step runs) and the fuzz harnesses' replay of their inputs
 # The GPU backends on Mesa's CPU drivers run one case in 4 to 25 of their
 # suites there (fftmux_sanitized_shard); CUDA, which has no device in CI, is left
 # out (its no-driver path runs in the main suite).
@@ -72,7 +72,7 @@ fuzz() {
 # look at there that the asan step does not run. The command line's suite
 # runs the fftmux program, whose threads are the library's that the core,
 # tuning and reliability suites run under ThreadSanitizer themselves.
-single_threaded='^(correctness\.|vulkan\.backend$|opengl$|codegen$|example\.|fftw\.quirks$|cli$)'
+single_threaded='^(correctness\.|vulkan\.backend$|opengl$|convolution\.gpu$|codegen$|example\.|fftw\.quirks$|cli$)'
 
 tsan() {
   configure_and_build build-tsan thread
