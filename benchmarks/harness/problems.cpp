@@ -74,12 +74,15 @@ const std::vector<SetDef>& defs() {
   static const std::vector<SetDef> d = {
       {{"1d", "batched 1D C2C, N = 2^3..2^24 and non-powers of two", cpu, gpu},
        {{FFTMUX_C2C, both, device, pow2_lines(3, 24) + odd}}},
-      {{"r2c", "batched R2C: 1D even and odd N, 2D, 3D", cpu, gpu},
+      {{"r2c", "R2C: 1D even and odd N, 2D and 3D, batched; 2D single", cpu, gpu},
        {{FFTMUX_R2C, both, device,
-         pow2_lines(4, 24, 2) + lines({1000, 4093, 10007}) + squares({1024}) + cubes({128})}}},
-      {{"shapes", "batched 2D and 3D C2C", cpu, gpu},
+         pow2_lines(4, 24, 2) + lines({1000, 4093, 10007}) + squares({256, 1024, 4096, 8192}) +
+             cubes({64, 128, 256, 512})},
+        {FFTMUX_R2C, f32, device, squares({256, 1024, 4096, 8192}), false}}},
+      {{"shapes", "2D and 3D C2C, batched; 2D single", cpu, gpu},
        {{FFTMUX_C2C, both, device,
-         squares({64, 256, 1000, 1024, 4096}) + cubes({16, 64, 128, 256, 512})}}},
+         squares({64, 256, 1000, 1024, 4096, 8192}) + cubes({16, 64, 128, 256, 512})},
+        {FFTMUX_C2C, f32, device, squares({2048, 4096, 8192}), false}}},
       // F16 beside F32 on the same problems: half the bytes; cuFFT runs half on powers of two.
       {{"half", "batched 1D and 2D C2C and R2C in F16 beside F32, device data", cpu, gpu},
        {{FFTMUX_C2C,
