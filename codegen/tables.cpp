@@ -146,6 +146,10 @@ int64_t Tables::r2r(uint32_t kind, int64_t n, bool pre, bool ortho, int64_t coun
   return add({pre ? TableRun::r2r_pre : TableRun::r2r_post, n, kind, ortho ? 1 : 0, 0.0, 0, count});
 }
 
+int64_t Tables::r2r_half(uint32_t kind, int64_t n, bool ortho, int64_t count) {
+  return add({TableRun::r2r_half, n, kind, ortho ? 1 : 0, 0.0, 0, count});
+}
+
 int64_t Tables::product(const std::shared_ptr<const std::vector<cd>>& values) {
   p_.product = values;
   return add({TableRun::product, 0, 0, 0, 0.0, 0, int64_t(values->size())});
@@ -177,12 +181,12 @@ constexpr R2rWeights r2r_weights[] = {
 void r2r_weight(const TableRun& r, cd* out) {
   uint32_t kind = uint32_t(r.b);
   const R2rWeights& w = r2r_weights[kind - 1];
-  bool pre = r.kind == TableRun::r2r_pre;
+  bool half = r.kind == TableRun::r2r_half, pre = half || r.kind == TableRun::r2r_pre;
   int64_t n = r.n, big = 2 * geometry::logical_size(kind, n) * (w.halves ? 2 : 1);
   static const cd f[] = {{2, 0}, {1, 0}, {0, 2}, {0, 1}};
   for (int64_t m = 0; m < r.count; ++m) {
     bool once = (m == 0 && (w.ends & 1)) || (m == n - 1 && (w.ends & 2));
-    out[m] = pre ? unit_root(-1, w.a * m, big) * (w.ends && !once ? 2.0 : 1.0)
+    out[m] = pre ? unit_root(half ? 1 : -1, w.a * m, big) * (w.ends && !once && !half ? 2.0 : 1.0)
                  : unit_root(-1, w.b * m + w.e, big) * f[w.fi];
   }
   if (!r.sign)
@@ -237,7 +241,7 @@ void fill(const TableRun& r, cd* out) {
     return bluestein_kernel(r, out);
   if (r.kind == TableRun::grid)
     return grid(r, out);
-  if (r.kind == TableRun::r2r_pre || r.kind == TableRun::r2r_post)
+  if (r.kind == TableRun::r2r_pre || r.kind == TableRun::r2r_post || r.kind == TableRun::r2r_half)
     return r2r_weight(r, out);
   for (int64_t m = 0; m < r.count; ++m)
     switch (r.kind) {
@@ -248,6 +252,7 @@ void fill(const TableRun& r, cd* out) {
     case TableRun::bluestein:
     case TableRun::r2r_pre:
     case TableRun::r2r_post:
+    case TableRun::r2r_half:
     case TableRun::product: break; // filled above
     }
 }

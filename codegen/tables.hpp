@@ -39,6 +39,8 @@ public:
   // The weights of a real-to-real axis of n points before (pre) or after its
   // DFT of N' points, m < count (TableRun::r2r_pre, r2r_post).
   int64_t r2r(uint32_t kind, int64_t n, bool pre, bool ortho, int64_t count);
+  // A DCT-III's input weights as a C2R's half spectrum, m < count (TableRun::r2r_half).
+  int64_t r2r_half(uint32_t kind, int64_t n, bool ortho, int64_t count);
   // The values of Options::product (TableRun::product).
   int64_t product(const std::shared_ptr<const std::vector<cd>>& values);
 

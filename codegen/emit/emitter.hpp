@@ -85,6 +85,7 @@ private:
   void load_streamed(const Layout& from);
   std::string load_value(const Side& side, const std::string& pos, bool alt);
   std::string load_at(const Side& side, const std::string& l, bool alt);
+  std::string half_value(const Side& side, const std::string& e, bool alt);
   Layout accessed(Mapping m, int64_t count, const Layout& own);
   Layout load();
   void store(const Layout& cur);

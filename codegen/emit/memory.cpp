@@ -61,11 +61,21 @@ std::string Emitter::load_at(const Side& side, const std::string& l, bool alt) {
            src(address(side, alt, "((" + h + " - " + l + ") % " + h + ")")) + ", " +
            lookup(side.table, l) + ")";
   case Access::c2r:
-    return "c2r_pre(" + held(side, l, src(address(side, alt, l)), zero) + ", " +
-           held(side, m, src(address(side, alt, m)), zero) + ", " + lookup(side.table, l) + ", " +
-           l + " == " + u(0) + ")";
+    return "c2r_pre(" + half_value(side, l, alt) + ", " + half_value(side, m, alt) + ", " +
+           lookup(side.table, l) + ", " + l + " == " + u(0) + ")";
   }
   return "";
+}
+
+// Element e of a C2R's half spectrum: complex, or a real times its weight (Side::weights).
+std::string Emitter::half_value(const Side& side, const std::string& e, bool alt) {
+  const std::string zero = "CPLX(K(0.0), K(0.0))";
+  if (side.weights.offset < 0)
+    return held(side, e, src(address(side, alt, e)), zero);
+  return held(side, e,
+              "cmul(CPLX(" + src_real(address(side, alt, e)) + ", K(0.0)), " +
+                  lookup(side.weights, e) + ")",
+              zero);
 }
 
 // value where element e of a side's axis 0 is one its buffer holds, else

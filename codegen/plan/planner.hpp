@@ -164,6 +164,7 @@ struct Planner {
   void mirror_pass(const Side& from, const Side& to, const std::vector<int64_t>& digits, int64_t h,
                    double scale, Access access, bool pairs = true, const Table& post = {});
   void r2c_halves(Line l, Side rs, const Side& cs, int64_t h, double scale);
+  void c2r_halves(Line l, Side cs, Side rs, int64_t h, double scale);
   static void mirror_lines(Kernel& k, int64_t n);
   static void post_partners(Kernel& k);
   static Partners partners(const Kernel& k, bool shuffles);

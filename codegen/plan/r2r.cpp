@@ -1,8 +1,11 @@
 // Real-to-real transforms (DCT, DST): each axis a DFT of its logical size N' over the n reals
 // zero-extended, between two pointwise weights (tables.cpp: r2r_weight) that the DFT's first and
 // last kernels apply as they load and store: a line, a chain or Bluestein's convolution. A DCT-II
-// weighs nothing before: it is the R2C of its reals, a complex line of n points.
+// weighs nothing before: it is the R2C of its reals, a complex line of n points; a DCT-III nothing
+// after: the C2R of its reals weighed as a half spectrum, a complex line of n points.
 #include "plan/planner.hpp"
+
+#include <utility>
 
 namespace fftmux::codegen::planning {
 
@@ -18,6 +21,16 @@ void Planner::r2r_line(int a, int64_t n, uint32_t kind, const Where& src, const 
   l.store = user_side(dst.s, dst.b, a, n, false);
   l.load.axes[0].limit = n;  // zero beyond the reals
   l.store.axes[0].limit = n; // y[k], k < n
+  if (kind == FFTMUX_DCT3) { // no weights after: the C2R of its reals weighed, cut at n of 2n
+    Side cs = l.load, rs = user_side(dst.s, dst.b, a, m, false);
+    cs.held = n; // x[n] = 0
+    cs.weights = Table{tables.r2r_half(kind, n, ortho, n + 1)};
+    rs.held = n;
+    int forward = std::exchange(sign, FFTMUX_INVERSE); // a C2R's DFT: the conjugate weights'
+    c2r_halves(l, cs, rs, n, scale);
+    sign = forward;
+    return;
+  }
   // An entry for every position the DFT's kernels index: N', or Bluestein's padded length.
   int64_t count = smooth(m) ? m : bluestein_shape(m).first;
   l.post = Table{tables.r2r(kind, n, false, ortho, count)};

@@ -36,30 +36,34 @@ void Planner::real_line(int a, int64_t n, const Where& src, const Where& dst, do
   }
   if (r2c)
     return r2c_halves(l, rs, cs, h, scale);
+  c2r_halves(l, cs, rs, h, scale);
+}
+
+// C2R of the half spectrum cs (h + 1 values) into an even line of 2h reals (rs, written as
+// pairs): a half-length complex line with the pre step fused, in a chain's columns, or in a pass
+// of its own. cs may hold reals read with weights (a DCT-III, Side::weights).
+void Planner::c2r_halves(Line l, Side cs, Side rs, int64_t h, double scale) {
   rs.access = Access::real_pair;
+  cs.access = Access::c2r;
+  cs.length = h;
+  cs.table = tables.half(2 * h);
+  cs.table.conj = true;
   l.n = h;
   int64_t fits = smooth(h) ? h : bluestein_length(h);
   Line half = l; // as a cluster would take it
   half.load = cs;
-  half.load.access = Access::c2r;
   half.store = rs;
   bool fused = fits <= single_limit(smooth(h) ? 1 : 2) || (smooth(h) && cluster_rows(half, {}));
+  l.store = rs;
   if (fused || real_columns(h)) { // or a chain with the pre step in its columns
     l.load = cs;
-    l.load.access = Access::c2r;
-    l.load.length = h;
-    l.load.table = tables.half(n);
-    l.load.table.conj = true;
-    l.store = rs;
-    any_line(l, scale);
-    return;
+    return any_line(l, scale);
   }
   // Long lines: a pointwise pass of the pre-processing into a packed copy of the half spectrum,
   // then the half-length transform.
   Side z = packed(take(h * product(l.digits)), h, l.digits, {{kElement, 1}});
   mirror_pass(cs, z, l.digits, h, 1.0, Access::c2r);
   l.load = z;
-  l.store = rs;
   any_line(l, scale);
 }
 

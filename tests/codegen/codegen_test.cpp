@@ -183,7 +183,8 @@ fftmux_desc r2r_problem(std::vector<int64_t> n, uint32_t kind, int64_t batch = 1
 // A real-to-real axis is its DFT of N' points with the weights applied by the kernels that load
 // the reals and store them: one kernel where the DFT fits one, a chain's column and row kernels,
 // Bluestein's; an inverse runs the inverse kind's DFT forward. A DCT-II, which weighs nothing
-// before, is the R2C of its reals: a complex line of n points, the weights after its post step.
+// before, is the R2C of its reals: a complex line of n points, the weights after its post step;
+// a DCT-III, which weighs nothing after, the C2R of its reals weighed as they load.
 TEST(Plan, RealToRealAxesAreOneKernelWhereTheirDftFits) {
   Plan dct2 = plan(r2r_problem({1000}, FFTMUX_DCT2, 7), FFTMUX_FORWARD, h200());
   ASSERT_EQ(dct2.passes.size(), 1u) << dct2.summary;
@@ -196,14 +197,19 @@ TEST(Plan, RealToRealAxesAreOneKernelWhereTheirDftFits) {
   Plan dct3 = plan(r2r_problem({1000}, FFTMUX_DCT2, 7), FFTMUX_INVERSE, h200());
   ASSERT_EQ(dct3.passes.size(), 1u) << dct3.summary;
   const Kernel& k = dct3.passes[0].kernel;
-  EXPECT_EQ(k.length, 2000);
-  EXPECT_EQ(k.load.access, Access::real);
-  EXPECT_EQ(k.store.access, Access::real);
-  EXPECT_EQ(k.steps.front().kind, Step::multiply);
-  EXPECT_EQ(k.steps.back().kind, Step::multiply);
+  EXPECT_EQ(k.length, 1000);
+  EXPECT_EQ(k.load.access, Access::c2r);
+  EXPECT_GE(k.load.weights.offset, 0);
+  EXPECT_EQ(k.load.held, 1000);
+  EXPECT_EQ(k.store.access, Access::real_pair);
+  EXPECT_EQ(k.store.held, 1000); // the first n of 2n reals
   for (const Step& s : k.steps)
-    EXPECT_TRUE(s.kind != Step::stage || s.sign == -1) << "an inverse stage";
+    EXPECT_TRUE(s.kind != Step::multiply) << "no weights but the load's";
   EXPECT_EQ(dct3.scratch_elements, 0u);
+  Plan inverse = plan(r2r_problem({1000}, FFTMUX_DCT4), FFTMUX_INVERSE, h200());
+  for (const Pass& pass : inverse.passes)
+    for (const Step& s : pass.kernel.steps)
+      EXPECT_TRUE(s.kind != Step::stage || s.sign == -1) << "an inverse runs the DFT forward";
   // The first or last step multiplies by a table at the loaded or stored logical position.
   auto weighs = [](const Kernel& k, bool first) {
     const Step& s = first ? k.steps.front() : k.steps.back();
@@ -256,7 +262,9 @@ TEST(Plan, RealToRealWeightsCoverEveryPositionTheKernelsIndex) {
 }
 
 // Each kind's weights make its definition (fftmux.h): y[k] = Re(post[k] Z[k]), Z the DFT of N'
-// points of pre[j] x[j], against the sums of cosines and sines, plain and under ORTHO.
+// points of pre[j] x[j], against the sums of cosines and sines, plain and under ORTHO. A DCT-III
+// is the C2R of N' points of its half spectrum half[j] x[j]: y[k] = Z[k], its sum's terms past
+// the first doubled.
 TEST(Tables, RealToRealWeightsMakeEachDefinition) {
   const long double pi = 3.141592653589793238462643383279502884L;
   std::mt19937 rng(7);
@@ -269,11 +277,18 @@ TEST(Tables, RealToRealWeightsMakeEachDefinition) {
         Plan p = plan(d, FFTMUX_FORWARD, h200());
         std::vector<std::complex<double>> t = table_values(p), pre, post;
         for (const TableRun& r : p.table)
-          if (r.kind == TableRun::r2r_pre || r.kind == TableRun::r2r_post)
-            (r.kind == TableRun::r2r_pre ? pre : post)
+          if (r.kind == TableRun::r2r_pre || r.kind == TableRun::r2r_post ||
+              r.kind == TableRun::r2r_half)
+            (r.kind == TableRun::r2r_post ? post : pre)
                 .assign(t.begin() + r.at, t.begin() + r.at + r.count);
+        bool c2r = kind == FFTMUX_DCT3;
         if (kind == FFTMUX_DCT2) // no weights before its R2C
           pre.assign(size_t(geometry::logical_size(kind, n)), 1.0);
+        if (c2r) { // no weights after its C2R; its half spectrum's n + 1 weights, x[n] = 0
+          ASSERT_EQ(int64_t(pre.size()), n + 1);
+          pre.resize(size_t(geometry::logical_size(kind, n)));
+          post.assign(pre.size(), 1.0);
+        }
         ASSERT_EQ(int64_t(pre.size()), geometry::logical_size(kind, n));
         ASSERT_EQ(int64_t(post.size()), geometry::logical_size(kind, n));
         std::vector<long double> x(static_cast<size_t>(n));
@@ -286,9 +301,9 @@ TEST(Tables, RealToRealWeightsMakeEachDefinition) {
         for (int64_t k = 0; k < n; ++k) {
           std::complex<long double> z = 0;
           for (int64_t j = 0; j < n; ++j) {
-            long double a = -2 * pi * (long double)(j * k % m) / (long double)m;
+            long double a = (c2r ? 2 : -2) * pi * (long double)(j * k % m) / (long double)m;
             z += std::complex<long double>(pre[size_t(j)]) * x[size_t(j)] *
-                 std::complex<long double>(cosl(a), sinl(a));
+                 std::complex<long double>(cosl(a), sinl(a)) * (c2r && j ? 2.0L : 1.0L);
           }
           double y = double((std::complex<long double>(post[size_t(k)]) * z).real());
           EXPECT_NEAR(y * norm, double(want[size_t(k)]), 1e-12)

@@ -606,8 +606,9 @@ TEST(Emulation, RealToReal) {
   check(r2r({10007}, {FFTMUX_DST3}, 1, FFTMUX_NORM_BACKWARD), "default");
   check(r2r({24, 20}, {FFTMUX_DCT1, FFTMUX_DST3}, 2, FFTMUX_NORM_ORTHO), "default");
   check(r2r({100}, {FFTMUX_DST2}, 3, FFTMUX_NORM_BACKWARD), "default", true);
-  // A DCT-II is the R2C of its reals: fused, a chain with its post step in a pass of its own,
-  // Bluestein's, and a 2D one beside a DST-II.
+  // A DCT-II is the R2C of its reals, and its inverse, a DCT-III, the C2R of its reals weighed:
+  // fused, a chain with its post (pre) step in a pass of its own, Bluestein's, and a 2D one
+  // beside a DST-II.
   check(r2r({4096}, {FFTMUX_DCT2}, 2, FFTMUX_NORM_ORTHO), "default");
   check(r2r({32768}, {FFTMUX_DCT2}, 1, FFTMUX_NORM_BACKWARD), "default");
   check(r2r({4099}, {FFTMUX_DCT2}, 1, FFTMUX_NORM_FORWARD), "default");

@@ -22,7 +22,7 @@
 namespace fftmux::codegen {
 
 // Bumped whenever emitted code changes: part of every compiled-code cache key.
-constexpr int generator_version = 47;
+constexpr int generator_version = 48;
 
 // vulkan_pointers: Vulkan GLSL whose buffers are device addresses in push
 // constants (src, dst, table, then group_offset at byte 24).
@@ -234,6 +234,9 @@ struct Side {
   std::vector<Axis> axes;
   int64_t length = 0; // the partner's modulus for hermitian, r2c and c2r
   Table table;        // r2c and c2r: exp(-2 pi i k / (2 length)), k <= length (c2r: conj)
+  // c2r: the half spectrum held as reals x[k], each read as x[k] weights[k] (a DCT-III's, as
+  // TableRun::r2r_half); none: complex values as they are.
+  Table weights;
   // The elements of axes[0] the buffer holds (a padded side, in the buffer's elements: reals
   // of a real pair): a load reads zero past them and touches no memory, a store writes none.
   int64_t held = std::numeric_limits<int64_t>::max();
@@ -421,6 +424,9 @@ struct TableRun {
     // is 1 (tables.cpp: r2r_weight)
     r2r_pre,
     r2r_post,
+    // A DCT-III's reals read as the Hermitian half of a C2R of N' points: r2r_pre's weights
+    // conjugated, those it doubles not doubled (the C2R's sum counts them twice)
+    r2r_half,
     product // Options::product, m < count (Plan::product)
   } kind;
   int64_t n = 0, b = 0;
