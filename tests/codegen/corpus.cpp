@@ -8,6 +8,7 @@
 //   codegen_corpus check corpus.txt    # exit 1 and the first differences if any line differs
 //   codegen_corpus write corpus.txt    # the corpus of the code as it is
 #include <fftmux/codegen.hpp>
+#include <fftmux/desc_geometry.hpp>
 #include <fftmux/gpu/generation.hpp>
 #include <fftmux/gpu/variants.hpp>
 
@@ -23,6 +24,7 @@
 namespace {
 
 using namespace fftmux::codegen;
+namespace geometry = fftmux::geometry;
 
 // A device as its backend describes it to the generator: the limits its
 // API reports, then dialect_limits and device_defaults as the plugin
@@ -91,17 +93,43 @@ std::vector<Shape> shapes() {
   return s;
 }
 
+// Real-to-real shapes: small, odd and prime, fused, chained and Bluestein's lines, ranks 2.
+std::vector<Shape> r2r_shapes() {
+  std::vector<Shape> s;
+  for (std::vector<int64_t> n : {std::vector<int64_t>{2},
+                                 {3},
+                                 {17},
+                                 {100},
+                                 {1000},
+                                 {1009},
+                                 {4096},
+                                 {65536},
+                                 {17, 31},
+                                 {64, 64}})
+    s.push_back({n, false});
+  return s;
+}
+
+std::string shape_text(const Shape& s) {
+  std::string shape;
+  for (int64_t n : s.n)
+    shape += (shape.empty() ? "" : "x") + std::to_string(n);
+  return shape;
+}
+
 // How a problem's sides lie: the default packed layout, in place, numpy's
 // shifts, or the batch interleaved (distance 1).
 enum Layout { packed, in_place, shifted, interleaved };
 const char* const layout_names[] = {"packed", "in-place", "shifted", "interleaved"};
 
-bool describe(const Shape& s, int kind, int precision, int64_t batch, Layout layout,
-              fftmux_desc& d) {
+bool describe(const Shape& s, int kind, int precision, int64_t batch, Layout layout, fftmux_desc& d,
+              uint32_t r2r = FFTMUX_R2R_NONE) {
   fftmux_desc_init(&d);
   d.rank = uint32_t(s.n.size());
-  for (size_t i = 0; i < s.n.size(); ++i)
+  for (size_t i = 0; i < s.n.size(); ++i) {
     d.n[i] = s.n[i];
+    d.r2r[i] = r2r;
+  }
   d.kind = uint32_t(kind);
   d.precision = uint32_t(precision);
   d.batch = batch;
@@ -248,18 +276,33 @@ std::vector<std::string> corpus() {
             fftmux_desc d;
             if (!describe(s, kind, precision, batch, layout, d))
               continue;
-            std::string shape;
-            for (int64_t n : s.n)
-              shape += (shape.empty() ? "" : "x") + std::to_string(n);
             std::string problem = std::string(kinds[kind]) +
-                                  (precision == FFTMUX_F64 ? " f64 " : " f32 ") + shape + " x" +
-                                  std::to_string(batch) + ' ' + layout_names[layout];
+                                  (precision == FFTMUX_F64 ? " f64 " : " f32 ") + shape_text(s) +
+                                  " x" + std::to_string(batch) + ' ' + layout_names[layout];
             for (const Profile& p : profiles)
               lines.push_back(std::string(p.name) + ' ' + problem + ": " +
                               line(d, p, s.every_variant, layout == packed && batch > 1, problem));
             if (batch == fill)
               break;
           }
+      }
+  // Real-to-real axes: each kind (both directions), batched and packed, the default variant.
+  for (const Shape& s : r2r_shapes())
+    for (uint32_t kind = FFTMUX_DCT1; kind <= FFTMUX_DST4; ++kind)
+      for (int precision : {FFTMUX_F32, FFTMUX_F64}) {
+        int64_t points = 1;
+        for (int64_t n : s.n)
+          points *= n;
+        fftmux_desc d;
+        if (!describe(s, FFTMUX_R2R, precision, std::max<int64_t>(1, (int64_t(1) << 20) / points),
+                      packed, d, kind))
+          continue;
+        std::string problem = geometry::kind_text(d) +
+                              (precision == FFTMUX_F64 ? " f64 " : " f32 ") + shape_text(s) + " x" +
+                              std::to_string(d.batch);
+        for (const Profile& p : profiles)
+          lines.push_back(std::string(p.name) + ' ' + problem + ": " +
+                          line(d, p, false, false, problem));
       }
   return lines;
 }
