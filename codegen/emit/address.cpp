@@ -76,12 +76,20 @@ std::string Emitter::src_real(const std::string& ix) const {
 
 // The statement writing complex value v at index ix of the destination
 // (16-bit storage: converted from F32 right before).
+// With a product of F spectra (Kernel::product_count), F stores of v times each.
 std::string Emitter::put(const std::string& ix, const std::string& v) const {
-  std::string value = v;
-  if (k_.product >= 0)
-    value = "cmul(" + v + ", " +
-            table(k_.product, "((" + ix + ") % " + u(k_.product_points) + ")", false) + ")";
-  return format(x_.dst, ix.c_str()) + " = " + (half_store_ ? "st16(" + value + ")" : value) + ";";
+  auto one = [&](const std::string& at, const std::string& value) {
+    return format(x_.dst, at.c_str()) + " = " + (half_store_ ? "st16(" + value + ")" : value) + ";";
+  };
+  if (k_.product < 0)
+    return one(ix, v);
+  std::string S = u(k_.product_points),
+              k = "((" + ix + ") % " + u(k_.product_points * k_.product_count) + ")";
+  if (k_.product_count == 1)
+    return one(ix, "cmul(" + v + ", " + table(k_.product, k, false) + ")");
+  return "for (uint pf = 0u; pf < " + u(k_.product_count) + "; ++pf) " +
+         one("(" + ix + ") + pf * " + S,
+             "cmul(" + v + ", " + table(k_.product, "pf * " + S + " + " + k, false) + ")");
 }
 
 // The statement writing real value v at real index ix of a 16-bit destination.

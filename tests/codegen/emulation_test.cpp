@@ -435,8 +435,12 @@ void check(const fftmux_desc& d, const char* variant, bool cpu = false,
     ASSERT_EQ(error, "");
     lib.bind();
     std::vector<unsigned char> in = ref::random_input(d, 7);
-    std::vector<unsigned char> out(side_bytes(d, false), 0);
     bool f64 = d.precision == FFTMUX_F64;
+    // A product of F spectra: F outputs a transform, the last transform's too.
+    const int64_t S = geometry::default_layout(d, false).distance;
+    const int64_t F = product ? int64_t(product->size()) / S : 1;
+    const size_t element = f64 ? 16 : 8;
+    std::vector<unsigned char> out(side_bytes(d, false) + size_t(F - 1) * S * element, 0);
     std::vector<double> scratch(2 * p.scratch_elements); // F32's in its first half
     std::vector<float> tab32;
     std::vector<double> tab64;
@@ -458,11 +462,15 @@ void check(const fftmux_desc& d, const char* variant, bool cpu = false,
       launch(pass.kernel, fn, buffer(pass.src), buffer(pass.dst), tab);
     }
     EXPECT_EQ(input, in) << "the input was written";
-    ref::Values got = ref::read_side(d, false, out.data());
-    ref::Values want = ref::expected(d, direction, in.data());
-    for (size_t i = 0; product && i < want.size(); ++i)
-      want[i] *= (*product)[i % product->size()];
-    EXPECT_LT(ref::relative_error(got, want), ref::error_bound(d)) << p.summary;
+    ref::Values plain = ref::expected(d, direction, in.data());
+    for (int64_t f = 0; f < F; ++f) { // spectrum f's outputs: f outputs on
+      ref::Values got = ref::read_side(d, false, out.data() + size_t(f * S) * element);
+      ref::Values want = plain;
+      for (size_t i = 0; product && i < want.size(); ++i)
+        want[i] *= (*product)[size_t(f * S) + i % size_t(S)];
+      EXPECT_LT(ref::relative_error(got, want), ref::error_bound(d))
+          << p.summary << " spectrum " << f;
+    }
   }
 }
 
@@ -639,6 +647,22 @@ TEST(Emulation, ProductInTheLastStore) {
   with_product({{90}, FFTMUX_R2C, 2, "default"});
   with_product({{48, 40}, FFTMUX_C2C, 2, "default"});
   with_product({{24, 20, 18}, FFTMUX_R2C, 2, "default"});
+  // Several filters' spectra: each output stored once a spectrum, the outputs F apart.
+  for (auto [c, F] :
+       {std::pair<Case, int64_t>{{{1024}, FFTMUX_C2C, 3, "default"}, 3},
+        {{{4096}, FFTMUX_R2C, 2, "default"}, 2},
+        {{{48, 40}, FFTMUX_C2C, 2, "default", 0, FFTMUX_NORM_BACKWARD, FFTMUX_F64}, 4},
+        {{{24, 20, 18}, FFTMUX_R2C, 1, "default"}, 2}}) {
+    fftmux_desc d = describe(c);
+    auto one = random_product(d);
+    auto all = std::make_shared<ref::Values>();
+    for (int64_t f = 0; f < F; ++f)
+      for (const auto& v : *one)
+        all->push_back(v * double(f + 1) * std::complex<double>(0.6, 0.8 * double(f % 2 ? -1 : 1)));
+    if (d.batch > 1)
+      d.out_distance = F * int64_t(one->size());
+    check(d, c.variant, c.cpu, all);
+  }
   // A convolution's forward plan: the input padded (in_extent) as well.
   for (auto [n, m] : {std::pair<int64_t, int64_t>{300, 256}, {40, 32}}) {
     fftmux_desc d;

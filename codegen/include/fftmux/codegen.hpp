@@ -135,11 +135,13 @@ struct Options {
   // reads whole 32-byte sectors where one column a group reads every c-th
   // element (variant sector-columns; CUDA from compute capability 9.0).
   bool sector_columns = false;
-  // A spectrum that multiplies the forward transform's outputs element by
+  // Spectra that multiply the forward transform's outputs element by
   // element, the same for every transform of the batch (a convolution's
-  // filter, fused into the last kernel's store): one transform's output in
-  // its packed layout, or null. Not an option of a variant: generate() keys
-  // it by its address.
+  // filters, fused into the last kernel's store): F >= 1 transforms' outputs
+  // in their packed layout, one after another, or null. With F > 1 each
+  // output is stored F times, the f-th times spectrum f at its place plus f
+  // outputs (the output's distance F outputs). Not an option of a variant:
+  // generate() keys it by its address.
   std::shared_ptr<const std::vector<std::complex<double>>> product;
 
   // Every field but product, in declaration order: what a generation is keyed on.
@@ -341,9 +343,10 @@ struct Kernel {
   Mapping load_mapping = Mapping::direct, store_mapping = Mapping::direct;
   std::vector<Step> steps;
   double scale = 1.0; // applied when storing
-  // Options::product: each complex value stored times table[product + (its memory index mod
-  // product_points)], the index of a packed output (-1: none).
-  int64_t product = -1, product_points = 0;
+  // Options::product: each complex value stored product_count times, copy f at its memory index
+  // plus f product_points, times table[product + f product_points + (its memory index mod
+  // product_count product_points)], the index within a transform's outputs (-1: none).
+  int64_t product = -1, product_points = 0, product_count = 1;
   // R2R's weights after R2C's post step, which ends the steps: each value stored times
   // store_weights[l], l its logical position along the line (offset < 0: none).
   Table store_weights;
