@@ -52,11 +52,6 @@ void check_fields(const fftmux_conv_desc& d) {
   check_enum(d.mode, 4, "mode", "FULL 0, SAME 1, VALID 2, CIRCULAR 3");
   check_enum(d.correlate, 2, "correlate", "0: convolution, 1: correlation");
   check_enum(d.placement, 2, "placement", "FFTMUX_HOST 0, FFTMUX_DEVICE 1");
-  if (d.placement == FFTMUX_DEVICE && d.filters != 1)
-    fail(FFTMUX_ERROR_UNSUPPORTED,
-         "desc->filters = " + std::to_string(d.filters) +
-             " with FFTMUX_DEVICE placement: a DEVICE convolution fuses one filter into its "
-             "forward plan; make one convolution a filter, or use FFTMUX_HOST");
 }
 
 // VALID and CIRCULAR read the filter only where it overlaps the signal.

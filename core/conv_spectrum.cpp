@@ -1,6 +1,6 @@
-// A DEVICE convolution's filter as the spectrum its forward plan multiplies by
-// (Problem::product): transformed once in double on the host, conjugated for a
-// correlation, and shifted so that the mode's window starts each axis of the
+// A DEVICE convolution's filters as the spectra its forward plan multiplies by
+// (Problem::product): each transformed once in double on the host, conjugated for
+// a correlation, and shifted so that the mode's window starts each axis of the
 // inverse transform, which then writes just the window (out_extent).
 #include "api_util.hpp"
 #include "convolution.hpp"
@@ -60,10 +60,9 @@ cd shift(int64_t k, int64_t s, int64_t L) {
   return {std::cos(a), std::sin(a)};
 }
 
-} // namespace
-
-std::shared_ptr<const std::vector<double>>
-filter_spectrum(fftmux_context ctx, const ConvGeometry& g, const void* filter, uint32_t layout) {
+// One filter's spectrum, shifted, appended to out as interleaved doubles.
+void append_spectrum(fftmux_context ctx, const ConvGeometry& g, const void* filter, uint32_t layout,
+                     std::vector<double>& out) {
   std::vector<cd> h;
   if (layout == FFTMUX_FILTER_SPECTRUM) {
     h.resize(size_t(g.spectrum_points()));
@@ -78,16 +77,30 @@ filter_spectrum(fftmux_context ctx, const ConvGeometry& g, const void* filter, u
   Dims start;
   for (int a = 0; a < FFTMUX_MAX_RANK; ++a)
     start[a] = (windows[size_t(a)][0] % L[a] + L[a]) % L[a];
-  auto out = std::make_shared<std::vector<double>>(2 * h.size());
   size_t i = 0;
   for (int64_t k0 = 0; k0 < L[0]; ++k0)
     for (int64_t k1 = 0; k1 < L[1]; ++k1)
       for (int64_t k2 = 0; k2 < S2; ++k2, ++i) {
         cd v = g.desc.correlate ? std::conj(h[i]) : h[i];
         v *= shift(k0, start[0], L[0]) * shift(k1, start[1], L[1]) * shift(k2, start[2], L[2]);
-        (*out)[2 * i] = v.real();
-        (*out)[2 * i + 1] = v.imag();
+        out.push_back(v.real());
+        out.push_back(v.imag());
       }
+}
+
+} // namespace
+
+std::shared_ptr<const std::vector<double>> filter_spectra(fftmux_context ctx, const ConvGeometry& g,
+                                                          const void* filters, uint32_t layout) {
+  const int64_t scalars = layout == FFTMUX_FILTER_SPECTRUM ? 2 * g.spectrum_points()
+                                                           : g.filter_points() * (g.real() ? 1 : 2);
+  const size_t bytes = g.desc.precision == FFTMUX_F64 ? sizeof(double) : sizeof(float);
+  auto out = std::make_shared<std::vector<double>>();
+  out->reserve(size_t(2 * g.desc.filters * g.spectrum_points()));
+  for (int64_t f = 0; f < g.desc.filters; ++f)
+    append_spectrum(ctx, g,
+                    static_cast<const unsigned char*>(filters) + size_t(f * scalars) * bytes,
+                    layout, *out);
   return out;
 }
 

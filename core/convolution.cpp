@@ -2,9 +2,9 @@
 // (in_extent, or a padded copy where the backend cannot pad), the filters'
 // spectra computed once on the same backend, a pointwise product on the
 // host, an inverse plan and the mode's window cut out of its result. DEVICE:
-// two plans on the backend's buffers, the forward one padding and
-// multiplying by the filter's spectrum as it stores (Problem::product), the
-// inverse one writing only the window (out_extent).
+// two plans on the backend's buffers, the forward one padding and storing
+// each spectrum once a filter, times the filter's (Problem::product), the
+// inverse one writing only the windows (out_extent).
 #include "convolution.hpp"
 #include "api_util.hpp"
 #include "error.hpp"
@@ -236,28 +236,31 @@ void transform_filters(fftmux_context ctx, fftmux_convolution_s& c, const void* 
   check_inner(s);
 }
 
-// DEVICE: the forward plan pads the signals and multiplies their spectra by the filter's, which
-// the inverse plan turns into the mode's window alone; both on the backend the forward plan is
-// routed to, the products in a buffer of its own.
+// DEVICE: the forward plan pads the signals and stores each spectrum once a filter, times the
+// filter's (the products of signal b and filter f at b F + f), which the inverse plan turns into
+// the mode's windows alone; both on the backend the forward plan is routed to, the products in
+// a buffer of their own.
 void device_plans(fftmux_context ctx, fftmux_convolution_s& c, const void* filter, uint32_t layout,
                   const fftmux_convolution_options& o) {
   const ConvGeometry& g = c.g;
-  check_filter(g, filter,
-               layout == FFTMUX_FILTER_SPECTRUM ? g.spectrum_points() * 2
-                                                : g.filter_points() * (g.real() ? 1 : 2));
+  const int64_t B = g.desc.batch, F = g.desc.filters, S = g.spectrum_points();
+  check_filter(
+      g, filter,
+      F * (layout == FFTMUX_FILTER_SPECTRUM ? S * 2 : g.filter_points() * (g.real() ? 1 : 2)));
   fftmux_plan_options po = plan_options(o.backend, o.variant, o.threads);
-  fftmux_desc f = fft_desc(g, g.desc.kind, g.desc.batch, FFTMUX_NORM_NONE, &g.n);
+  fftmux_desc f = fft_desc(g, g.desc.kind, B, FFTMUX_NORM_NONE, &g.n);
   f.placement = FFTMUX_DEVICE;
-  c.forward = create_plan(ctx, &f, &po, filter_spectrum(ctx, g, filter, layout));
+  if (B > 1)
+    f.out_distance = F * S; // room for a product a filter
+  c.forward = create_plan(ctx, &f, &po, filter_spectra(ctx, g, filter, layout));
   c.pads = true;
   check_inner(fftmux_plan_backend(c.forward, &po.backend, nullptr));
-  fftmux_desc i =
-      fft_desc(g, g.real() ? FFTMUX_C2R : FFTMUX_C2C, g.desc.batch, FFTMUX_NORM_BACKWARD);
+  fftmux_desc i = fft_desc(g, g.real() ? FFTMUX_C2R : FFTMUX_C2C, B * F, FFTMUX_NORM_BACKWARD);
   i.placement = FFTMUX_DEVICE;
   Dims w = g.axes(g.out);
   std::copy(w.begin(), w.end(), i.out_extent);
   c.inverse = create_plan(ctx, &i, &po, nullptr);
-  uint64_t bytes = uint64_t(g.desc.batch * g.spectrum_points()) * 2 * real_size(g);
+  uint64_t bytes = uint64_t(B * F * S) * 2 * real_size(g);
   check_inner(fftmux_buffer_create_for_plan(c.forward, bytes, &c.products_buffer));
 }
 

@@ -44,9 +44,10 @@ std::string describe(const ConvGeometry& g);
 // Turns a failed inner call into the calling entry's failure, keeping its message.
 void check_inner(fftmux_status s);
 
-// A DEVICE convolution's one filter as the spectrum its forward plan multiplies by, interleaved
-// doubles (conj for a correlation, times the phases that start the inverse at the mode's window).
-std::shared_ptr<const std::vector<double>>
-filter_spectrum(fftmux_context ctx, const ConvGeometry& g, const void* filter, uint32_t layout);
+// A DEVICE convolution's filters as the spectra its forward plan multiplies by, one after
+// another, interleaved doubles (conj for a correlation, times the phases that start the inverse
+// at the mode's window).
+std::shared_ptr<const std::vector<double>> filter_spectra(fftmux_context ctx, const ConvGeometry& g,
+                                                          const void* filters, uint32_t layout);
 
 } // namespace fftmux

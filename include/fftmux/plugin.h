@@ -137,7 +137,10 @@ typedef struct fftmux_plan_params_v1 {
    * complex values (interleaved doubles) in the packed layout of one
    * transform's output, which the plan's output then has (a C2C plan's
    * inverse direction runs without it). A convolution's
-   * filter, so that its product takes no pass of its own. NULL: none.
+   * filter, so that its product takes no pass of its own. product_points
+   * may be F times one output's points, F spectra: each output value is
+   * then stored F times, the f-th times spectrum f at its place plus f
+   * outputs, the outputs F outputs apart (out_distance). NULL: none.
    * Never set for a plugin without FFTMUX_CAP_PRODUCT; read only during
    * plan_create_v2. */
   const double* product;

@@ -57,8 +57,6 @@ TEST_F(ConvolutionArguments, BadDescriptorsAreRefusedWithTheRule) {
       {[](auto& x) { x.mode = 4; }, BAD, "desc->mode = 4: unknown"},
       {[](auto& x) { x.correlate = 2; }, BAD, "desc->correlate = 2"},
       {[](auto& x) { x.placement = 7; }, BAD, "desc->placement = 7"},
-      {[](auto& x) { x.placement = FFTMUX_DEVICE, x.filters = 2; }, FFTMUX_ERROR_UNSUPPORTED,
-       "fuses one filter"},
       {[](auto& x) { x.mode = FFTMUX_CONV_VALID, x.m[0] = 17; }, BAD, "m[0] = 17 exceeds n[0]"},
       {[](auto& x) { x.mode = FFTMUX_CONV_CIRCULAR, x.m[0] = 17; }, BAD, "mode circular"},
       {[](auto& x) { x.rank = 3, x.n[1] = x.n[2] = int64_t(1) << 30; }, BAD, "exceeds 2^40"},

@@ -291,15 +291,17 @@ TEST(Convolution, MatchesTheDirectSumOnTheGpuBackends) {
 }
 
 // DEVICE placement: the signal and output in the backend's buffers, the
-// filter's spectrum multiplied in the forward plan's last kernel and the
-// window written by the inverse plan alone; every mode, both ways, rank 1-3.
+// filters' spectra multiplied in the forward plan's last kernel and the
+// windows written by the inverse plan alone; every mode, both ways, rank 1-3,
+// several filters against one signal and against a batch.
 void device_cases(const char* backend) {
-  for (size_t i : {1, 2, 4, 7, 8, 9, 12, 16, 17}) {
+  for (size_t i : {1, 2, 4, 7, 8, 9, 12, 13, 14, 16, 17, 18}) {
     SCOPED_TRACE("case " + std::to_string(i));
     Case c = cases[i];
     c.device = true;
     check(c, backend);
   }
+  check({1, {1, 1, 100}, {1, 1, 9}, 2, 3, R, D, FULL, 0, true}, backend);
   // Real F32 images and volumes of several passes a transform.
   check({2, {1, 300, 300}, {1, 31, 31}, 1, 1, R, S, SAME, 0, true}, backend);
   check({3, {24, 24, 24}, {8, 8, 8}, 2, 1, R, S, FULL, 0, true}, backend);
