@@ -73,6 +73,11 @@ std::vector<unsigned char> input(const Case& c) {
   return in;
 }
 
+// Whether a comma-separated list names v.
+bool listed(const std::string& list, const std::string& v) {
+  return ("," + list + ",").find("," + v + ",") != std::string::npos;
+}
+
 // FFTW and cuFFT decline F16 and BF16 (docs/fftw.md, docs/cuda.md).
 bool declines_storage16(const Target& t, const fftmux_desc& d) {
   bool half = d.precision == FFTMUX_F16 || d.precision == FFTMUX_BF16;
@@ -112,6 +117,9 @@ TEST_P(Correctness, MatchesReference) {
     fftmux_support s = t.ctx->query(c.desc, t.backend.c_str());
     if (!s.supported)
       GTEST_SKIP() << "declined: " << s.reason;
+    if (!t.variant.empty() && !listed(s.variants, t.variant))
+      GTEST_SKIP() << "declined: variant " << t.variant << " is not among those that accept it ("
+                   << s.variants << ")";
   }
   fftmux_layout l = layout(c.desc);
   if (declines_storage16(t, c.desc)) {
