@@ -93,9 +93,12 @@ const std::vector<SetDef>& defs() {
          {FFTMUX_F16, FFTMUX_F32},
          device,
          pow2_lines(8, 22, 2) + lines({1000}) + squares({1024})}}},
-      // DCT-II and DCT-IV beside C2C of the same shapes: the DCT's goal is C2C's time or less.
-      {{"dct", "batched 1D and 2D DCT-II and DCT-IV beside C2C of the same shapes", cpu, gpu},
+      // DCT-II, its inverse DCT-III and DCT-IV beside C2C of the same shapes: the DCT's goal is
+      // C2C's time or less.
+      {{"dct", "batched 1D and 2D DCT-II, DCT-III and DCT-IV beside C2C of the same shapes", cpu,
+        gpu},
        {{FFTMUX_R2R, both, device, dct_shapes, true, FFTMUX_DCT2},
+        {FFTMUX_R2R, both, device, dct_shapes, true, FFTMUX_DCT3},
         {FFTMUX_R2R, both, device, dct_shapes, true, FFTMUX_DCT4},
         {FFTMUX_C2C, both, device, dct_shapes}}},
       {{"host", "batched 1D C2C from host memory to host memory (transfers included)", cpu, gpu},
