@@ -579,7 +579,7 @@ typedef struct fftmux_conv_desc {
   uint32_t mode;              /* fftmux_conv_mode */
   uint32_t correlate;         /* 1: correlation, as scipy.signal.correlate (the filter
                                  reversed and conjugated); 0: convolution */
-  uint32_t placement;         /* FFTMUX_HOST, or FFTMUX_DEVICE with one filter */
+  uint32_t placement;         /* FFTMUX_HOST or FFTMUX_DEVICE */
   uint32_t reserved;
 } fftmux_conv_desc;
 
