@@ -374,10 +374,10 @@ TEST(Cli, DevicesReachThePlanAndBackendsShowTheirSpans) {
   EXPECT_TRUE(has(r.out, "spans: 1 device a plan")) << r.out; // fftw
   r = fftmux_cli("backends --json", env);
   auto all = nlohmann::json::parse(r.out);
-  for (const auto& b : all) {
-    if (b["name"] == "spans")
+  for (const auto& b : all)
+    if (b["name"] == "spans") {
       EXPECT_EQ(b["max_devices"], 4);
-  }
+    }
 }
 
 // The command line with the caps fixtures beside the installed backends
