@@ -72,7 +72,7 @@ for variant in cufft native; do
     FFTMUX_TEST_VARIANT=$variant "$build/bin/fftmux_correctness"
 done
 start convolution 1 "$limit" "$build/bin/fftmux_convolution_test" \
-  --gtest_filter='*OnCuda:*OnTheGpuBackends'
+  --gtest_filter='*OnCuda*:*OnTheGpuBackends*'
 wait
 note "suites took $((SECONDS - begin)) s"
 # The warm-plan timing alone: beside the shards it timed the scheduler (H200:

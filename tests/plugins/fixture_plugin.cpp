@@ -4,7 +4,8 @@
 // table ([backends.<name>]) can make it fail at one step (fail_at = "init",
 // "query", "plan", "execute" or "alloc") with any status (status = 1234 is
 // garbage, 6 out of memory; the default is FFTMUX_ERROR_BACKEND, out of
-// memory for "alloc"), give wrong results (wrong = true), take a fixed
+// memory for "alloc"), give wrong results (wrong = true, or "inverse" in
+// that direction alone), take a fixed
 // extra time (delay_us), claim another in its estimate (claim_us; default
 // delay_us) and report the work of a GPU that moves the data once (work =
 // "gpu": one launch, the sides in its memory and, HOST plans, over the bus)
@@ -50,7 +51,7 @@ struct Backend {
   fftmux_host_v1 host{};
   std::string fail_at;               // "init", "query", "plan", "execute", "alloc"
   int status = FFTMUX_ERROR_BACKEND; // what the failing step returns
-  bool wrong = false;                // results off by a factor of two
+  int wrong = 0; // the direction whose results are off by a factor of two (2: both)
   std::vector<long> delay_us{0};     // added to every execution, by variant
   std::vector<long> claim_us;        // the estimate, by variant; empty: delay_us
   bool gpu_work = false;             // reports a GPU's work
@@ -166,7 +167,8 @@ template <class T> void dft(const Plan& p, int dir, const void* in, void* out) {
   int64_t n = d.n[0];
   auto* x = static_cast<const std::complex<T>*>(in);
   auto* y = static_cast<std::complex<T>*>(out);
-  double s = fftmux::plugin::scale(d, dir) * (p.backend->wrong ? 2 : 1);
+  int w = p.backend->wrong;
+  double s = fftmux::plugin::scale(d, dir) * (w == 2 || w == dir ? 2 : 1);
   std::vector<std::complex<double>> line(static_cast<size_t>(n));
   for (int64_t b = 0; b < d.batch; ++b) {
     for (int64_t k = 0; k < n; ++k) {
@@ -188,7 +190,8 @@ fftmux_status init(const fftmux_host_v1* h, void** out) {
     b->fail_at = config(h, "fail_at");
     b->status = int(number(
         h, "status", b->fail_at == "alloc" ? FFTMUX_ERROR_OUT_OF_MEMORY : FFTMUX_ERROR_BACKEND));
-    b->wrong = config(h, "wrong") == "true";
+    std::string wrong = config(h, "wrong");
+    b->wrong = wrong == "true" ? 2 : wrong == "inverse" ? FFTMUX_INVERSE : 0;
     b->delay_us = numbers(h, "delay_us", {0});
     b->claim_us = numbers(h, "claim_us", {});
     b->gpu_work = config(h, "work") == "gpu";

@@ -139,11 +139,12 @@ TEST_F(Tuning, ABackendFailingAtPlanCreationFallsBack) {
 }
 
 // On device data the round trip runs on the backend's buffers: a wrong
-// result there is caught as on host data.
+// result there is caught as on host data, and one of the inverse direction
+// alone, which the candidate's own plan runs in a C2C round trip.
 TEST_F(Tuning, FailuresAndWrongResultsAreNegativeEntries) {
   for (uint32_t placement : {FFTMUX_HOST, FFTMUX_DEVICE})
-    for (const char* fault :
-         {"fail_at = \"execute\"", "wrong = true", "status = 1234\nfail_at = \"execute\""}) {
+    for (const char* fault : {"fail_at = \"execute\"", "wrong = true", "wrong = \"inverse\"",
+                              "status = 1234\nfail_at = \"execute\""}) {
       fftmux::context ctx = open(fault, "delay_us = 2000", "preference = [\"fast\", \"slow\"]");
       fftmux_desc d = problem(16);
       d.placement = placement;
