@@ -22,31 +22,41 @@ double scalar(const ConvGeometry& g, const void* v, int64_t i) {
                                         : double(static_cast<const float*>(v)[i]);
 }
 
-// The filter zero-extended to the FFT sizes, in double (real or interleaved complex).
-std::vector<double> padded_filter(const ConvGeometry& g, const void* filter) {
+// The filters zero-extended to the FFT sizes, one after another, in double (real or
+// interleaved complex).
+std::vector<double> padded_filters(const ConvGeometry& g, const void* filters) {
   const int64_t c = g.real() ? 1 : 2;
   const auto& L = g.fft;
-  std::vector<double> x(size_t(g.fft_points() * c), 0.0);
+  std::vector<double> x(size_t(g.desc.filters * g.fft_points() * c), 0.0);
   int64_t from = 0;
-  for (int64_t i = 0; i < g.m[0]; ++i)
-    for (int64_t j = 0; j < g.m[1]; ++j)
-      for (int64_t k = 0; k < g.m[2] * c; ++k)
-        x[size_t(((i * L[1] + j) * L[2]) * c + k)] = scalar(g, filter, from++);
+  for (int64_t f = 0; f < g.desc.filters; ++f)
+    for (int64_t i = 0; i < g.m[0]; ++i)
+      for (int64_t j = 0; j < g.m[1]; ++j)
+        for (int64_t k = 0; k < g.m[2] * c; ++k)
+          x[size_t((((f * L[0] + i) * L[1] + j) * L[2]) * c + k)] = scalar(g, filters, from++);
   return x;
 }
 
-// The unnormalized forward transform of the padded filter, by a host plan in double.
-std::vector<cd> transformed(fftmux_context ctx, const ConvGeometry& g, const void* filter) {
-  std::vector<double> x = padded_filter(g, filter);
+// The filters' spectra: as given (FFTMUX_FILTER_SPECTRUM), or the unnormalized forward
+// transforms of the padded filters by one host plan in double.
+std::vector<cd> spectra_of(fftmux_context ctx, const ConvGeometry& g, const void* filters,
+                           uint32_t layout) {
+  std::vector<cd> s(size_t(g.desc.filters * g.spectrum_points()));
+  if (layout == FFTMUX_FILTER_SPECTRUM) {
+    for (size_t i = 0; i < s.size(); ++i)
+      s[i] = {scalar(g, filters, int64_t(2 * i)), scalar(g, filters, int64_t(2 * i + 1))};
+    return s;
+  }
+  std::vector<double> x = padded_filters(g, filters);
   fftmux_desc d;
   fftmux_desc_init(&d);
   d.rank = g.desc.rank;
   Dims L = g.axes(g.fft);
   std::copy(L.begin(), L.end(), d.n);
+  d.batch = g.desc.filters;
   d.kind = g.desc.kind;
   d.precision = FFTMUX_F64;
   d.norm = FFTMUX_NORM_NONE;
-  std::vector<cd> s(size_t(g.spectrum_points()));
   fftmux_plan plan = create_plan(ctx, &d, nullptr, nullptr);
   fftmux_status st = fftmux_execute(plan, FFTMUX_FORWARD, x.data(), s.data());
   fftmux_plan_destroy(plan);
@@ -60,47 +70,37 @@ cd shift(int64_t k, int64_t s, int64_t L) {
   return {std::cos(a), std::sin(a)};
 }
 
-// One filter's spectrum, shifted, appended to out as interleaved doubles.
-void append_spectrum(fftmux_context ctx, const ConvGeometry& g, const void* filter, uint32_t layout,
-                     std::vector<double>& out) {
-  std::vector<cd> h;
-  if (layout == FFTMUX_FILTER_SPECTRUM) {
-    h.resize(size_t(g.spectrum_points()));
-    for (size_t i = 0; i < h.size(); ++i)
-      h[i] = {scalar(g, filter, int64_t(2 * i)), scalar(g, filter, int64_t(2 * i + 1))};
-  } else {
-    h = transformed(ctx, g, filter);
-  }
+// Each point's factor that starts the inverse transform at the mode's window.
+std::vector<cd> window_phases(const ConvGeometry& g) {
   auto windows = g.window();
   const auto& L = g.fft;
   const int64_t S2 = g.real() ? L[2] / 2 + 1 : L[2];
   Dims start;
   for (int a = 0; a < FFTMUX_MAX_RANK; ++a)
     start[a] = (windows[size_t(a)][0] % L[a] + L[a]) % L[a];
-  size_t i = 0;
+  std::vector<cd> phases;
+  phases.reserve(size_t(g.spectrum_points()));
   for (int64_t k0 = 0; k0 < L[0]; ++k0)
     for (int64_t k1 = 0; k1 < L[1]; ++k1)
-      for (int64_t k2 = 0; k2 < S2; ++k2, ++i) {
-        cd v = g.desc.correlate ? std::conj(h[i]) : h[i];
-        v *= shift(k0, start[0], L[0]) * shift(k1, start[1], L[1]) * shift(k2, start[2], L[2]);
-        out.push_back(v.real());
-        out.push_back(v.imag());
-      }
+      for (int64_t k2 = 0; k2 < S2; ++k2)
+        phases.push_back(shift(k0, start[0], L[0]) * shift(k1, start[1], L[1]) *
+                         shift(k2, start[2], L[2]));
+  return phases;
 }
 
 } // namespace
 
 std::shared_ptr<const std::vector<double>> filter_spectra(fftmux_context ctx, const ConvGeometry& g,
                                                           const void* filters, uint32_t layout) {
-  const int64_t scalars = layout == FFTMUX_FILTER_SPECTRUM ? 2 * g.spectrum_points()
-                                                           : g.filter_points() * (g.real() ? 1 : 2);
-  const size_t bytes = g.desc.precision == FFTMUX_F64 ? sizeof(double) : sizeof(float);
+  std::vector<cd> h = spectra_of(ctx, g, filters, layout);
+  std::vector<cd> phases = window_phases(g);
   auto out = std::make_shared<std::vector<double>>();
-  out->reserve(size_t(2 * g.desc.filters * g.spectrum_points()));
-  for (int64_t f = 0; f < g.desc.filters; ++f)
-    append_spectrum(ctx, g,
-                    static_cast<const unsigned char*>(filters) + size_t(f * scalars) * bytes,
-                    layout, *out);
+  out->reserve(2 * h.size());
+  for (size_t i = 0; i < h.size(); ++i) {
+    cd v = (g.desc.correlate ? std::conj(h[i]) : h[i]) * phases[i % phases.size()];
+    out->push_back(v.real());
+    out->push_back(v.imag());
+  }
   return out;
 }
 
