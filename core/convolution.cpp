@@ -149,7 +149,11 @@ template <class T> void check_finite(const T* v, int64_t count) {
               std::to_string(v[i]) + ": every filter value must be finite");
 }
 
-void check_filter(const ConvGeometry& g, const void* filter, int64_t scalars) {
+// Every scalar of the filters, in the layout given, must be finite.
+void check_filters(const ConvGeometry& g, const void* filter, uint32_t layout) {
+  const int64_t scalars =
+      g.desc.filters * (layout == FFTMUX_FILTER_SPECTRUM ? g.spectrum_points() * 2
+                                                         : g.filter_points() * (g.real() ? 1 : 2));
   if (g.desc.precision == FFTMUX_F64)
     check_finite(static_cast<const double*>(filter), scalars);
   else
@@ -215,12 +219,11 @@ void transform_filters(fftmux_context ctx, fftmux_convolution_s& c, const void* 
   const int64_t F = g.desc.filters;
   const uint64_t bytes = uint64_t(F * g.spectrum_points()) * 2 * real_size(g);
   c.filters = uncleared(bytes);
+  check_filters(g, filter, layout);
   if (layout == FFTMUX_FILTER_SPECTRUM) {
-    check_filter(g, filter, F * g.spectrum_points() * 2);
     std::memcpy(c.filters.get(), filter, bytes);
     return;
   }
-  check_filter(g, filter, F * g.filter_points() * (g.real() ? 1 : 2));
   if (!c.pads) {
     std::memset(c.results.get(), 0, F * g.fft_points() * element_size(g));
     pad(g, g.m, F, filter, c.results.get());
@@ -244,9 +247,7 @@ void device_plans(fftmux_context ctx, fftmux_convolution_s& c, const void* filte
                   const fftmux_convolution_options& o) {
   const ConvGeometry& g = c.g;
   const int64_t B = g.desc.batch, F = g.desc.filters, S = g.spectrum_points();
-  check_filter(
-      g, filter,
-      F * (layout == FFTMUX_FILTER_SPECTRUM ? S * 2 : g.filter_points() * (g.real() ? 1 : 2)));
+  check_filters(g, filter, layout);
   fftmux_plan_options po = plan_options(o.backend, o.variant, o.threads);
   fftmux_desc f = fft_desc(g, g.desc.kind, B, FFTMUX_NORM_NONE, &g.n);
   f.placement = FFTMUX_DEVICE;
