@@ -110,6 +110,14 @@ std::vector<Shape> r2r_shapes() {
   return s;
 }
 
+// The batch that fills 2^20 points with transforms of the shape.
+int64_t filled(const Shape& s) {
+  int64_t points = 1;
+  for (int64_t n : s.n)
+    points *= n;
+  return std::max<int64_t>(1, (int64_t(1) << 20) / points);
+}
+
 std::string shape_text(const Shape& s) {
   std::string shape;
   for (int64_t n : s.n)
@@ -265,10 +273,7 @@ std::vector<std::string> corpus() {
   for (const Shape& s : shapes())
     for (int kind : {FFTMUX_C2C, FFTMUX_R2C, FFTMUX_C2R})
       for (int precision : {FFTMUX_F32, FFTMUX_F64}) {
-        int64_t points = 1;
-        for (int64_t n : s.n)
-          points *= n;
-        int64_t fill = std::max<int64_t>(1, (int64_t(1) << 20) / points);
+        int64_t fill = filled(s);
         for (int64_t batch : {int64_t(1), fill})
           for (Layout layout : {packed, in_place, shifted, interleaved}) {
             if (batch == 1 && fill > 1 && layout != packed)
@@ -290,12 +295,8 @@ std::vector<std::string> corpus() {
   for (const Shape& s : r2r_shapes())
     for (uint32_t kind = FFTMUX_DCT1; kind <= FFTMUX_DST4; ++kind)
       for (int precision : {FFTMUX_F32, FFTMUX_F64}) {
-        int64_t points = 1;
-        for (int64_t n : s.n)
-          points *= n;
         fftmux_desc d;
-        if (!describe(s, FFTMUX_R2R, precision, std::max<int64_t>(1, (int64_t(1) << 20) / points),
-                      packed, d, kind))
+        if (!describe(s, FFTMUX_R2R, precision, filled(s), packed, d, kind))
           continue;
         std::string problem = geometry::kind_text(d) +
                               (precision == FFTMUX_F64 ? " f64 " : " f32 ") + shape_text(s) + " x" +
