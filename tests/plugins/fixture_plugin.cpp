@@ -49,15 +49,15 @@ using fftmux::plugin::guarded;
 // rewritten by another context's init on another thread.
 struct Backend {
   fftmux_host_v1 host{};
-  std::string fail_at;               // "init", "query", "plan", "execute", "alloc"
-  int status = FFTMUX_ERROR_BACKEND; // what the failing step returns
-  int wrong = 0; // the direction whose results are off by a factor of two (2: both)
-  std::vector<long> delay_us{0};     // added to every execution, by variant
-  std::vector<long> claim_us;        // the estimate, by variant; empty: delay_us
-  bool gpu_work = false;             // reports a GPU's work
-  long bus_us = 0;                   // each copy between host memory and buffers
-  long max_n = 1024;                 // longer lines are declined
-  std::string hardware;              // the hardware key; "": "fixture <name>"
+  std::string fail_at;                               // "init", "query", "plan", "execute", "alloc"
+  int status = FFTMUX_ERROR_BACKEND;                 // what the failing step returns
+  bool wrong_forward = false, wrong_inverse = false; // results off by a factor of two
+  std::vector<long> delay_us{0};                     // added to every execution, by variant
+  std::vector<long> claim_us;                        // the estimate, by variant; empty: delay_us
+  bool gpu_work = false;                             // reports a GPU's work
+  long bus_us = 0;                                   // each copy between host memory and buffers
+  long max_n = 1024;                                 // longer lines are declined
+  std::string hardware;                              // the hardware key; "": "fixture <name>"
 };
 
 struct Plan {
@@ -167,8 +167,8 @@ template <class T> void dft(const Plan& p, int dir, const void* in, void* out) {
   int64_t n = d.n[0];
   auto* x = static_cast<const std::complex<T>*>(in);
   auto* y = static_cast<std::complex<T>*>(out);
-  int w = p.backend->wrong;
-  double s = fftmux::plugin::scale(d, dir) * (w == 2 || w == dir ? 2 : 1);
+  bool wrong = dir == FFTMUX_FORWARD ? p.backend->wrong_forward : p.backend->wrong_inverse;
+  double s = fftmux::plugin::scale(d, dir) * (wrong ? 2 : 1);
   std::vector<std::complex<double>> line(static_cast<size_t>(n));
   for (int64_t b = 0; b < d.batch; ++b) {
     for (int64_t k = 0; k < n; ++k) {
@@ -191,7 +191,8 @@ fftmux_status init(const fftmux_host_v1* h, void** out) {
     b->status = int(number(
         h, "status", b->fail_at == "alloc" ? FFTMUX_ERROR_OUT_OF_MEMORY : FFTMUX_ERROR_BACKEND));
     std::string wrong = config(h, "wrong");
-    b->wrong = wrong == "true" ? 2 : wrong == "inverse" ? FFTMUX_INVERSE : 0;
+    b->wrong_forward = wrong == "true";
+    b->wrong_inverse = wrong == "true" || wrong == "inverse";
     b->delay_us = numbers(h, "delay_us", {0});
     b->claim_us = numbers(h, "claim_us", {});
     b->gpu_work = config(h, "work") == "gpu";
