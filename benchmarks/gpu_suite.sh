@@ -2,7 +2,10 @@
 # The GPU suite: every figure of verified kernels, in one command on a machine
 # with an NVIDIA GPU.
 #
-#   benchmarks/gpu_suite.sh BUILD_DIR OUT [SETS]     # SETS: fftmux_bench sets, default all
+#   benchmarks/gpu_suite.sh BUILD_DIR OUT [SETS [OPTION...]]
+#
+# SETS: fftmux_bench sets, default all; OPTIONs go to fftmux_bench as they are
+# (--precision f32, --shapes 1024,4096, --gpu-warmup 0.1: a part of the suite).
 #
 # BUILD_DIR holds bin/ and lib/ of a Release build (or a bundle from
 # scripts/bundle.sh, after `. bundle/setup.sh`). In order:
@@ -10,18 +13,20 @@
 #      matrix on cuda/cufft and cuda/native, the random sweep) and the
 #      correctness matrix on vulkan and opengl, on the GPU;
 #   2. bench: fftmux_bench --class gpu on SETS: each GPU backend at its own
-#      pick of variant beside cuFFT, VkFFT (where its module is built) and the
-#      copy limit, in one process, plan creation cold and warm;
+#      pick of variant and cuda's generated kernels (cuda/native) beside
+#      cuFFT, VkFFT (where its module is built) and the copy limit, in one
+#      process, plan creation cold and warm;
 #   3. report: plots and a table (benchmarks/plots/bench_plots.py).
 # OUT receives verify/ (logs, summary.txt), bench.csv, bench.json, img/ and
-# table.md; benchmarks/results/<class>/ keeps bench.json and summary.txt of
-# the latest run (benchmarks/results.py renders them). VERIFY=0 or BENCH=0
+# table.md; benchmarks/results/<class>/ keeps each part's bench.json as
+# suite-PART.json (benchmarks/results.py renders them, docs/performance.md). VERIFY=0 or BENCH=0
 # leave a step out; BUDGET (seconds, default none) stops the benchmark from
 # starting new problems; PYTHON (default python3) draws the plots.
 set -u
 build=$(cd "${1:?usage: gpu_suite.sh BUILD_DIR OUT [SETS]}" && pwd)
 out=$(mkdir -p "${2:?usage: gpu_suite.sh BUILD_DIR OUT [SETS]}" && cd "$2" && pwd)
 sets=${3:-all}
+shift $(($# < 3 ? $# : 3))
 here=$(cd "$(dirname "$0")" && pwd)
 export LD_LIBRARY_PATH=$build/lib:$build/deps${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export XDG_CACHE_HOME=${XDG_CACHE_HOME:-/tmp/fftmux-suite-cache}
@@ -48,8 +53,10 @@ if [ "${BENCH:-1}" != 0 ]; then
   [ -n "${BUDGET:-}" ] && extra+=(--budget "$BUDGET")
   # A bundle keeps the peer modules in lib/fftmux-bench; a build tree where its own binaries find them.
   [ -d "$build/lib/fftmux-bench" ] && extra+=(--peer-dir "$build/lib/fftmux-bench")
-  "$build/bin/fftmux_bench" --class gpu --set "$sets" --variants default --out "$out" \
-    "${extra[@]}" | tail -n 5 || status=1
+  # Each backend at its own pick, and cuda's generated kernels (variant native) beside cuFFT.
+  engines='fftmux:cuda,fftmux:cuda/native,fftmux:vulkan,fftmux:opengl,cufft,vkfft,cudaMemcpy'
+  "$build/bin/fftmux_bench" --class gpu --set "$sets" --variants all --engines "$engines" --out "$out" \
+    "${extra[@]}" "$@" | tail -n 5 || status=1
   "${PYTHON:-python3}" "$here/plots/bench_plots.py" "$out/bench.json" --out "$out/img" --prefix gpu_ \
     --table "$out/table.md" || status=1
 fi

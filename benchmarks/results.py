@@ -4,15 +4,19 @@
 Each class folder (benchmarks/results/<class>/) holds the raw CSV and JSON of
 the latest run of each benchmark and a meta.json naming the machine and, for
 each data set, its file, date, commit and command. This script writes
-<class>/RESULTS.md from them; the same files always give the same text.
+<class>/RESULTS.md from them, and each README.md block marked
+"<!-- results.py: CLASS DATASET -->" as that data set's first table; the same
+files always give the same text.
 
-  benchmarks/results.py            # rewrite every RESULTS.md
-  benchmarks/results.py --check    # exit 1 if a RESULTS.md differs from what the files give
+  benchmarks/results.py            # rewrite every RESULTS.md and README's tables
+  benchmarks/results.py --check    # exit 1 if one differs from what the files give
 """
 import argparse
 import csv
+import glob
 import json
 import os
+import re
 import statistics
 import sys
 from collections import defaultdict
@@ -261,7 +265,7 @@ def distributed(folder, ds):
                   for r in rows], right=range(1, 5))
 
 
-SUITE_ENGINES = ["fftmux:cuda", "fftmux:vulkan", "fftmux:opengl", "vkfft"]
+SUITE_ENGINES = ["fftmux:cuda", "fftmux:cuda/native", "fftmux:vulkan", "fftmux:opengl", "vkfft"]
 PRIMES = {4093, 4097, 10007}
 
 
@@ -282,8 +286,9 @@ def suite_class(r):
 
 def suite(folder, ds):
     """gpu_suite.sh: each engine's forward time over cuFFT's, by shape class; plan times."""
-    data = read_json(folder, ds["file"])
-    rows = [r for r in data["rows"] if r["status"] == "ok" and r["class"] == "gpu"]
+    # The suite may run in parts (sets, precisions): ds["file"] is a pattern of their bench.json.
+    rows = [r for path in sorted(glob.glob(os.path.join(folder, ds["file"])))
+            for r in read_json(folder, path)["rows"] if r["status"] == "ok" and r["class"] == "gpu"]
     forward = defaultdict(dict)
     for r in rows:
         if r["phase"] == "forward":
@@ -299,9 +304,10 @@ def suite(folder, ds):
     out = ["Forward time over cuFFT's in the same run (below 1: faster), by shape class: the",
            "median and the range over its problems (each problem's list is in table.md):", ""]
     cell = lambda v: f"{statistics.median(v):.2f} ({span(v, 2)})" if v else ""  # noqa: E731
-    out += table(["class", "problems"] + SUITE_ENGINES,
+    engines = [e for e in SUITE_ENGINES if any(ratios[c][e] for c in ratios)]
+    out += table(["class", "problems"] + engines,
                  [[c, max(len(v) for v in ratios[c].values())] + [cell(ratios[c][e])
-                                                                    for e in SUITE_ENGINES]
+                                                                    for e in engines]
                   for c in sorted(ratios)], right=(1,))
     plans = defaultdict(lambda: defaultdict(list))
     for r in rows:
@@ -430,18 +436,43 @@ def results_md(folder):
     return "\n".join(out)
 
 
+README = os.path.join(HERE, "..", "README.md")
+MARK = re.compile(r"<!-- results\.py: (\S+) (\S+) -->\n(.*?)<!-- results\.py: end -->\n", re.S)
+
+
+def first_table(lines):
+    """The first markdown table of a renderer's lines."""
+    start = next(i for i, line in enumerate(lines) if line.startswith("|"))
+    end = next((i for i in range(start, len(lines)) if not lines[i].startswith("|")), len(lines))
+    return lines[start:end]
+
+
+def readme_text(text):
+    """README.md with each marked block (class, data set) the first table of that data set."""
+    def block(m):
+        folder = os.path.join(RESULTS, m.group(1))
+        with open(os.path.join(folder, "meta.json")) as f:
+            ds = next(d for d in json.load(f)["datasets"] if d["id"] == m.group(2))
+        rows = first_table(RENDER[ds.get("render", ds["id"])](folder, ds))
+        return (f"<!-- results.py: {m.group(1)} {m.group(2)} -->\n" + "\n".join(rows) +
+                "\n<!-- results.py: end -->\n")
+    return MARK.sub(block, text)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true",
                         help="compare with the committed RESULTS.md instead of writing it")
     args = parser.parse_args()
-    stale = []
+    stale, outputs = [], []
     for name in sorted(os.listdir(RESULTS)):
         folder = os.path.join(RESULTS, name)
         if not os.path.isfile(os.path.join(folder, "meta.json")):
             continue
-        text = results_md(folder)
-        path = os.path.join(folder, "RESULTS.md")
+        outputs.append((os.path.join(folder, "RESULTS.md"), results_md(folder)))
+    with open(README, encoding="utf-8") as f:
+        outputs.append((os.path.normpath(README), readme_text(f.read())))
+    for path, text in outputs:
         if args.check:
             try:
                 with open(path, encoding="utf-8") as f:
