@@ -309,6 +309,15 @@ def suite(folder, ds):
                  [[c, max(len(v) for v in ratios[c].values())] + [cell(ratios[c][e])
                                                                     for e in engines]
                   for c in sorted(ratios)], right=(1,))
+    picks = defaultdict(lambda: defaultdict(int))  # rows of harnesses that record the variant
+    for engines in forward.values():
+        for name, r in engines.items():
+            if r.get("variant") and "/" not in name:
+                picks[name][r["variant"]] += 1
+    if picks:
+        out += ["", "The variants the backends picked, with their problem counts: " +
+                "; ".join(f"{e} " + ", ".join(f"{v} {n}" for v, n in sorted(p.items()))
+                          for e, p in sorted(picks.items())) + "."]
     plans = defaultdict(lambda: defaultdict(list))
     for r in rows:
         if r["phase"] in ("plan_cold", "plan_warm"):

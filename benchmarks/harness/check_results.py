@@ -90,6 +90,14 @@ def check_coverage(rows, engines):
             phases = {"copy"} if family == "copy" else TIMED[p.split()[-1]]
             for phase in phases:
                 expect((p, name, phase) in ok, f"{p}: {name} has no verified {phase}")
+    # fftmux's engines name the variant their plans ran: a forced one, or the backend's pick.
+    for r in rows:
+        if r["status"] == "ok" and r["family"] == "fftmux":
+            forced = r["engine"].partition("/")[2]
+            expect(r["variant"] and r["variant"] == (forced or r["variant"]),
+                   f"{r['problem']}: {r['engine']} ran variant '{r['variant']}'")
+        elif r["family"] != "fftmux":
+            expect(r["variant"] == "", f"{r['engine']} has no variants")
     for name, e in engines.items():
         if e["skipped"]:
             own = [r for r in rows if r["engine"] == name]

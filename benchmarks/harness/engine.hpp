@@ -60,6 +60,9 @@ public:
   // engine has device timers.
   virtual double time_launches(int direction, int runs);
   virtual const char* timer() const { return "wall"; }
+  // The variant the plans run, where the engine has variants (fftmux's
+  // backends, whose own pick it names); "" otherwise.
+  virtual std::string variant() const { return ""; }
   // Engines with their own path from host memory to host memory (fftmux's
   // fftmux_execute, FFTW) run HOST placement through it; others upload,
   // launch and download.

@@ -98,6 +98,12 @@ public:
         check(fftmux_plan_synchronize(p), "fftmux_plan_synchronize");
   }
   const char* timer() const override { return "wall+sync"; }
+  std::string variant() const override {
+    const char *backend = nullptr, *variant = nullptr;
+    if (!fwd_.p || fftmux_plan_backend(fwd_.p, &backend, &variant) != FFTMUX_OK || !variant)
+      return "";
+    return variant;
+  }
   bool has_host_path() const override { return true; }
   void host(int direction, const void* in, void* out) override {
     check(fftmux_execute(plan_for(direction), direction, in, out), "fftmux_execute");

@@ -43,7 +43,8 @@ struct Contender {
   Verdict verdict;
   std::string failure;
   std::vector<Series> series;
-  std::string timer; // of its launches, kept once the run is gone
+  std::string timer;   // of its launches, kept once the run is gone
+  std::string variant; // its plans', kept likewise
   const EngineInfo& info() const { return engine->info(); }
 };
 
@@ -106,6 +107,7 @@ void prepare(Contender& c, Data& d) {
     forget_fftw_wisdom(); // cold: no engine inherits another's FFTW planning
     c.plan_cold = wall([&] { c.run->plan(); });
     c.plan_warm = wall([&] { c.run->plan(); });
+    c.variant = c.run->variant();
     c.verdict = verify_run(c, d);
     c.failure = c.verdict.reason;
   } catch (const std::exception& e) {
@@ -292,6 +294,7 @@ void add_results(const Problem& p, const Contender& c, const fftmux_desc& d, Rep
   }
   r.status = "ok";
   r.timer = "wall";
+  r.variant = c.variant;
   // A copy has nothing to plan.
   for (auto [phase, t] : {std::pair{"plan_cold", c.plan_cold}, std::pair{"plan_warm", c.plan_warm}})
     if (c.info().family != Family::copy) {

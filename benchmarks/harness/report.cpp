@@ -52,6 +52,7 @@ const Column columns[] = {
     {"elements", [](const Row& r) { return Cell(points(r.desc) * r.desc.batch); }},
     {"class", [](const Row& r) { return Cell(device_name(r.engine->device)); }},
     {"engine", [](const Row& r) { return Cell(r.engine->name); }},
+    {"variant", [](const Row& r) { return Cell(r.variant); }},
     {"family", [](const Row& r) { return Cell(family_name(r.engine->family)); }},
     {"phase", [](const Row& r) { return Cell(r.phase); }},
     {"status", [](const Row& r) { return Cell(r.status); }},

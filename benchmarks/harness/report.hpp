@@ -30,8 +30,9 @@ struct Row {
   std::string reason;
   Stats stats;
   std::string timer;
-  double bytes = 0; // traffic of one operation: one read and one write of the data
-  double flops = 0; // 5 N log2 N per complex transform, 2.5 N log2 N per real one, times batch
+  std::string variant; // what an engine with variants ran (EngineInfo::name may leave it out)
+  double bytes = 0;    // traffic of one operation: one read and one write of the data
+  double flops = 0;    // 5 N log2 N per complex transform, 2.5 N log2 N per real one, times batch
   Verdict verdict;
 };
 
