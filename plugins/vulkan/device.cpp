@@ -381,6 +381,7 @@ Device::~Device() {
   pipelines_.clear(); // plans are gone: these are the last references
   tables_.clear();
   scratch_.reset();
+  staging_.reset();
   if (device) {
     api.vkDeviceWaitIdle(device);
     save_pipeline_cache();
@@ -616,7 +617,8 @@ Buffer::Buffer(Device& d, uint64_t bytes, bool host_visible) : d_(d) {
     vk::check(d.api.vkAllocateMemory(d.device, &ai, nullptr, &mem_),
               ("vkAllocateMemory of " + std::to_string(req.size) + " bytes").c_str());
     vk::check(d.api.vkBindBufferMemory(d.device, buffer_, mem_, 0), "vkBindBufferMemory");
-    if ((d.memory.memoryTypes[type].propertyFlags & host) == host) // unified memory: no staging
+    bool mappable = (d.memory.memoryTypes[type].propertyFlags & host) == host;
+    if (mappable && (host_visible || !d.settings.staging)) // unified memory: no staging
       vk::check(d.api.vkMapMemory(d.device, mem_, 0, VK_WHOLE_SIZE, 0, &mapped_), "vkMapMemory");
   } catch (...) {
     if (mem_)
@@ -660,11 +662,12 @@ void Buffer::write(uint64_t offset, const void* src, uint64_t bytes) {
     std::memcpy(static_cast<char*>(mapped_) + offset, src, bytes);
     return;
   }
-  Buffer stage(d_, bytes, true);
-  std::memcpy(stage.mapped_, src, bytes);
-  d_.run_once([&](VkCommandBuffer cmd) {
-    VkBufferCopy c{0, offset, bytes};
-    d_.api.vkCmdCopyBuffer(cmd, stage.buffer_, buffer_, 1, &c);
+  staged(bytes, [&](Buffer& stage) {
+    std::memcpy(stage.mapped_, src, bytes);
+    d_.run_once([&](VkCommandBuffer cmd) {
+      VkBufferCopy c{0, offset, bytes};
+      d_.api.vkCmdCopyBuffer(cmd, stage.buffer_, buffer_, 1, &c);
+    });
   });
 }
 
@@ -677,12 +680,22 @@ void Buffer::read(uint64_t offset, void* dst, uint64_t bytes) {
     std::memcpy(dst, static_cast<const char*>(mapped_) + offset, bytes);
     return;
   }
-  Buffer stage(d_, bytes, true);
-  d_.run_once([&](VkCommandBuffer cmd) {
-    VkBufferCopy c{offset, 0, bytes};
-    d_.api.vkCmdCopyBuffer(cmd, buffer_, stage.buffer_, 1, &c);
+  staged(bytes, [&](Buffer& stage) {
+    d_.run_once([&](VkCommandBuffer cmd) {
+      VkBufferCopy c{offset, 0, bytes};
+      d_.api.vkCmdCopyBuffer(cmd, buffer_, stage.buffer_, 1, &c);
+    });
+    std::memcpy(dst, stage.mapped_, bytes);
   });
-  std::memcpy(dst, stage.mapped_, bytes);
+}
+
+void Buffer::staged(uint64_t bytes, const std::function<void(Buffer& stage)>& move) {
+  std::lock_guard<std::mutex> lock(d_.staging_mutex_);
+  if (!d_.staging_ || d_.staging_->size() < bytes) {
+    d_.staging_.reset(); // the smaller one goes first: host-visible memory can be scarce
+    d_.staging_ = std::make_unique<Buffer>(d_, bytes, true);
+  }
+  move(*d_.staging_);
 }
 
 // ---- GLSL to SPIR-V ----

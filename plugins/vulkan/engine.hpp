@@ -47,6 +47,10 @@ struct Settings {
   // experiment; a wrapped VkBuffer then needs the device-address usage,
   // which the backend's own buffers have.
   bool pointers = false;
+  // Device buffers never mapped, even where their memory is host-visible:
+  // writes and reads go through the staging buffer as on a discrete GPU
+  // (config `staging`), for tests on unified-memory drivers (lavapipe).
+  bool staging = false;
   std::string cache_dir; // SPIR-V and pipeline cache; empty: no disk cache
   // Atomic file replacement (the host's write_file); nullptr: plain write.
   std::function<void(const std::string&, const std::vector<char>&)> write_file;
@@ -158,6 +162,11 @@ private:
   codegen::KernelCache<const Buffer> tables_{kKeptPipelines}; // by content
   std::mutex scratch_mutex_;
   std::shared_ptr<Buffer> scratch_; // the latest, plans may hold older ones
+  friend class Buffer;
+  // Host-visible, kept for the writes and reads of unmapped buffers: one
+  // allocation where each transfer made its own (Buffer::staged).
+  std::mutex staging_mutex_;
+  std::unique_ptr<Buffer> staging_;
 };
 
 // A storage buffer on the device (owned, or a caller's VkBuffer wrapped).
@@ -179,6 +188,9 @@ public:
 private:
   // Throws INVALID_ARGUMENT where [offset, offset + bytes) leaves the buffer.
   void range(uint64_t offset, uint64_t bytes, const char* what) const;
+  // Runs move(stage) with the device's staging buffer, of `bytes` at least,
+  // held by this thread alone.
+  void staged(uint64_t bytes, const std::function<void(Buffer& stage)>& move);
 
   Device& d_;
   VkBuffer buffer_ = VK_NULL_HANDLE;

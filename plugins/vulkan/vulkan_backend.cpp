@@ -75,6 +75,8 @@ fftmux_status init(const fftmux_host_v1* h, void** out) {
     s.spirv_opt = opt.empty() ? -1 : plugin::flag("vulkan", "spirv_opt", opt);
     std::string pointers = config(h, "pointers");
     s.pointers = !pointers.empty() && plugin::flag("vulkan", "pointers", pointers);
+    std::string staging = config(h, "staging");
+    s.staging = !staging.empty() && plugin::flag("vulkan", "staging", staging);
     if (h->struct_size >= offsetof(fftmux_host_v1, native_count) + sizeof h->native_count &&
         h->native)
       s.native.assign(h->native, h->native + h->native_count);
