@@ -161,6 +161,7 @@ Device::Device(const Settings& s) : settings_(s), storage_(&storage(s.storage)) 
 Device::~Device() {
   worker_.call([&] {
     programs_.clear();
+    scratch_.reset();
     context_.reset();
   });
 }
@@ -426,6 +427,14 @@ void Device::save_binary(GLuint program, const std::string& path) {
 }
 
 // ---- buffers ----
+
+std::shared_ptr<Buffer> Device::scratch(uint64_t bytes) {
+  if (scratch_ && scratch_->size() >= bytes)
+    return scratch_;
+  scratch_.reset(); // freed now unless a plan holds it
+  scratch_ = std::make_shared<Buffer>(*this, bytes);
+  return scratch_;
+}
 
 Buffer::Buffer(Device& d, uint64_t bytes, Kind kind, const Storage* storage) : d_(d) {
   GladGLContext& g = d.gl();

@@ -85,6 +85,8 @@ struct ProgramCounts {
   int memory = 0;   // shared with another plan of this device
 };
 
+class Buffer;
+
 class Device {
 public:
   // Opens EGL and a context on a new worker thread. When the calling thread
@@ -144,6 +146,12 @@ public:
   bool compiled(const Compiling& c); // every one done (always, without the extension)
   std::vector<std::shared_ptr<Program>> finish(Compiling& c, ProgramCounts& counts);
   bool parallel_compile() const { return parallel_compile_; }
+  // A scratch buffer of at least `bytes`, shared with the live plans (the
+  // context runs their passes one after another, each behind a barrier) and
+  // kept after them until a larger one is needed or the device closes, as
+  // the Vulkan backend's: a warm multi-pass plan allocated its own, up to a
+  // GiB of storage. On the worker thread.
+  std::shared_ptr<Buffer> scratch(uint64_t bytes);
   // Throws plugin::Failure when GL reports an error, naming what was done.
   void check(const std::string& what);
   // The oldest GL error (GL_NO_ERROR when none), the others cleared.
@@ -168,7 +176,8 @@ private:
   std::unique_ptr<VulkanMemory> vulkan_;
   static constexpr size_t kKeptPrograms = 128;
   codegen::KernelCache<Program> programs_{kKeptPrograms};
-  Worker worker_; // last: stops first, before the members its jobs use go
+  std::shared_ptr<Buffer> scratch_; // the latest, plans may hold older ones
+  Worker worker_;                   // last: stops first, before the members its jobs use go
 };
 
 // A storage buffer: owned (device storage, or persistently mapped for
@@ -225,6 +234,7 @@ public:
   const ProgramCounts& programs() const { return counts_; }
   size_t passes(int direction); // kernels per execution (all chunks)
   bool host_mapped() const { return host_mapped_; }
+  const Buffer* scratch() const { return scratch_.get(); } // the device's, shared; or none
 
 private:
   struct Pass {
@@ -250,7 +260,8 @@ private:
   Device& d_;
   fftmux_desc desc_;
   std::vector<Chunk> chunks_;
-  std::unique_ptr<Buffer> scratch_, host_in_, host_out_;
+  std::shared_ptr<Buffer> scratch_;
+  std::unique_ptr<Buffer> host_in_, host_out_;
   GLsync fence_ = nullptr;
   std::string summary_;
   ProgramCounts counts_;

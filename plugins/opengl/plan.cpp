@@ -59,7 +59,7 @@ Plan::Plan(Device& d, const fftmux_desc& desc, const codegen::Options& options)
   }
   summary_ = codegen::summary(parts);
   if (scratch)
-    scratch_ = std::make_unique<Buffer>(d, scratch);
+    scratch_ = d.scratch(scratch);
   HostIo io = d.settings().host_io;
   host_mapped_ =
       d.buffer_storage_api() && (io == HostIo::mapped || (io == HostIo::automatic && passes == 1));

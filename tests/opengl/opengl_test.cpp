@@ -18,6 +18,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <thread>
 
 namespace fftmux {
@@ -569,6 +570,47 @@ TEST(ProgramCache, PlansAliveAtOnceShareTheirPrograms) {
     EXPECT_EQ(a.programs().compiled, 2);
     EXPECT_EQ(b.programs().memory, 2);
     EXPECT_EQ(b.programs().compiled, 0);
+  });
+}
+
+// Plans alive at once share the device's scratch buffer, a larger need
+// replacing it for the plans made after; their passes, queued back to back
+// on device buffers, each give the reference's result. 16384 points in
+// place run in two passes through the scratch on llvmpipe's 32 KiB.
+TEST(Scratch, MultiPassPlansShareTheDevicesBuffer) {
+  SKIP_WITHOUT_OPENGL();
+  opengl::Device dev(in_memory());
+  dev.call([&] {
+    std::vector<fftmux_desc> ds;
+    for (int64_t batch : {2, 1, 4}) {
+      fftmux_desc d = resolved(desc({16384}, batch));
+      d.flags = FFTMUX_IN_PLACE;
+      ds.push_back(d);
+    }
+    std::vector<std::unique_ptr<opengl::Plan>> plans;
+    for (const fftmux_desc& d : ds)
+      plans.push_back(std::make_unique<opengl::Plan>(dev, d, codegen::Options{}));
+    ASSERT_NE(plans[0]->scratch(), nullptr) << plans[0]->summary();
+    EXPECT_EQ(plans[1]->scratch(), plans[0]->scratch()) << "a smaller need takes the device's";
+    EXPECT_NE(plans[2]->scratch(), plans[0]->scratch()) << "a larger need replaces it";
+    std::vector<std::vector<unsigned char>> data;
+    std::vector<std::unique_ptr<opengl::Buffer>> buffers;
+    for (size_t i = 0; i < ds.size(); ++i) {
+      data.push_back(ref::random_input(ds[i], 40 + i));
+      buffers.push_back(std::make_unique<opengl::Buffer>(dev, layout(ds[i]).in_bytes));
+      buffers[i]->write(0, data[i].data(), data[i].size());
+    }
+    for (size_t i = 0; i < ds.size(); ++i)
+      plans[i]->execute_buffers(FFTMUX_FORWARD, *buffers[i], *buffers[i]);
+    for (size_t i = 0; i < ds.size(); ++i) {
+      plans[i]->synchronize();
+      std::vector<unsigned char> got(data[i].size());
+      buffers[i]->read(0, got.data(), got.size());
+      EXPECT_LE(ref::relative_error(ref::read_side(ds[i], false, got.data()),
+                                    ref::expected(ds[i], FFTMUX_FORWARD, data[i].data())),
+                ref::error_bound(ds[i]))
+          << "batch " << ds[i].batch << ": " << plans[i]->summary();
+    }
   });
 }
 
