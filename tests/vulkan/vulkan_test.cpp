@@ -374,7 +374,7 @@ TEST(Backend, ConvolutionsAreCorrect) {
 // they need wide's 32 values a thread on lavapipe.
 TEST(Backend, CompositeRadicesAreCorrect) {
   SKIP_WITHOUT_VULKAN();
-  for (int64_t n : {100, 1440, 1536, 2187, 3125, 6000}) {
+  for (int64_t n : {150, 540, 600}) {
     fftmux_desc d = desc({n}, 2);
     plan p = shared().ctx->make_plan(d, "vulkan", "wide");
     for (int dir : {FFTMUX_FORWARD, FFTMUX_INVERSE})
