@@ -480,6 +480,15 @@ std::shared_ptr<Buffer> Device::scratch(uint64_t bytes) {
   return scratch_;
 }
 
+void Device::staged(uint64_t bytes, const std::function<void(Buffer& stage)>& move) {
+  std::lock_guard<std::mutex> lock(staging_mutex_);
+  if (!staging_ || staging_->size() < bytes) {
+    staging_.reset(); // the smaller one goes first: host-visible memory can be scarce
+    staging_ = std::make_unique<Buffer>(*this, bytes, true);
+  }
+  move(*staging_);
+}
+
 std::shared_ptr<const Buffer> Device::table(const std::vector<unsigned char>& bytes) {
   std::string key(bytes.begin(), bytes.end()); // the bytes themselves: no collision
   std::lock_guard<std::mutex> lock(tables_mutex_);
@@ -662,7 +671,7 @@ void Buffer::write(uint64_t offset, const void* src, uint64_t bytes) {
     std::memcpy(static_cast<char*>(mapped_) + offset, src, bytes);
     return;
   }
-  staged(bytes, [&](Buffer& stage) {
+  d_.staged(bytes, [&](Buffer& stage) {
     std::memcpy(stage.mapped_, src, bytes);
     d_.run_once([&](VkCommandBuffer cmd) {
       VkBufferCopy c{0, offset, bytes};
@@ -680,22 +689,13 @@ void Buffer::read(uint64_t offset, void* dst, uint64_t bytes) {
     std::memcpy(dst, static_cast<const char*>(mapped_) + offset, bytes);
     return;
   }
-  staged(bytes, [&](Buffer& stage) {
+  d_.staged(bytes, [&](Buffer& stage) {
     d_.run_once([&](VkCommandBuffer cmd) {
       VkBufferCopy c{offset, 0, bytes};
       d_.api.vkCmdCopyBuffer(cmd, buffer_, stage.buffer_, 1, &c);
     });
     std::memcpy(dst, stage.mapped_, bytes);
   });
-}
-
-void Buffer::staged(uint64_t bytes, const std::function<void(Buffer& stage)>& move) {
-  std::lock_guard<std::mutex> lock(d_.staging_mutex_);
-  if (!d_.staging_ || d_.staging_->size() < bytes) {
-    d_.staging_.reset(); // the smaller one goes first: host-visible memory can be scarce
-    d_.staging_ = std::make_unique<Buffer>(d_, bytes, true);
-  }
-  move(*d_.staging_);
 }
 
 // ---- GLSL to SPIR-V ----

@@ -144,6 +144,10 @@ public:
   // the same table and kept, like pipelines, for the most recent after them:
   // its allocation and upload were most of a warm plan's 4-5 ms on the H200.
   std::shared_ptr<const Buffer> table(const std::vector<unsigned char>& bytes);
+  // Runs move(stage) with a host-visible buffer of at least `bytes`, held by
+  // this thread alone: the one the device keeps for the writes and reads of
+  // unmapped buffers, grown to the largest transfer (each made its own).
+  void staged(uint64_t bytes, const std::function<void(Buffer& stage)>& move);
 
 private:
   std::vector<VkPhysicalDevice> physical_devices() const; // the instance's
@@ -162,11 +166,8 @@ private:
   codegen::KernelCache<const Buffer> tables_{kKeptPipelines}; // by content
   std::mutex scratch_mutex_;
   std::shared_ptr<Buffer> scratch_; // the latest, plans may hold older ones
-  friend class Buffer;
-  // Host-visible, kept for the writes and reads of unmapped buffers: one
-  // allocation where each transfer made its own (Buffer::staged).
   std::mutex staging_mutex_;
-  std::unique_ptr<Buffer> staging_;
+  std::unique_ptr<Buffer> staging_; // staged()'s
 };
 
 // A storage buffer on the device (owned, or a caller's VkBuffer wrapped).
@@ -188,9 +189,6 @@ public:
 private:
   // Throws INVALID_ARGUMENT where [offset, offset + bytes) leaves the buffer.
   void range(uint64_t offset, uint64_t bytes, const char* what) const;
-  // Runs move(stage) with the device's staging buffer, of `bytes` at least,
-  // held by this thread alone.
-  void staged(uint64_t bytes, const std::function<void(Buffer& stage)>& move);
 
   Device& d_;
   VkBuffer buffer_ = VK_NULL_HANDLE;
