@@ -19,12 +19,13 @@
 #   3. report: plots and a table (benchmarks/plots/bench_plots.py).
 # OUT receives verify/ (logs, summary.txt), bench.csv, bench.json, img/ and
 # table.md; benchmarks/results/<class>/ keeps each part's bench.json as
-# suite-PART.json (benchmarks/results.py renders them, docs/performance.md). VERIFY=0 or BENCH=0
-# leave a step out; BUDGET (seconds, default none) stops the benchmark from
-# starting new problems; PYTHON (default python3) draws the plots.
+# suite-PART.json (benchmarks/results.py renders them, docs/performance.md).
+# VERIFY=0 or BENCH=0 leave a step out; BUDGET (seconds, default none) stops
+# the benchmark from starting new problems; PYTHON (default python3) draws
+# the plots.
 set -u
-build=$(cd "${1:?usage: gpu_suite.sh BUILD_DIR OUT [SETS]}" && pwd)
-out=$(mkdir -p "${2:?usage: gpu_suite.sh BUILD_DIR OUT [SETS]}" && cd "$2" && pwd)
+build=$(cd "${1:?usage: gpu_suite.sh BUILD_DIR OUT [SETS [OPTION...]]}" && pwd)
+out=$(mkdir -p "${2:?usage: gpu_suite.sh BUILD_DIR OUT [SETS [OPTION...]]}" && cd "$2" && pwd)
 sets=${3:-all}
 shift $(($# < 3 ? $# : 3))
 here=$(cd "$(dirname "$0")" && pwd)

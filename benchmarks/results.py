@@ -310,8 +310,8 @@ def suite(folder, ds):
                                                                     for e in engines]
                   for c in sorted(ratios)], right=(1,))
     picks = defaultdict(lambda: defaultdict(int))  # rows of harnesses that record the variant
-    for engines in forward.values():
-        for name, r in engines.items():
+    for problem in forward.values():
+        for name, r in problem.items():
             if r.get("variant") and "/" not in name:
                 picks[name][r["variant"]] += 1
     if picks:
