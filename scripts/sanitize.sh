@@ -20,6 +20,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 jobs=$(nproc)
+# Mesa's shader cache of the main build (tests/CMakeLists.txt): the GPU suites'
+# shaders compiled there are not compiled again here.
+shader_cache=$PWD/build/test-home/mesa-shader-cache
 fuzz_seconds=${FFTMUX_FUZZ_SECONDS:-10}
 fuzz_seed=${FFTMUX_FUZZ_SEED:-1} # 0: a new seed each run
 
@@ -33,6 +36,7 @@ configure_and_build() {
     -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
     -DFFTMUX_SANITIZE="$sanitizers" -DFFTMUX_BUILD_BENCHMARKS=OFF -DFFTMUX_WITH_CUDA=OFF \
+    -DFFTMUX_TEST_SHADER_CACHE="$shader_cache" \
     "$@" >/dev/null
   cmake --build "$dir" -j "$jobs"
 }

@@ -169,13 +169,15 @@ template <class T> void dft(const Plan& p, int dir, const void* in, void* out) {
   auto* y = static_cast<std::complex<T>*>(out);
   bool wrong = dir == FFTMUX_FORWARD ? p.backend->wrong_forward : p.backend->wrong_inverse;
   double s = fftmux::plugin::scale(d, dir) * (wrong ? 2 : 1);
-  std::vector<std::complex<double>> line(static_cast<size_t>(n));
+  std::vector<std::complex<double>> line(static_cast<size_t>(n)), root(static_cast<size_t>(n));
+  for (int64_t m = 0; m < n; ++m) // the n roots once: autotune's checks run batches of 2^22
+    root[size_t(m)] = std::polar(1.0, dir * 2 * M_PI * double(m) / double(n));
   for (int64_t b = 0; b < d.batch; ++b) {
     for (int64_t k = 0; k < n; ++k) {
       std::complex<double> acc = 0;
       for (int64_t j = 0; j < n; ++j)
         acc += std::complex<double>(x[b * d.in_distance + j * d.in_strides[0]]) *
-               std::polar(1.0, dir * 2 * M_PI * double((j * k) % n) / double(n));
+               root[size_t((j * k) % n)];
       line[size_t(k)] = acc * s;
     }
     for (int64_t k = 0; k < n; ++k)
