@@ -150,6 +150,10 @@ int64_t Tables::r2r_half(uint32_t kind, int64_t n, bool ortho, int64_t count) {
   return add({TableRun::r2r_half, n, kind, ortho ? 1 : 0, 0.0, 0, count});
 }
 
+int64_t Tables::r2r_fold(int64_t n, bool pre, int64_t count) {
+  return add({pre ? TableRun::r2r_fold_pre : TableRun::r2r_fold_post, n, 0, 0, 0.0, 0, count});
+}
+
 int64_t Tables::product(const std::shared_ptr<const std::vector<cd>>& values) {
   p_.product = values;
   return add({TableRun::product, 0, 0, 0, 0.0, 0, int64_t(values->size())});
@@ -248,6 +252,8 @@ void fill(const TableRun& r, cd* out) {
     case TableRun::roots: out[m] = unit_root(-1, m * r.b, n); break;
     case TableRun::stage_twiddles: out[m] = unit_root(-1, (m / n + 1) * (m % n), n * r.b); break;
     case TableRun::chirp: out[m] = unit_root(r.sign, m * m % (2 * n), 2 * n); break;
+    case TableRun::r2r_fold_pre: out[m] = unit_root(-1, 4 * m + 1, 8 * n); break;
+    case TableRun::r2r_fold_post: out[m] = 2.0 * unit_root(-1, 4 * m, 8 * n); break;
     case TableRun::grid:
     case TableRun::bluestein:
     case TableRun::r2r_pre:

@@ -86,6 +86,7 @@ private:
   std::string load_value(const Side& side, const std::string& pos, bool alt);
   std::string load_at(const Side& side, const std::string& l, bool alt);
   std::string half_value(const Side& side, const std::string& e, bool alt);
+  std::pair<std::string, std::string> folded(const Side& side, const std::string& l) const;
   Layout accessed(Mapping m, int64_t count, const Layout& own);
   Layout load();
   void store(const Layout& cur);

@@ -63,8 +63,23 @@ std::string Emitter::load_at(const Side& side, const std::string& l, bool alt) {
   case Access::c2r:
     return "c2r_pre(" + half_value(side, l, alt) + ", " + half_value(side, m, alt) + ", " +
            lookup(side.table, l) + ", " + l + " == " + u(0) + ")";
+  case Access::fold_cos:
+  case Access::fold_sin: {
+    auto [even, odd] = folded(side, l);
+    auto real = [&](const std::string& e) {
+      return held(side, e, src_real(address(side, alt, e)), "K(0.0)");
+    };
+    bool cos = side.access == Access::fold_cos;
+    return "CPLX(" + real(cos ? even : odd) + ", " + real(cos ? odd : even) + ")";
+  }
   }
   return "";
+}
+
+// The two reals that position l of a folded side (Access::fold_cos, fold_sin) holds: 2l and
+// length - 1 - 2l.
+std::pair<std::string, std::string> Emitter::folded(const Side& side, const std::string& l) const {
+  return {"(2u * " + l + ")", "(" + u(side.length - 1) + " - 2u * " + l + ")"};
 }
 
 // Element e of a C2R's half spectrum: complex, or a real times its weight (Side::weights).
@@ -190,7 +205,7 @@ std::string Emitter::store_value(const Side& side, const std::string& l, bool al
   std::string v = value;
   if (k_.store_weights.offset >= 0)
     v = "cmul(" + v + ", " + lookup(k_.store_weights, l) + ")";
-  if (side.held == std::numeric_limits<int64_t>::max())
+  if (side.held == std::numeric_limits<int64_t>::max() || folds(side))
     return store_whole(side, l, alt, v);
   if (side.access != Access::real_pair)
     return "if (" + l + " < " + u(side.held) + ") { " + store_whole(side, l, alt, v) + " }";
@@ -205,11 +220,21 @@ std::string Emitter::store_value(const Side& side, const std::string& l, bool al
   return "cplx_t v = " + v + "; " + real(pair0, "x") + " " + real(pair1, "y");
 }
 
-// store_value on a side that holds its whole axis.
+// store_value on a side that holds its whole axis (a folded side always does).
 std::string Emitter::store_whole(const Side& side, const std::string& l, bool alt,
                                  const std::string& v) {
   if (side.access == Access::complex)
     return put(address(side, alt, l), v);
+  if (folds(side)) {
+    auto [even, odd] = folded(side, l);
+    std::string im = side.access == Access::fold_cos ? "-v.y" : "v.y";
+    auto real = [&](const std::string& e, const std::string& value) {
+      std::string at = address(side, alt, e);
+      return half_store_ ? put_real16(at, value)
+                         : format(x_.dst_real, at.c_str()) + " = " + value + ";";
+    };
+    return "cplx_t v = " + v + "; " + real(even, "v.x") + " " + real(odd, im);
+  }
   if (side.access == Access::real && half_store_)
     return put_real16(address(side, alt, l), "(" + v + ").x");
   if (side.access == Access::real)

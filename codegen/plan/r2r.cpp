@@ -2,7 +2,9 @@
 // zero-extended, between two pointwise weights (tables.cpp: r2r_weight) that the DFT's first and
 // last kernels apply as they load and store: a line, a chain or Bluestein's convolution. A DCT-II
 // weighs nothing before: it is the R2C of its reals, a complex line of n points; a DCT-III nothing
-// after: the C2R of its reals weighed as a half spectrum, a complex line of n points.
+// after: the C2R of its reals weighed as a half spectrum, a complex line of n points. A DCT-IV or
+// DST-IV of even n folds its reals into n / 2 complex values (Access::fold_cos, fold_sin): a line
+// of n / 2 points between two weights.
 #include "plan/planner.hpp"
 
 #include <utility>
@@ -12,6 +14,8 @@ namespace fftmux::codegen::planning {
 // Axis a of n points from src to dst: kind is the axis's transform in this direction.
 void Planner::r2r_line(int a, int64_t n, uint32_t kind, const Where& src, const Where& dst,
                        double scale) {
+  if ((kind == FFTMUX_DCT4 || kind == FFTMUX_DST4) && n % 2 == 0)
+    return folded_line(a, n, kind, src, dst, scale);
   int64_t m = geometry::logical_size(kind, n);
   bool ortho = d.norm == FFTMUX_NORM_ORTHO;
   Line l;
@@ -40,6 +44,27 @@ void Planner::r2r_line(int a, int64_t n, uint32_t kind, const Where& src, const 
     return r2c_halves(l, rs, l.store, n, scale);
   }
   l.pre = Table{tables.r2r(kind, n, true, ortho, count)};
+  any_line(l, scale);
+}
+
+// A DCT-IV (DST-IV) of even n: z[m] = (x[2m] + i x[n-1-2m]) exp(-pi i (4m + 1) / (4n)) (the
+// reals swapped for DST-IV), Z its DFT of n / 2 points, u = 2 Z[p] exp(-pi i p / n); then y[2p] =
+// Re u and y[n-1-2p] = -Im u (DST-IV: +Im u). Half the points of a real line, a quarter of the
+// N' = 2n complex line the other kinds take.
+void Planner::folded_line(int a, int64_t n, uint32_t kind, const Where& src, const Where& dst,
+                          double scale) {
+  Line l;
+  l.n = n / 2;
+  l.digits = line_digits(src.s, a);
+  l.load = user_side(src.s, src.b, a, n, false);
+  l.store = user_side(dst.s, dst.b, a, n, false);
+  for (Side* s : {&l.load, &l.store}) {
+    s->access = kind == FFTMUX_DCT4 ? Access::fold_cos : Access::fold_sin;
+    s->length = n;
+  }
+  int64_t count = smooth(l.n) ? l.n : bluestein_shape(l.n).first;
+  l.pre = Table{tables.r2r_fold(n, true, count)};
+  l.post = Table{tables.r2r_fold(n, false, count)};
   any_line(l, scale);
 }
 

@@ -77,6 +77,10 @@ bool paired(const Side& side) {
   return true;
 }
 
+bool folds(const Side& side) {
+  return side.access == Access::fold_cos || side.access == Access::fold_sin;
+}
+
 bool half_side(const Kernel& k, const Side& side) {
   return k.storage != Storage::arithmetic && side.buffer != Binding::scratch;
 }

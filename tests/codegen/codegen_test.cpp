@@ -219,7 +219,7 @@ TEST(Plan, RealToRealAxesAreOneKernelWhereTheirDftFits) {
       same = s.index.terms[i].coord == at[i].coord && s.index.terms[i].coef == at[i].coef;
     return same;
   };
-  Plan chain = plan(r2r_problem({65536}, FFTMUX_DCT4), FFTMUX_FORWARD, h200());
+  Plan chain = plan(r2r_problem({65536}, FFTMUX_DST2), FFTMUX_FORWARD, h200());
   ASSERT_EQ(chain.passes.size(), 2u) << chain.summary; // columns, rows: no pass of its own
   EXPECT_TRUE(weighs(chain.passes[0].kernel, true));
   EXPECT_EQ(chain.passes[0].kernel.load.access, Access::real);
@@ -234,6 +234,26 @@ TEST(Plan, RealToRealAxesAreOneKernelWhereTheirDftFits) {
   ASSERT_EQ(halves.passes.size(), 3u) << halves.summary; // the R2C's chain, its post step's pass
   EXPECT_GE(halves.passes.back().kernel.store_weights.offset, 0);
   EXPECT_EQ(halves.passes.back().kernel.real_step, RealStep::mirror_pairs);
+  // A DCT-IV or DST-IV of even n: a line of n / 2 folded values, weighed on both ends; odd n
+  // takes the line of 2n.
+  for (uint32_t kind : {FFTMUX_DCT4, FFTMUX_DST4}) {
+    Access fold = kind == FFTMUX_DCT4 ? Access::fold_cos : Access::fold_sin;
+    for (int64_t n : {1000, 65536}) {
+      Plan p = plan(r2r_problem({n}, kind, 3), FFTMUX_FORWARD, h200());
+      const Kernel &first = p.passes.front().kernel, &last = p.passes.back().kernel;
+      EXPECT_EQ(first.load.access, fold) << p.summary;
+      EXPECT_EQ(first.load.length, n);
+      EXPECT_EQ(last.store.access, fold) << p.summary;
+      EXPECT_TRUE(weighs(first, true)) << p.summary;
+      EXPECT_TRUE(weighs(last, false)) << p.summary;
+      int64_t points = 1;
+      for (const Pass& pass : p.passes)
+        points = std::max(points, pass.kernel.length);
+      EXPECT_LE(points, n / 2) << p.summary;
+    }
+    Plan odd = plan(r2r_problem({1001}, kind), FFTMUX_FORWARD, h200());
+    EXPECT_EQ(odd.passes.front().kernel.load.access, Access::real) << odd.summary;
+  }
   Plan cube = plan(r2r_problem({16, 12, 10}, FFTMUX_DCT4), FFTMUX_FORWARD, h200());
   EXPECT_EQ(cube.passes.size(), 3u) << cube.summary;
   EXPECT_NE(cube.summary.find("dct4"), std::string::npos) << cube.summary;
@@ -278,9 +298,37 @@ TEST(Tables, RealToRealWeightsMakeEachDefinition) {
         std::vector<std::complex<double>> t = table_values(p), pre, post;
         for (const TableRun& r : p.table)
           if (r.kind == TableRun::r2r_pre || r.kind == TableRun::r2r_post ||
-              r.kind == TableRun::r2r_half)
-            (r.kind == TableRun::r2r_post ? post : pre)
+              r.kind == TableRun::r2r_half || r.kind == TableRun::r2r_fold_pre ||
+              r.kind == TableRun::r2r_fold_post)
+            (r.kind == TableRun::r2r_post || r.kind == TableRun::r2r_fold_post ? post : pre)
                 .assign(t.begin() + r.at, t.begin() + r.at + r.count);
+        std::vector<long double> x(static_cast<size_t>(n));
+        for (long double& v : x)
+          v = u(rng);
+        // The norm's factor is the kernel's scale, not the tables'.
+        std::vector<long double> want = ref::r2r_expected(d, FFTMUX_FORWARD, x, true);
+        double norm = geometry::scale(d, FFTMUX_FORWARD);
+        if ((kind == FFTMUX_DCT4 || kind == FFTMUX_DST4) && n % 2 == 0) { // folded
+          ASSERT_EQ(int64_t(pre.size()), n / 2);
+          ASSERT_EQ(int64_t(post.size()), n / 2);
+          bool cos = kind == FFTMUX_DCT4;
+          int64_t h = n / 2;
+          for (int64_t q = 0; q < h; ++q) {
+            std::complex<long double> z = 0;
+            for (int64_t j = 0; j < h; ++j) {
+              long double e = x[size_t(2 * j)], o = x[size_t(n - 1 - 2 * j)];
+              long double a = -2 * pi * (long double)(j * q % h) / (long double)h;
+              z += std::complex<long double>(pre[size_t(j)]) *
+                   std::complex<long double>(cos ? e : o, cos ? o : e) *
+                   std::complex<long double>(cosl(a), sinl(a));
+            }
+            std::complex<long double> v = std::complex<long double>(post[size_t(q)]) * z;
+            EXPECT_NEAR(double(v.real()) * norm, double(want[size_t(2 * q)]), 1e-12);
+            EXPECT_NEAR(double(cos ? -v.imag() : v.imag()) * norm,
+                        double(want[size_t(n - 1 - 2 * q)]), 1e-12);
+          }
+          continue;
+        }
         bool c2r = kind == FFTMUX_DCT3;
         if (kind == FFTMUX_DCT2) // no weights before its R2C
           pre.assign(size_t(geometry::logical_size(kind, n)), 1.0);
@@ -291,13 +339,7 @@ TEST(Tables, RealToRealWeightsMakeEachDefinition) {
         }
         ASSERT_EQ(int64_t(pre.size()), geometry::logical_size(kind, n));
         ASSERT_EQ(int64_t(post.size()), geometry::logical_size(kind, n));
-        std::vector<long double> x(static_cast<size_t>(n));
-        for (long double& v : x)
-          v = u(rng);
         int64_t m = geometry::logical_size(kind, n);
-        // The norm's factor is the kernel's scale, not the tables'.
-        std::vector<long double> want = ref::r2r_expected(d, FFTMUX_FORWARD, x, true);
-        double norm = geometry::scale(d, FFTMUX_FORWARD);
         for (int64_t k = 0; k < n; ++k) {
           std::complex<long double> z = 0;
           for (int64_t j = 0; j < n; ++j) {
@@ -1822,8 +1864,10 @@ TEST(Tables, EveryRunHoldsItsFormula) {
         case TableRun::grid: want = root(-1, (long double)(m / r.b * (m % r.b)), r.n); break;
         case TableRun::r2r_pre:
         case TableRun::r2r_post:
-        case TableRun::r2r_half: continue; // Tables.RealToRealWeightsMakeEachDefinition
-        case TableRun::product: continue;  // Emulation.ProductInTheLastStore
+        case TableRun::r2r_half:
+        case TableRun::r2r_fold_pre:
+        case TableRun::r2r_fold_post: continue; // Tables.RealToRealWeightsMakeEachDefinition
+        case TableRun::product: continue;       // Emulation.ProductInTheLastStore
         case TableRun::bluestein: {
           if (m % 997) // a naive DFT of the wrapped chirp at every 997th entry
             continue;

@@ -22,7 +22,7 @@
 namespace fftmux::codegen {
 
 // Bumped whenever emitted code changes: part of every compiled-code cache key.
-constexpr int generator_version = 48;
+constexpr int generator_version = 49;
 
 // vulkan_pointers: Vulkan GLSL whose buffers are device addresses in push
 // constants (src, dst, table, then group_offset at byte 24).
@@ -227,14 +227,18 @@ struct Table {
 // real_pair packs reals 2l and 2l+1 into one complex value; hermitian reads
 // X[l] for l <= length/2 and conj(X[length - l]) beyond; r2c and c2r read
 // the mirrored partner (length - l) mod length too and combine the two with
-// the table entry at l: the half-length real-transform steps.
-enum class Access { complex, real, real_pair, hermitian, r2c, c2r };
+// the table entry at l: the half-length real-transform steps. fold_cos reads
+// reals 2l and length - 1 - 2l as one complex value and stores its real part
+// to the first, minus its imaginary part to the second (a DCT-IV's half-length
+// line); fold_sin takes them the other way round and stores both parts as
+// they are (a DST-IV's).
+enum class Access { complex, real, real_pair, hermitian, r2c, c2r, fold_cos, fold_sin };
 
 struct Side {
   Binding buffer = Binding::input;
   Access access = Access::complex;
   std::vector<Axis> axes;
-  int64_t length = 0; // the partner's modulus for hermitian, r2c and c2r
+  int64_t length = 0; // the partner's modulus for hermitian, r2c and c2r; the reals of a fold
   Table table;        // r2c and c2r: exp(-2 pi i k / (2 length)), k <= length (c2r: conj)
   // c2r: the half spectrum held as reals x[k], each read as x[k] weights[k] (a DCT-III's, as
   // TableRun::r2r_half); none: complex values as they are.
@@ -250,6 +254,8 @@ int64_t stride(const Side& s, int coord);
 // Whether a real-pair side's pairs are adjacent and start at even reals, so
 // that each is one complex element.
 bool paired(const Side& side);
+// Whether a side is a DCT-IV's or DST-IV's folded line (Access::fold_cos, fold_sin).
+bool folds(const Side& side);
 // The element of a side's line 0, position 0 (its axes' offsets).
 int64_t first_element(const Side& side);
 
@@ -430,6 +436,10 @@ struct TableRun {
     // A DCT-III's reals read as the Hermitian half of a C2R of N' points: r2r_pre's weights
     // conjugated, those it doubles not doubled (the C2R's sum counts them twice)
     r2r_half,
+    // A DCT-IV's or DST-IV's folded line of n / 2 complex values (Access::fold_cos, fold_sin):
+    // exp(-pi i (4m + 1) / (4n)) before its DFT, 2 exp(-pi i m / n) after
+    r2r_fold_pre,
+    r2r_fold_post,
     product // Options::product, m < count (Plan::product)
   } kind;
   int64_t n = 0, b = 0;
