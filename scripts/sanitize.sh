@@ -26,8 +26,8 @@ shader_cache=$PWD/build/test-home/mesa-shader-cache
 fuzz_seconds=${FFTMUX_FUZZ_SECONDS:-10}
 fuzz_seed=${FFTMUX_FUZZ_SEED:-1} # 0: a new seed each run
 
-# configure_and_build <dir> <sanitizers> [cmake options...]
-configure_and_build() {
+# configure <dir> <sanitizers> [cmake options...]
+configure() {
   local dir=$1 sanitizers=$2
   shift 2
   # -O1 with line tables: the usual sanitizer trade of speed, stack traces
@@ -38,7 +38,12 @@ configure_and_build() {
     -DFFTMUX_SANITIZE="$sanitizers" -DFFTMUX_BUILD_BENCHMARKS=OFF -DFFTMUX_WITH_CUDA=OFF \
     -DFFTMUX_TEST_SHADER_CACHE="$shader_cache" \
     "$@" >/dev/null
-  cmake --build "$dir" -j "$jobs"
+}
+
+# configure_and_build <dir> <sanitizers> [cmake options...]
+configure_and_build() {
+  configure "$@"
+  cmake --build "$1" -j "$jobs"
 }
 
 unit_tests() {
@@ -78,8 +83,18 @@ fuzz() {
 # tuning and reliability suites run under ThreadSanitizer themselves.
 single_threaded='^(correctness\.|vulkan\.backend$|opengl$|convolution\.gpu$|codegen$|example\.|fftw\.quirks$|cli$)'
 
+# The programs of the suites ThreadSanitizer runs and every plugin module they may load: the
+# single-threaded suites' programs are not built.
+tsan_targets() {
+  ctest --test-dir build-tsan -N -V -E "$single_threaded" |
+    sed -n "s|^[0-9]*: Test command: $PWD/build-tsan/\([^ ]*\).*|\1|p"
+  ninja -C build-tsan -t targets all | sed -n 's|^\([^:]*\.so\): C[X]*_MODULE_LIBRARY.*|\1|p'
+}
+
 tsan() {
-  configure_and_build build-tsan thread
+  configure build-tsan thread
+  mapfile -t targets < <(tsan_targets | sort -u)
+  cmake --build build-tsan -j "$jobs" --target "${targets[@]}"
   echo "sanitize.sh: tsan leaves out the single-threaded suites $single_threaded"
   unit_tests build-tsan -E "$single_threaded"
 }
