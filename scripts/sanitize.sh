@@ -11,10 +11,12 @@
 #         but the single-threaded correctness matrices, the GPU backends' and
 #         the kernel generator's own suites, the convolution's cases on the
 #         GPU backends, the command line's and the examples, which the asan
-#         step runs) and the fuzz harnesses' replay of their inputs
+#         step runs) and the fuzz harnesses' replay of their inputs; only
+#         their programs and the plugin modules are built
 # The GPU backends on Mesa's CPU drivers run one case in 4 to 25 of their
 # suites there (fftmux_sanitized_shard); CUDA, which has no device in CI, is left
-# out (its no-driver path runs in the main suite).
+# out (its no-driver path runs in the main suite). Both builds read and fill
+# the main build's Mesa shader cache.
 # Usage: scripts/sanitize.sh [asan] [fuzz] [tsan]   (default: all three)
 set -euo pipefail
 cd "$(dirname "$0")/.."
