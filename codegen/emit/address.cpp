@@ -100,6 +100,11 @@ std::string Emitter::put_real16(const std::string& ix, const std::string& v) con
                 ("(st16r(" + v + ") << (" + odd + " * 16u))").c_str());
 }
 
+// The statement writing real value v at real index ix of the destination, 16-bit or not.
+std::string Emitter::put_real(const std::string& ix, const std::string& v) const {
+  return half_store_ ? put_real16(ix, v) : format(x_.dst_real, ix.c_str()) + " = " + v + ";";
+}
+
 // The element type of a buffer: a 32-bit word where it holds 16-bit values.
 const char* Emitter::element_type(bool half) const {
   return half ? "uint" : "cplx_t";

@@ -109,6 +109,7 @@ private:
   std::string src_real(const std::string& ix) const;
   std::string put(const std::string& ix, const std::string& v) const;
   std::string put_real16(const std::string& ix, const std::string& v) const;
+  std::string put_real(const std::string& ix, const std::string& v) const;
   const char* element_type(bool half) const;
   std::string pair_index(const Side& side, bool alt, const std::string& l) const;
   std::map<std::string, std::string> line_bases(const Layout& l, const Side& side, bool store);

@@ -211,11 +211,8 @@ std::string Emitter::store_value(const Side& side, const std::string& l, bool al
     return "if (" + l + " < " + u(side.held) + ") { " + store_whole(side, l, alt, v) + " }";
   std::string pair0 = "(2u * " + l + ")", pair1 = "(2u * " + l + " + 1u)", held = u(side.held);
   auto real = [&](const std::string& e, const char* part) {
-    std::string at = address(side, alt, e), value = std::string("v.") + part;
     return "if (" + e + " < " + held + ") { " +
-           (half_store_ ? put_real16(at, value)
-                        : format(x_.dst_real, at.c_str()) + " = " + value + ";") +
-           " }";
+           put_real(address(side, alt, e), std::string("v.") + part) + " }";
   };
   return "cplx_t v = " + v + "; " + real(pair0, "x") + " " + real(pair1, "y");
 }
@@ -228,25 +225,15 @@ std::string Emitter::store_whole(const Side& side, const std::string& l, bool al
   if (folds(side)) {
     auto [even, odd] = folded(side, l);
     std::string im = side.access == Access::fold_cos ? "-v.y" : "v.y";
-    auto real = [&](const std::string& e, const std::string& value) {
-      std::string at = address(side, alt, e);
-      return half_store_ ? put_real16(at, value)
-                         : format(x_.dst_real, at.c_str()) + " = " + value + ";";
-    };
-    return "cplx_t v = " + v + "; " + real(even, "v.x") + " " + real(odd, im);
+    return "cplx_t v = " + v + "; " + put_real(address(side, alt, even), "v.x") + " " +
+           put_real(address(side, alt, odd), im);
   }
-  if (side.access == Access::real && half_store_)
-    return put_real16(address(side, alt, l), "(" + v + ").x");
   if (side.access == Access::real)
-    return format(x_.dst_real, address(side, alt, l).c_str()) + " = (" + v + ").x;";
+    return put_real(address(side, alt, l), "(" + v + ").x");
   if (paired(side))
     return put(pair_index(side, alt, l), v);
-  if (half_store_)
-    return "cplx_t v = " + v + "; " + put_real16(address(side, alt, "(2u * " + l + ")"), "v.x") +
-           " " + put_real16(address(side, alt, "(2u * " + l + " + 1u)"), "v.y");
-  return "cplx_t v = " + v + "; " +
-         format(x_.dst_real, address(side, alt, "(2u * " + l + ")").c_str()) + " = v.x; " +
-         format(x_.dst_real, address(side, alt, "(2u * " + l + " + 1u)").c_str()) + " = v.y;";
+  return "cplx_t v = " + v + "; " + put_real(address(side, alt, "(2u * " + l + ")"), "v.x") + " " +
+         put_real(address(side, alt, "(2u * " + l + " + 1u)"), "v.y");
 }
 
 } // namespace fftmux::codegen::emission
