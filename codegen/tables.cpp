@@ -150,6 +150,14 @@ int64_t Tables::r2r_half(uint32_t kind, int64_t n, bool ortho, int64_t count) {
   return add({TableRun::r2r_half, n, kind, ortho ? 1 : 0, 0.0, 0, count});
 }
 
+int64_t Tables::dst2_post(int64_t n, bool ortho, int64_t count) {
+  return add({TableRun::dst2_post, n, FFTMUX_DST2, ortho ? 1 : 0, 0.0, 0, count});
+}
+
+int64_t Tables::dst3_half(int64_t n, bool ortho) {
+  return add({TableRun::dst3_half, n, FFTMUX_DST3, ortho ? 1 : 0, 0.0, 0, n + 1});
+}
+
 int64_t Tables::r2r_fold(int64_t n, bool pre, int64_t count) {
   return add({pre ? TableRun::r2r_fold_pre : TableRun::r2r_fold_post, n, 0, 0, 0.0, 0, count});
 }
@@ -197,6 +205,21 @@ void r2r_weight(const TableRun& r, cd* out) {
     return;
   for (geometry::Plane p : geometry::ortho_planes(kind, n, pre))
     out[p.index] *= p.factor;
+}
+
+// TableRun::dst2_post and dst3_half: DST-II's r2r_post one position on, the conjugates of
+// DCT-III's r2r_half in reverse (the C2R's half spectrum shifted by n), zero at position 0.
+void dst_weight(const TableRun& r, cd* out) {
+  bool post = r.kind == TableRun::dst2_post;
+  TableRun base = r;
+  base.kind = post ? TableRun::r2r_post : TableRun::r2r_half;
+  base.b = post ? FFTMUX_DST2 : FFTMUX_DCT3;
+  base.count = post ? r.count - 1 : r.n + 1;
+  std::vector<cd> w(size_t(base.count));
+  r2r_weight(base, w.data());
+  out[0] = 0;
+  for (int64_t m = 1; m < r.count; ++m)
+    out[m] = post ? w[size_t(m - 1)] : std::conj(w[size_t(r.n - m)]);
 }
 
 // Rows of roots of order n: w^(i d) = w^k, k = i d mod n, each w^k the
@@ -247,6 +270,8 @@ void fill(const TableRun& r, cd* out) {
     return grid(r, out);
   if (r.kind == TableRun::r2r_pre || r.kind == TableRun::r2r_post || r.kind == TableRun::r2r_half)
     return r2r_weight(r, out);
+  if (r.kind == TableRun::dst2_post || r.kind == TableRun::dst3_half)
+    return dst_weight(r, out);
   for (int64_t m = 0; m < r.count; ++m)
     switch (r.kind) {
     case TableRun::roots: out[m] = unit_root(-1, m * r.b, n); break;
@@ -259,6 +284,8 @@ void fill(const TableRun& r, cd* out) {
     case TableRun::r2r_pre:
     case TableRun::r2r_post:
     case TableRun::r2r_half:
+    case TableRun::dst2_post:
+    case TableRun::dst3_half:
     case TableRun::product: break; // filled above
     }
 }

@@ -41,6 +41,10 @@ public:
   int64_t r2r(uint32_t kind, int64_t n, bool pre, bool ortho, int64_t count);
   // A DCT-III's input weights as a C2R's half spectrum, m < count (TableRun::r2r_half).
   int64_t r2r_half(uint32_t kind, int64_t n, bool ortho, int64_t count);
+  // A DST-II's weights after its R2C by the spectrum's position, m < count
+  // (TableRun::dst2_post); a DST-III's as a C2R's half spectrum, m <= n (TableRun::dst3_half).
+  int64_t dst2_post(int64_t n, bool ortho, int64_t count);
+  int64_t dst3_half(int64_t n, bool ortho);
   // The weights of a DCT-IV's or DST-IV's folded line of n / 2 values before (pre) or after its
   // DFT, m < count (TableRun::r2r_fold_pre, r2r_fold_post).
   int64_t r2r_fold(int64_t n, bool pre, int64_t count);

@@ -18,6 +18,8 @@ std::string Emitter::flat_address(const Side& side, size_t slot, int64_t L) cons
 std::string Emitter::axis_index(const Axis& a, const std::string& e, bool alt,
                                 const std::string& logical) const {
   std::string l = logical.empty() ? terms(a.terms, e, alt, a.offset) : logical;
+  if (a.start)
+    l = "(" + l + " - " + u(a.start) + ")";
   if (a.shift)
     l = "((" + l + " + " + u(a.shift) + ") % " + u(a.extent) + ")";
   return a.stride == 1 ? l : "(" + l + ") * " + u(a.stride);
@@ -120,7 +122,8 @@ std::string Emitter::pair_index(const Side& side, bool alt, const std::string& l
 std::map<std::string, std::string> Emitter::line_bases(const Layout& l, const Side& side,
                                                        bool store) {
   const Axis& a = side.axes[0];
-  bool plain = element_coef(a) && !a.shift && a.limit == std::numeric_limits<int64_t>::max() &&
+  bool plain = element_coef(a) && !a.shift && !a.start &&
+               a.limit == std::numeric_limits<int64_t>::max() &&
                side.held == std::numeric_limits<int64_t>::max();
   if (side.access != Access::complex || !plain || l.flat || half_side(k_, side) ||
       (store && k_.product >= 0)) // a product indexes by each store's address

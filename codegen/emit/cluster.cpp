@@ -3,7 +3,6 @@
 #include "emit/emitter.hpp"
 
 #include <cmath>
-#include <limits>
 
 namespace fftmux::codegen::emission {
 
@@ -50,9 +49,7 @@ void Emitter::cluster_rows(const Layout& cur) {
     std::string l = logical(side, "(k + " + u(int64_t(r) * m) + ")", false), g = "okS";
     if (r == rows.size()) // X[h]
       g = join(g, "k == 0u");
-    if (side.axes[0].limit != std::numeric_limits<int64_t>::max())
-      g = join(g, l + " < " + u(side.axes[0].limit));
-    guarded(g, store_value(side, l, false, "(" + out[r] + ")" + scale));
+    guarded(join(g, stored(side, l)), store_value(side, l, false, "(" + out[r] + ")" + scale));
   }
   line("}");
   line(cluster_sync());

@@ -95,6 +95,7 @@ private:
   std::string store_whole(const Side& side, const std::string& l, bool alt, const std::string& v);
   std::string held(const Side& side, const std::string& e, const std::string& value,
                    const std::string& other) const;
+  std::string stored(const Side& side, const std::string& l) const;
 
   // ---- global memory indices (address.cpp) ----
   std::string flat_address(const Side& side, size_t slot, int64_t L) const;

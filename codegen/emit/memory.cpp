@@ -94,12 +94,25 @@ std::string Emitter::half_value(const Side& side, const std::string& e, bool alt
 }
 
 // value where element e of a side's axis 0 is one its buffer holds, else
-// other (Side::held: a padded input reads zero there, touching no memory).
+// other (Side::held: a padded input reads zero there, touching no memory; Axis::start: the
+// positions before its first element).
 std::string Emitter::held(const Side& side, const std::string& e, const std::string& value,
                           const std::string& other) const {
-  if (side.held == std::numeric_limits<int64_t>::max())
-    return value;
-  return "(" + e + " < " + u(side.held) + " ? " + value + " : " + other + ")";
+  std::string g;
+  if (side.axes[0].start)
+    g = e + " >= " + u(side.axes[0].start);
+  if (side.held != std::numeric_limits<int64_t>::max())
+    g = join(g, e + " < " + u(side.held));
+  return g.empty() ? value : "(" + g + " ? " + value + " : " + other + ")";
+}
+
+// The guard of a store at logical position l of a side's axis 0: within its start and limit.
+std::string Emitter::stored(const Side& side, const std::string& l) const {
+  const Axis& a = side.axes[0];
+  std::string g = a.start ? l + " >= " + u(a.start) : "";
+  if (a.limit != std::numeric_limits<int64_t>::max())
+    g = join(g, l + " < " + u(a.limit));
+  return g;
 }
 
 // The layout a side of `count` positions is accessed in: by its mapping, `own` for direct.
@@ -166,8 +179,7 @@ void Emitter::store(const Layout& cur) {
     }
     std::string g = join(std::string(to.alt ? "okA" : "okS"), sl.guard);
     std::string l = logical(side, sl.pos, to.alt);
-    if (side.axes[0].limit != std::numeric_limits<int64_t>::max())
-      g = join(g, l + " < " + u(side.axes[0].limit));
+    g = join(g, stored(side, l));
     std::string v = reg(i) + scale, p = through(bases, sl, side, true);
     guarded(g, p.empty() ? store_value(side, l, to.alt, v) : p + " = " + v + ";");
   }
@@ -189,6 +201,8 @@ void Emitter::mirror_pairs(const Layout& lay, const Side& side, bool store,
     std::string g =
         join(join(std::string(lay.alt ? "okA" : "okS"), sl.guard),
              l + " < " + u(side.axes[0].limit) + " && " + m + " < " + u(k_.mirror_pairs));
+    if (side.axes[0].start)
+      g = join(g, m + " >= " + u(side.axes[0].start));
     if (store) {
       guarded(g, store_value(side, m, lay.alt, reg(J + i) + scale));
       continue;

@@ -2,9 +2,10 @@
 // zero-extended, between two pointwise weights (tables.cpp: r2r_weight) that the DFT's first and
 // last kernels apply as they load and store: a line, a chain or Bluestein's convolution. A DCT-II
 // weighs nothing before: it is the R2C of its reals, a complex line of n points; a DCT-III nothing
-// after: the C2R of its reals weighed as a half spectrum, a complex line of n points. A DCT-IV or
-// DST-IV of even n folds its reals into n / 2 complex values (Access::fold_cos, fold_sin): a line
-// of n / 2 points between two weights.
+// after: the C2R of its reals weighed as a half spectrum, a complex line of n points. A DST-II is
+// the same R2C, its y[k] from the spectrum's Z[k + 1]; a DST-III the same C2R, x[m - 1] at the
+// half spectrum's m (Axis::start). A DCT-IV or DST-IV of even n folds its reals into n / 2
+// complex values (Access::fold_cos, fold_sin): a line of n / 2 points between two weights.
 #include "plan/planner.hpp"
 
 #include <utility>
@@ -25,10 +26,13 @@ void Planner::r2r_line(int a, int64_t n, uint32_t kind, const Where& src, const 
   l.store = user_side(dst.s, dst.b, a, n, false);
   l.load.axes[0].limit = n;  // zero beyond the reals
   l.store.axes[0].limit = n; // y[k], k < n
-  if (kind == FFTMUX_DCT3) { // no weights after: the C2R of its reals weighed, cut at n of 2n
+  // DCT-III, DST-III: no weights after, the C2R of its reals weighed, cut at n of 2n.
+  if (kind == FFTMUX_DCT3 || kind == FFTMUX_DST3) {
     Side cs = l.load, rs = user_side(dst.s, dst.b, a, m, false);
-    cs.held = n; // x[n] = 0
-    cs.weights = Table{tables.r2r_half(kind, n, ortho, n + 1)};
+    bool dst3 = kind == FFTMUX_DST3;
+    cs.axes[0].start = dst3 ? 1 : 0; // DST-III: x[m - 1] at m, zero at 0
+    cs.held = dst3 ? n + 1 : n;      // DCT-III: x[n] = 0
+    cs.weights = Table{dst3 ? tables.dst3_half(n, ortho) : tables.r2r_half(kind, n, ortho, n + 1)};
     rs.held = n;
     int forward = std::exchange(sign, FFTMUX_INVERSE); // a C2R's DFT: the conjugate weights'
     c2r_halves(l, cs, rs, n, scale);
@@ -37,12 +41,17 @@ void Planner::r2r_line(int a, int64_t n, uint32_t kind, const Where& src, const 
   }
   // An entry for every position the DFT's kernels index: N', or Bluestein's padded length.
   int64_t count = smooth(m) ? m : bluestein_shape(m).first;
-  l.post = Table{tables.r2r(kind, n, false, ortho, count)};
-  if (kind == FFTMUX_DCT2) { // no weights before: the R2C of its reals zero-extended to N' = 2n
+  if (kind == FFTMUX_DCT2 || kind == FFTMUX_DST2) { // the R2C of its reals zero-extended to 2n
     Side rs = user_side(src.s, src.b, a, m, false);
     rs.held = n;
+    bool dst2 = kind == FFTMUX_DST2;
+    l.post =
+        Table{dst2 ? tables.dst2_post(n, ortho, count) : tables.r2r(kind, n, false, ortho, count)};
+    l.store.axes[0].start = dst2 ? 1 : 0; // DST-II: y[k] from Z[k + 1]
+    l.store.axes[0].limit = dst2 ? n + 1 : n;
     return r2c_halves(l, rs, l.store, n, scale);
   }
+  l.post = Table{tables.r2r(kind, n, false, ortho, count)};
   l.pre = Table{tables.r2r(kind, n, true, ortho, count)};
   any_line(l, scale);
 }

@@ -184,28 +184,35 @@ fftmux_desc r2r_problem(std::vector<int64_t> n, uint32_t kind, int64_t batch = 1
 // the reals and store them: one kernel where the DFT fits one, a chain's column and row kernels,
 // Bluestein's; an inverse runs the inverse kind's DFT forward. A DCT-II, which weighs nothing
 // before, is the R2C of its reals: a complex line of n points, the weights after its post step;
-// a DCT-III, which weighs nothing after, the C2R of its reals weighed as they load.
+// a DCT-III, which weighs nothing after, the C2R of its reals weighed as they load. A DST-II is
+// that R2C storing its outputs 1..n, a DST-III that C2R loading its reals at 1..n.
 TEST(Plan, RealToRealAxesAreOneKernelWhereTheirDftFits) {
-  Plan dct2 = plan(r2r_problem({1000}, FFTMUX_DCT2, 7), FFTMUX_FORWARD, h200());
-  ASSERT_EQ(dct2.passes.size(), 1u) << dct2.summary;
-  const Kernel& half = dct2.passes[0].kernel;
-  EXPECT_EQ(half.length, 1000);
-  EXPECT_EQ(half.load.access, Access::real_pair);
-  EXPECT_EQ(half.store.access, Access::real);
-  EXPECT_EQ(half.steps.back().kind, Step::r2c_post);
-  EXPECT_GE(half.store_weights.offset, 0);
-  Plan dct3 = plan(r2r_problem({1000}, FFTMUX_DCT2, 7), FFTMUX_INVERSE, h200());
-  ASSERT_EQ(dct3.passes.size(), 1u) << dct3.summary;
-  const Kernel& k = dct3.passes[0].kernel;
-  EXPECT_EQ(k.length, 1000);
-  EXPECT_EQ(k.load.access, Access::c2r);
-  EXPECT_GE(k.load.weights.offset, 0);
-  EXPECT_EQ(k.load.held, 1000);
-  EXPECT_EQ(k.store.access, Access::real_pair);
-  EXPECT_EQ(k.store.held, 1000); // the first n of 2n reals
-  for (const Step& s : k.steps)
-    EXPECT_TRUE(s.kind != Step::multiply) << "no weights but the load's";
-  EXPECT_EQ(dct3.scratch_elements, 0u);
+  for (uint32_t kind : {FFTMUX_DCT2, FFTMUX_DST2}) {
+    int64_t start = kind == FFTMUX_DST2 ? 1 : 0;
+    Plan forward = plan(r2r_problem({1000}, kind, 7), FFTMUX_FORWARD, h200());
+    ASSERT_EQ(forward.passes.size(), 1u) << forward.summary;
+    const Kernel& half = forward.passes[0].kernel;
+    EXPECT_EQ(half.length, 1000);
+    EXPECT_EQ(half.load.access, Access::real_pair);
+    EXPECT_EQ(half.store.access, Access::real);
+    EXPECT_EQ(half.store.axes[0].start, start);
+    EXPECT_EQ(half.store.axes[0].limit, 1000 + start);
+    EXPECT_EQ(half.steps.back().kind, Step::r2c_post);
+    EXPECT_GE(half.store_weights.offset, 0);
+    Plan inverse = plan(r2r_problem({1000}, kind, 7), FFTMUX_INVERSE, h200()); // III
+    ASSERT_EQ(inverse.passes.size(), 1u) << inverse.summary;
+    const Kernel& k = inverse.passes[0].kernel;
+    EXPECT_EQ(k.length, 1000);
+    EXPECT_EQ(k.load.access, Access::c2r);
+    EXPECT_GE(k.load.weights.offset, 0);
+    EXPECT_EQ(k.load.axes[0].start, start);
+    EXPECT_EQ(k.load.held, 1000 + start);
+    EXPECT_EQ(k.store.access, Access::real_pair);
+    EXPECT_EQ(k.store.held, 1000); // the first n of 2n reals
+    for (const Step& s : k.steps)
+      EXPECT_TRUE(s.kind != Step::multiply) << "no weights but the load's";
+    EXPECT_EQ(inverse.scratch_elements, 0u);
+  }
   Plan inverse = plan(r2r_problem({1000}, FFTMUX_DCT4), FFTMUX_INVERSE, h200());
   for (const Pass& pass : inverse.passes)
     for (const Step& s : pass.kernel.steps)
@@ -219,21 +226,24 @@ TEST(Plan, RealToRealAxesAreOneKernelWhereTheirDftFits) {
       same = s.index.terms[i].coord == at[i].coord && s.index.terms[i].coef == at[i].coef;
     return same;
   };
-  Plan chain = plan(r2r_problem({65536}, FFTMUX_DST2), FFTMUX_FORWARD, h200());
+  // DCT-I of 65537 points: N' = 2^17, a chain; of 1010: N' = 2018 = 2 x 1009, Bluestein's.
+  Plan chain = plan(r2r_problem({65537}, FFTMUX_DCT1), FFTMUX_FORWARD, h200());
   ASSERT_EQ(chain.passes.size(), 2u) << chain.summary; // columns, rows: no pass of its own
   EXPECT_TRUE(weighs(chain.passes[0].kernel, true));
   EXPECT_EQ(chain.passes[0].kernel.load.access, Access::real);
   EXPECT_TRUE(weighs(chain.passes[1].kernel, false));
   EXPECT_EQ(chain.passes[1].kernel.store.access, Access::real);
-  Plan prime = plan(r2r_problem({1009}, FFTMUX_DST2), FFTMUX_FORWARD, h200());
+  Plan prime = plan(r2r_problem({1010}, FFTMUX_DCT1), FFTMUX_FORWARD, h200());
   ASSERT_EQ(prime.passes.size(), 1u) << prime.summary; // Bluestein's kernel, weighed
   EXPECT_TRUE(prime.passes[0].kernel.convolution);
   EXPECT_TRUE(weighs(prime.passes[0].kernel, true));
   EXPECT_TRUE(weighs(prime.passes[0].kernel, false));
-  Plan halves = plan(r2r_problem({65536}, FFTMUX_DCT2), FFTMUX_FORWARD, h200());
-  ASSERT_EQ(halves.passes.size(), 3u) << halves.summary; // the R2C's chain, its post step's pass
-  EXPECT_GE(halves.passes.back().kernel.store_weights.offset, 0);
-  EXPECT_EQ(halves.passes.back().kernel.real_step, RealStep::mirror_pairs);
+  for (uint32_t kind : {FFTMUX_DCT2, FFTMUX_DST2}) {
+    Plan halves = plan(r2r_problem({65536}, kind), FFTMUX_FORWARD, h200());
+    ASSERT_EQ(halves.passes.size(), 3u) << halves.summary; // the R2C's chain, its post's pass
+    EXPECT_GE(halves.passes.back().kernel.store_weights.offset, 0);
+    EXPECT_EQ(halves.passes.back().kernel.real_step, RealStep::mirror_pairs);
+  }
   // A DCT-IV or DST-IV of even n: a line of n / 2 folded values, weighed on both ends; odd n
   // takes the line of 2n.
   for (uint32_t kind : {FFTMUX_DCT4, FFTMUX_DST4}) {
@@ -263,8 +273,8 @@ TEST(Plan, RealToRealAxesAreOneKernelWhereTheirDftFits) {
 // stages, Bluestein's padded length where it is a convolution (2D: the runs of two kinds of one
 // N' are the table's last, so a read past them is past the table).
 TEST(Plan, RealToRealWeightsCoverEveryPositionTheKernelsIndex) {
-  fftmux_desc mixed = r2r_problem({17, 17}, FFTMUX_DCT2);
-  mixed.r2r[1] = FFTMUX_DST2;
+  fftmux_desc mixed = r2r_problem({18, 16}, FFTMUX_DCT1); // N' = 34 both
+  mixed.r2r[1] = FFTMUX_DST1;
   for (const fftmux_desc& d : {mixed, r2r_problem({1009}, FFTMUX_DST4, 3)}) {
     Plan p = plan(d, FFTMUX_FORWARD, h200());
     for (const Pass& pass : p.passes)
@@ -298,9 +308,13 @@ TEST(Tables, RealToRealWeightsMakeEachDefinition) {
         std::vector<std::complex<double>> t = table_values(p), pre, post;
         for (const TableRun& r : p.table)
           if (r.kind == TableRun::r2r_pre || r.kind == TableRun::r2r_post ||
-              r.kind == TableRun::r2r_half || r.kind == TableRun::r2r_fold_pre ||
+              r.kind == TableRun::r2r_half || r.kind == TableRun::dst2_post ||
+              r.kind == TableRun::dst3_half || r.kind == TableRun::r2r_fold_pre ||
               r.kind == TableRun::r2r_fold_post)
-            (r.kind == TableRun::r2r_post || r.kind == TableRun::r2r_fold_post ? post : pre)
+            (r.kind == TableRun::r2r_post || r.kind == TableRun::dst2_post ||
+                     r.kind == TableRun::r2r_fold_post
+                 ? post
+                 : pre)
                 .assign(t.begin() + r.at, t.begin() + r.at + r.count);
         std::vector<long double> x(static_cast<size_t>(n));
         for (long double& v : x)
@@ -329,6 +343,28 @@ TEST(Tables, RealToRealWeightsMakeEachDefinition) {
           }
           continue;
         }
+        int64_t m = geometry::logical_size(kind, n);
+        if (kind == FFTMUX_DST2 || kind == FFTMUX_DST3) { // the DCT paths, one position on
+          bool c2r = kind == FFTMUX_DST3;
+          ASSERT_EQ(int64_t((c2r ? pre : post).size()), c2r ? n + 1 : m);
+          // DST-II: y[k] = Re(post[k + 1] Z[k + 1]); DST-III: the C2R of the half spectrum
+          // pre[q] x[q - 1], 0 < q <= n, its terms below the Nyquist counted twice.
+          for (int64_t k = 0; k < n; ++k) {
+            std::complex<long double> z = 0;
+            for (int64_t q = 1; q <= n; ++q) {
+              long double a = c2r ? 2 * pi * (long double)(q * k % m) / (long double)m
+                                  : -2 * pi * (long double)((q - 1) * (k + 1) % m) / (long double)m;
+              std::complex<long double> w =
+                  c2r ? std::complex<long double>(pre[size_t(q)]) * (q < n ? 2.0L : 1.0L) : 1.0L;
+              z += w * x[size_t(q - 1)] * std::complex<long double>(cosl(a), sinl(a));
+            }
+            double y =
+                double((c2r ? z : std::complex<long double>(post[size_t(k + 1)]) * z).real());
+            EXPECT_NEAR(y * norm, double(want[size_t(k)]), 1e-12)
+                << geometry::r2r_name(kind) << " n " << n << " k " << k << (ortho ? " ortho" : "");
+          }
+          continue;
+        }
         bool c2r = kind == FFTMUX_DCT3;
         if (kind == FFTMUX_DCT2) // no weights before its R2C
           pre.assign(size_t(geometry::logical_size(kind, n)), 1.0);
@@ -339,7 +375,6 @@ TEST(Tables, RealToRealWeightsMakeEachDefinition) {
         }
         ASSERT_EQ(int64_t(pre.size()), geometry::logical_size(kind, n));
         ASSERT_EQ(int64_t(post.size()), geometry::logical_size(kind, n));
-        int64_t m = geometry::logical_size(kind, n);
         for (int64_t k = 0; k < n; ++k) {
           std::complex<long double> z = 0;
           for (int64_t j = 0; j < n; ++j) {
@@ -1865,6 +1900,8 @@ TEST(Tables, EveryRunHoldsItsFormula) {
         case TableRun::r2r_pre:
         case TableRun::r2r_post:
         case TableRun::r2r_half:
+        case TableRun::dst2_post:
+        case TableRun::dst3_half:
         case TableRun::r2r_fold_pre:
         case TableRun::r2r_fold_post: continue; // Tables.RealToRealWeightsMakeEachDefinition
         case TableRun::product: continue;       // Emulation.ProductInTheLastStore

@@ -621,6 +621,14 @@ TEST(Emulation, RealToReal) {
   check(r2r({32768}, {FFTMUX_DCT2}, 1, FFTMUX_NORM_BACKWARD), "default");
   check(r2r({4099}, {FFTMUX_DCT2}, 1, FFTMUX_NORM_FORWARD), "default");
   check(r2r({24, 20}, {FFTMUX_DST2, FFTMUX_DCT2}, 2, FFTMUX_NORM_ORTHO, FFTMUX_F64), "default");
+  // A DST-II is that R2C storing its outputs 1..n, a DST-III that C2R loading its reals at 1..n:
+  // fused, chained with a pass of their own, Bluestein's, and 2D.
+  check(r2r({1000}, {FFTMUX_DST2}, 3, FFTMUX_NORM_ORTHO), "default");
+  check(r2r({1000}, {FFTMUX_DST3}, 3, FFTMUX_NORM_ORTHO), "default");
+  check(r2r({32768}, {FFTMUX_DST2}, 1, FFTMUX_NORM_BACKWARD), "default");
+  check(r2r({32768}, {FFTMUX_DST3}, 1, FFTMUX_NORM_FORWARD), "default");
+  check(r2r({4099}, {FFTMUX_DST2}, 1, FFTMUX_NORM_FORWARD), "default");
+  check(r2r({20, 27}, {FFTMUX_DST3, FFTMUX_DST2}, 2, FFTMUX_NORM_ORTHO, FFTMUX_F64), "default");
   // A DCT-IV or DST-IV of even n folds its reals into n / 2 complex values: one kernel (16384
   // above, a chain there before), Bluestein's for 2018 (1009 values), and 2D beside an odd axis.
   check(r2r({1000}, {FFTMUX_DST4}, 3, FFTMUX_NORM_ORTHO), "default");

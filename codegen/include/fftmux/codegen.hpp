@@ -22,7 +22,7 @@
 namespace fftmux::codegen {
 
 // Bumped whenever emitted code changes: part of every compiled-code cache key.
-constexpr int generator_version = 49;
+constexpr int generator_version = 50;
 
 // vulkan_pointers: Vulkan GLSL whose buffers are device addresses in push
 // constants (src, dst, table, then group_offset at byte 24).
@@ -204,14 +204,17 @@ struct Term {
 
 // One addressed dimension of a side. Its logical index is
 // sum(coef * coordinate) + offset; the memory index is
-// (logical + shift) mod extent (numpy's shifts as an index remap).
+// (logical - start + shift) mod extent (numpy's shifts as an index remap).
 struct Axis {
   std::vector<Term> terms;
   int64_t offset = 0;
   int64_t extent = 0;
   int64_t shift = 0;
   int64_t limit = std::numeric_limits<int64_t>::max(); // logical >= limit: zero / not stored
-  int64_t stride = 0;                                  // in elements of the side's type
+  // logical < start: zero / not stored; memory holds logical start on (a DST-II's outputs, a
+  // DST-III's inputs: the spectrum's positions 1..n of a DCT path)
+  int64_t start = 0;
+  int64_t stride = 0; // in elements of the side's type
 };
 
 // A table read: direct (entry offset + m) or split in two factors
@@ -436,6 +439,13 @@ struct TableRun {
     // A DCT-III's reals read as the Hermitian half of a C2R of N' points: r2r_pre's weights
     // conjugated, those it doubles not doubled (the C2R's sum counts them twice)
     r2r_half,
+    // A DST-II's r2r_post one position on, the weight of Z[k + 1] at k + 1: an R2C's outputs 1..n
+    // make its y[0..n-1] (Axis::start)
+    dst2_post,
+    // A DST-III's half spectrum: y[k] = (-1)^k DCT-III(x reversed)[k], the C2R of the half
+    // spectrum shifted by n, whose value at m is the conjugate of DCT-III's r2r_half at n - m
+    // times x[m - 1], 0 < m <= n
+    dst3_half,
     // A DCT-IV's or DST-IV's folded line of n / 2 complex values (Access::fold_cos, fold_sin):
     // exp(-pi i (4m + 1) / (4n)) before its DFT, 2 exp(-pi i m / n) after
     r2r_fold_pre,
