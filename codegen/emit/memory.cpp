@@ -72,13 +72,16 @@ std::string Emitter::load_at(const Side& side, const std::string& l, bool alt) {
     bool cos = side.access == Access::fold_cos;
     return "CPLX(" + real(cos ? even : odd) + ", " + real(cos ? odd : even) + ")";
   }
+  case Access::fold_ends: break; // stored, never loaded (validate.cpp)
   }
   return "";
 }
 
 // The two reals that position l of a folded side (Access::fold_cos, fold_sin) holds: 2l and
-// length - 1 - 2l.
+// length - 1 - 2l; of folded ends (Access::fold_ends): l and length - l.
 std::pair<std::string, std::string> Emitter::folded(const Side& side, const std::string& l) const {
+  if (side.access == Access::fold_ends)
+    return {l, "(" + u(side.length) + " - " + l + ")"};
   return {"(2u * " + l + ")", "(" + u(side.length - 1) + " - 2u * " + l + ")"};
 }
 
@@ -87,8 +90,12 @@ std::string Emitter::half_value(const Side& side, const std::string& e, bool alt
   const std::string zero = "CPLX(K(0.0), K(0.0))";
   if (side.weights.offset < 0)
     return held(side, e, src(address(side, alt, e)), zero);
+  std::string im = "K(0.0)";
+  if (side.ends) // x[2 length - k], none at k = 0
+    im = "(" + e + " > 0u ? -" +
+         src_real(address(side, alt, "(" + u(2 * side.length) + " - " + e + ")")) + " : K(0.0))";
   return held(side, e,
-              "cmul(CPLX(" + src_real(address(side, alt, e)) + ", K(0.0)), " +
+              "cmul(CPLX(" + src_real(address(side, alt, e)) + ", " + im + "), " +
                   lookup(side.weights, e) + ")",
               zero);
 }
@@ -238,9 +245,11 @@ std::string Emitter::store_whole(const Side& side, const std::string& l, bool al
     return put(address(side, alt, l), v);
   if (folds(side)) {
     auto [even, odd] = folded(side, l);
-    std::string im = side.access == Access::fold_cos ? "-v.y" : "v.y";
-    return "cplx_t v = " + v + "; " + put_real(address(side, alt, even), "v.x") + " " +
-           put_real(address(side, alt, odd), im);
+    std::string im = side.access == Access::fold_sin ? "v.y" : "-v.y";
+    std::string second = put_real(address(side, alt, odd), im);
+    if (side.access == Access::fold_ends) // none at length
+      second = "if (" + l + " > 0u) { " + second + " }";
+    return "cplx_t v = " + v + "; " + put_real(address(side, alt, even), "v.x") + " " + second;
   }
   if (side.access == Access::real)
     return put_real(address(side, alt, l), "(" + v + ").x");

@@ -8,6 +8,7 @@
 // complex values (Access::fold_cos, fold_sin): a line of n / 2 points between two weights.
 #include "plan/planner.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace fftmux::codegen::planning {
@@ -17,6 +18,8 @@ void Planner::r2r_line(int a, int64_t n, uint32_t kind, const Where& src, const 
                        double scale) {
   if ((kind == FFTMUX_DCT4 || kind == FFTMUX_DST4) && n % 2 == 0)
     return folded_line(a, n, kind, src, dst, scale);
+  if ((kind == FFTMUX_DCT2 || kind == FFTMUX_DCT3) && n % 2 == 0)
+    return makhoul_line(a, n, kind, src, dst, scale);
   int64_t m = geometry::logical_size(kind, n);
   bool ortho = d.norm == FFTMUX_NORM_ORTHO;
   Line l;
@@ -75,6 +78,36 @@ void Planner::folded_line(int a, int64_t n, uint32_t kind, const Where& src, con
   l.pre = Table{tables.r2r_fold(n, true, count)};
   l.post = Table{tables.r2r_fold(n, false, count)};
   any_line(l, scale);
+}
+
+// A DCT-II of even n (Makhoul): v = (x[0], x[2], .., x[n-2], x[n-1], .., x[3], x[1])
+// (Axis::zigzag), V the R2C of its n reals, u = 2 exp(-pi i k / (2n)) V[k]; then y[k] = Re u and
+// y[n-k] = -Im u (Access::fold_ends), k <= n / 2. Its inverse, a DCT-III: the C2R of the half
+// spectrum (x[k] - i x[n-k]) exp(pi i k / (2n)) (Side::ends), its n reals in that order. A
+// complex line of n / 2 points, half the R2C's or C2R's of the 2n reals.
+void Planner::makhoul_line(int a, int64_t n, uint32_t kind, const Where& src, const Where& dst,
+                           double scale) {
+  int64_t h = n / 2;
+  bool ortho = d.norm == FFTMUX_NORM_ORTHO;
+  Line l;
+  l.digits = line_digits(src.s, a);
+  Side in = user_side(src.s, src.b, a, n, false), out = user_side(dst.s, dst.b, a, n, false);
+  if (kind == FFTMUX_DCT3) {
+    in.ends = true;
+    in.weights = Table{tables.r2r_half(kind, n, ortho, h + 1)};
+    out.axes[0].zigzag = n;
+    int forward = std::exchange(sign, FFTMUX_INVERSE); // a C2R's DFT: the conjugate weights'
+    c2r_halves(l, in, out, h, scale);
+    sign = forward;
+    return;
+  }
+  in.axes[0].zigzag = n;
+  out.access = Access::fold_ends;
+  out.length = n;
+  out.axes[0].limit = h + 1;
+  int64_t count = std::max(h + 1, smooth(h) ? h : bluestein_shape(h).first);
+  l.post = Table{tables.r2r(kind, n, false, ortho, count)};
+  r2c_halves(l, in, out, h, scale);
 }
 
 bool Planner::weighed(const Line& l) {

@@ -69,7 +69,8 @@ namespace fftmux::codegen {
 // Whether a real side loads a pair as one value: unit stride on the line, whose own term 2 l is
 // even, and an even stride on every other axis (docs/codegen-rules.md: paired).
 bool paired(const Side& side) {
-  if (side.axes[0].shift || side.axes[0].stride != 1)
+  const Axis& a = side.axes[0];
+  if (a.shift || a.start || a.zigzag || a.stride != 1)
     return false;
   for (size_t i = 1; i < side.axes.size(); ++i)
     if (side.axes[i].stride % 2)
@@ -78,7 +79,8 @@ bool paired(const Side& side) {
 }
 
 bool folds(const Side& side) {
-  return side.access == Access::fold_cos || side.access == Access::fold_sin;
+  return side.access == Access::fold_cos || side.access == Access::fold_sin ||
+         side.access == Access::fold_ends;
 }
 
 bool half_side(const Kernel& k, const Side& side) {

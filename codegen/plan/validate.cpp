@@ -24,6 +24,7 @@ void mappings(const Kernel& k) {
   require(k.store_mapping != Mapping::flat || k.store.access == Access::complex ||
               k.store.access == Access::real_pair,
           k, "a flat store writes complex elements or real pairs");
+  require(k.load.access != Access::fold_ends, k, "folded ends are stored, never loaded");
 }
 
 // Chunked exchanges, streamed lines and clusters: one line a group, or the cluster's columns.

@@ -183,36 +183,60 @@ fftmux_desc r2r_problem(std::vector<int64_t> n, uint32_t kind, int64_t batch = 1
 // A real-to-real axis is its DFT of N' points with the weights applied by the kernels that load
 // the reals and store them: one kernel where the DFT fits one, a chain's column and row kernels,
 // Bluestein's; an inverse runs the inverse kind's DFT forward. A DCT-II, which weighs nothing
-// before, is the R2C of its reals: a complex line of n points, the weights after its post step;
-// a DCT-III, which weighs nothing after, the C2R of its reals weighed as they load. A DST-II is
-// that R2C storing its outputs 1..n, a DST-III that C2R loading its reals at 1..n.
+// before, is the R2C of its reals: of even n in Makhoul's order (a complex line of n / 2 points),
+// of odd n zero-extended to 2n (n points), the weights after its post step; a DCT-III, which
+// weighs nothing after, the C2R of its reals weighed as they load (even n: n / 2 points, its
+// outputs in Makhoul's order). A DST-II is the R2C of the 2n reals storing its outputs 1..n, a
+// DST-III the C2R loading its reals at 1..n.
 TEST(Plan, RealToRealAxesAreOneKernelWhereTheirDftFits) {
-  for (uint32_t kind : {FFTMUX_DCT2, FFTMUX_DST2}) {
-    int64_t start = kind == FFTMUX_DST2 ? 1 : 0;
-    Plan forward = plan(r2r_problem({1000}, kind, 7), FFTMUX_FORWARD, h200());
-    ASSERT_EQ(forward.passes.size(), 1u) << forward.summary;
-    const Kernel& half = forward.passes[0].kernel;
-    EXPECT_EQ(half.length, 1000);
-    EXPECT_EQ(half.load.access, Access::real_pair);
-    EXPECT_EQ(half.store.access, Access::real);
-    EXPECT_EQ(half.store.axes[0].start, start);
-    EXPECT_EQ(half.store.axes[0].limit, 1000 + start);
-    EXPECT_EQ(half.steps.back().kind, Step::r2c_post);
-    EXPECT_GE(half.store_weights.offset, 0);
-    Plan inverse = plan(r2r_problem({1000}, kind, 7), FFTMUX_INVERSE, h200()); // III
-    ASSERT_EQ(inverse.passes.size(), 1u) << inverse.summary;
-    const Kernel& k = inverse.passes[0].kernel;
-    EXPECT_EQ(k.length, 1000);
-    EXPECT_EQ(k.load.access, Access::c2r);
-    EXPECT_GE(k.load.weights.offset, 0);
-    EXPECT_EQ(k.load.axes[0].start, start);
-    EXPECT_EQ(k.load.held, 1000 + start);
-    EXPECT_EQ(k.store.access, Access::real_pair);
-    EXPECT_EQ(k.store.held, 1000); // the first n of 2n reals
-    for (const Step& s : k.steps)
+  for (int64_t n : {1000, 1001}) {
+    Plan dct2 = plan(r2r_problem({n}, FFTMUX_DCT2, 7), FFTMUX_FORWARD, h200());
+    ASSERT_EQ(dct2.passes.size(), 1u) << dct2.summary;
+    const Kernel& k = dct2.passes[0].kernel;
+    bool makhoul = n % 2 == 0;
+    EXPECT_EQ(k.length, makhoul ? n / 2 : n);
+    EXPECT_EQ(k.load.access, Access::real_pair);
+    EXPECT_EQ(k.load.axes[0].zigzag, makhoul ? n : 0);
+    EXPECT_EQ(k.store.access, makhoul ? Access::fold_ends : Access::real);
+    EXPECT_EQ(k.store.axes[0].limit, makhoul ? n / 2 + 1 : n);
+    EXPECT_EQ(k.steps.back().kind, Step::r2c_post);
+    EXPECT_GE(k.store_weights.offset, 0);
+    Plan dct3 = plan(r2r_problem({n}, FFTMUX_DCT2, 7), FFTMUX_INVERSE, h200());
+    ASSERT_EQ(dct3.passes.size(), 1u) << dct3.summary;
+    const Kernel& c = dct3.passes[0].kernel;
+    EXPECT_EQ(c.length, makhoul ? n / 2 : n);
+    EXPECT_EQ(c.load.access, Access::c2r);
+    EXPECT_GE(c.load.weights.offset, 0);
+    EXPECT_EQ(c.load.ends, makhoul);
+    EXPECT_EQ(c.store.access, Access::real_pair);
+    EXPECT_EQ(c.store.axes[0].zigzag, makhoul ? n : 0);
+    for (const Step& s : c.steps)
       EXPECT_TRUE(s.kind != Step::multiply) << "no weights but the load's";
-    EXPECT_EQ(inverse.scratch_elements, 0u);
+    EXPECT_EQ(dct3.scratch_elements, 0u);
   }
+  Plan dst2 = plan(r2r_problem({1000}, FFTMUX_DST2, 7), FFTMUX_FORWARD, h200());
+  ASSERT_EQ(dst2.passes.size(), 1u) << dst2.summary;
+  const Kernel& half = dst2.passes[0].kernel;
+  EXPECT_EQ(half.length, 1000);
+  EXPECT_EQ(half.load.access, Access::real_pair);
+  EXPECT_EQ(half.store.access, Access::real);
+  EXPECT_EQ(half.store.axes[0].start, 1);
+  EXPECT_EQ(half.store.axes[0].limit, 1001);
+  EXPECT_EQ(half.steps.back().kind, Step::r2c_post);
+  EXPECT_GE(half.store_weights.offset, 0);
+  Plan dst3 = plan(r2r_problem({1000}, FFTMUX_DST2, 7), FFTMUX_INVERSE, h200());
+  ASSERT_EQ(dst3.passes.size(), 1u) << dst3.summary;
+  const Kernel& k = dst3.passes[0].kernel;
+  EXPECT_EQ(k.length, 1000);
+  EXPECT_EQ(k.load.access, Access::c2r);
+  EXPECT_GE(k.load.weights.offset, 0);
+  EXPECT_EQ(k.load.axes[0].start, 1);
+  EXPECT_EQ(k.load.held, 1001);
+  EXPECT_EQ(k.store.access, Access::real_pair);
+  EXPECT_EQ(k.store.held, 1000); // the first n of 2n reals
+  for (const Step& s : k.steps)
+    EXPECT_TRUE(s.kind != Step::multiply) << "no weights but the load's";
+  EXPECT_EQ(dst3.scratch_elements, 0u);
   Plan inverse = plan(r2r_problem({1000}, FFTMUX_DCT4), FFTMUX_INVERSE, h200());
   for (const Pass& pass : inverse.passes)
     for (const Step& s : pass.kernel.steps)
@@ -362,6 +386,41 @@ TEST(Tables, RealToRealWeightsMakeEachDefinition) {
                 double((c2r ? z : std::complex<long double>(post[size_t(k + 1)]) * z).real());
             EXPECT_NEAR(y * norm, double(want[size_t(k)]), 1e-12)
                 << geometry::r2r_name(kind) << " n " << n << " k " << k << (ortho ? " ortho" : "");
+          }
+          continue;
+        }
+        if (kind == FFTMUX_DCT2 && n % 2 == 0) { // Makhoul: V the DFT of n reals reordered
+          ASSERT_GE(int64_t(post.size()), n / 2 + 1);
+          for (int64_t k = 0; k <= n / 2; ++k) {
+            std::complex<long double> z = 0;
+            for (int64_t j = 0; j < n; ++j) {
+              long double a = -2 * pi * (long double)(j * k % n) / (long double)n;
+              z += x[size_t(j < n / 2 ? 2 * j : 2 * n - 1 - 2 * j)] *
+                   std::complex<long double>(cosl(a), sinl(a));
+            }
+            std::complex<long double> v = std::complex<long double>(post[size_t(k)]) * z;
+            EXPECT_NEAR(double(v.real()) * norm, double(want[size_t(k)]), 1e-12) << n << " " << k;
+            if (k > 0) {
+              EXPECT_NEAR(double(-v.imag()) * norm, double(want[size_t(n - k)]), 1e-12)
+                  << n << " " << k;
+            }
+          }
+          continue;
+        }
+        if (kind == FFTMUX_DCT3 && n % 2 == 0) { // Makhoul: the C2R of (x[k] - i x[n-k]) pre[k]
+          ASSERT_EQ(int64_t(pre.size()), n / 2 + 1);
+          for (int64_t q = 0; q < n; ++q) { // v[q], stored at y[2q] or y[2n - 1 - 2q]
+            std::complex<long double> z = 0;
+            for (int64_t j = 0; j < n; ++j) { // the whole Hermitian spectrum
+              int64_t h = j <= n / 2 ? j : n - j;
+              std::complex<long double> v =
+                  std::complex<long double>(pre[size_t(h)]) *
+                  std::complex<long double>(x[size_t(h)], h ? -x[size_t(n - h)] : 0.0L);
+              long double a = 2 * pi * (long double)(j * q % n) / (long double)n;
+              z += (j <= n / 2 ? v : std::conj(v)) * std::complex<long double>(cosl(a), sinl(a));
+            }
+            int64_t at = q < n / 2 ? 2 * q : 2 * n - 1 - 2 * q;
+            EXPECT_NEAR(double(z.real()) * norm, double(want[size_t(at)]), 1e-12) << n << " " << q;
           }
           continue;
         }

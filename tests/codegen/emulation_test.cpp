@@ -629,6 +629,11 @@ TEST(Emulation, RealToReal) {
   check(r2r({32768}, {FFTMUX_DST3}, 1, FFTMUX_NORM_FORWARD), "default");
   check(r2r({4099}, {FFTMUX_DST2}, 1, FFTMUX_NORM_FORWARD), "default");
   check(r2r({20, 27}, {FFTMUX_DST3, FFTMUX_DST2}, 2, FFTMUX_NORM_ORTHO, FFTMUX_F64), "default");
+  // A DCT-II (and its inverse DCT-III) of even n in Makhoul's order, n / 2 points: a chain with
+  // the post (pre) step in a pass of its own, Bluestein's for 2018 (1009), 2D of two.
+  check(r2r({131072}, {FFTMUX_DCT2}, 1, FFTMUX_NORM_ORTHO), "default");
+  check(r2r({2018}, {FFTMUX_DCT2}, 2, FFTMUX_NORM_ORTHO), "default");
+  check(r2r({30, 40}, {FFTMUX_DCT2, FFTMUX_DCT2}, 3, FFTMUX_NORM_FORWARD, FFTMUX_F64), "default");
   // A DCT-IV or DST-IV of even n folds its reals into n / 2 complex values: one kernel (16384
   // above, a chain there before), Bluestein's for 2018 (1009 values), and 2D beside an odd axis.
   check(r2r({1000}, {FFTMUX_DST4}, 3, FFTMUX_NORM_ORTHO), "default");

@@ -214,6 +214,9 @@ struct Axis {
   // logical < start: zero / not stored; memory holds logical start on (a DST-II's outputs, a
   // DST-III's inputs: the spectrum's positions 1..n of a DCT path)
   int64_t start = 0;
+  // n > 0: logical l < n / 2 is memory 2l, the others 2n - 1 - 2l (Makhoul's order of a DCT-II's
+  // reals: the even ones, then the odd ones backwards)
+  int64_t zigzag = 0;
   int64_t stride = 0; // in elements of the side's type
 };
 
@@ -234,8 +237,10 @@ struct Table {
 // reals 2l and length - 1 - 2l as one complex value and stores its real part
 // to the first, minus its imaginary part to the second (a DCT-IV's half-length
 // line); fold_sin takes them the other way round and stores both parts as
-// they are (a DST-IV's).
-enum class Access { complex, real, real_pair, hermitian, r2c, c2r, fold_cos, fold_sin };
+// they are (a DST-IV's). fold_ends stores the real part of position l to real l and minus its
+// imaginary part to real length - l, none where that is length (a DCT-II's outputs k and n - k
+// from its R2C's Z[k], Makhoul's).
+enum class Access { complex, real, real_pair, hermitian, r2c, c2r, fold_cos, fold_sin, fold_ends };
 
 struct Side {
   Binding buffer = Binding::input;
@@ -246,6 +251,9 @@ struct Side {
   // c2r: the half spectrum held as reals x[k], each read as x[k] weights[k] (a DCT-III's, as
   // TableRun::r2r_half); none: complex values as they are.
   Table weights;
+  // c2r with weights: x[k] - i x[2 length - k] times weights[k], x[2 length] = 0 (a DCT-III's of
+  // even n in Makhoul's order).
+  bool ends = false;
   // The elements of axes[0] the buffer holds (a padded side, in the buffer's elements: reals
   // of a real pair): a load reads zero past them and touches no memory, a store writes none.
   int64_t held = std::numeric_limits<int64_t>::max();
@@ -257,7 +265,8 @@ int64_t stride(const Side& s, int coord);
 // Whether a real-pair side's pairs are adjacent and start at even reals, so
 // that each is one complex element.
 bool paired(const Side& side);
-// Whether a side is a DCT-IV's or DST-IV's folded line (Access::fold_cos, fold_sin).
+// Whether a side is a DCT-IV's or DST-IV's folded line or a DCT-II's folded ends (Access::fold_cos,
+// fold_sin, fold_ends).
 bool folds(const Side& side);
 // The element of a side's line 0, position 0 (its axes' offsets).
 int64_t first_element(const Side& side);
