@@ -23,6 +23,8 @@ std::string Emitter::axis_index(const Axis& a, const std::string& e, bool alt,
   if (a.zigzag)
     l = "(" + l + " < " + u(a.zigzag / 2) + " ? 2u * " + l + " : " + u(2 * a.zigzag - 1) +
         " - 2u * " + l + ")";
+  if (a.reverse)
+    l = "(" + u(a.reverse - 1) + " - " + l + ")";
   if (a.shift)
     l = "((" + l + " + " + u(a.shift) + ") % " + u(a.extent) + ")";
   return a.stride == 1 ? l : "(" + l + ") * " + u(a.stride);
@@ -125,7 +127,7 @@ std::string Emitter::pair_index(const Side& side, bool alt, const std::string& l
 std::map<std::string, std::string> Emitter::line_bases(const Layout& l, const Side& side,
                                                        bool store) {
   const Axis& a = side.axes[0];
-  bool plain = element_coef(a) && !a.shift && !a.start && !a.zigzag &&
+  bool plain = element_coef(a) && !a.shift && !a.start && !a.zigzag && !a.reverse &&
                a.limit == std::numeric_limits<int64_t>::max() &&
                side.held == std::numeric_limits<int64_t>::max();
   if (side.access != Access::complex || !plain || l.flat || half_side(k_, side) ||

@@ -96,6 +96,7 @@ private:
   std::string held(const Side& side, const std::string& e, const std::string& value,
                    const std::string& other) const;
   std::string stored(const Side& side, const std::string& l) const;
+  std::string odd_sign(const Side& side, const std::string& e, const std::string& v) const;
 
   // ---- global memory indices (address.cpp) ----
   std::string flat_address(const Side& side, size_t slot, int64_t L) const;

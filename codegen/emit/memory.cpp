@@ -48,8 +48,11 @@ std::string Emitter::load_at(const Side& side, const std::string& l, bool alt) {
   case Access::real_pair:
     if (paired(side) && side.held == std::numeric_limits<int64_t>::max())
       return src(pair_index(side, alt, l));
-    return "CPLX(" + held(side, pair0, src_real(address(side, alt, pair0)), "K(0.0)") + ", " +
-           held(side, pair1, src_real(address(side, alt, pair1)), "K(0.0)") + ")";
+    return "CPLX(" +
+           held(side, pair0, odd_sign(side, pair0, src_real(address(side, alt, pair0))), "K(0.0)") +
+           ", " +
+           held(side, pair1, odd_sign(side, pair1, src_real(address(side, alt, pair1))), "K(0.0)") +
+           ")";
   case Access::hermitian:
     // The imaginary part of X[0] is ignored, as numpy and FFTW do.
     return "(" + l + " == " + u(0) + " ? CPLX(" + src(address(side, alt, l)) +
@@ -98,6 +101,13 @@ std::string Emitter::half_value(const Side& side, const std::string& e, bool alt
               "cmul(CPLX(" + src_real(address(side, alt, e)) + ", " + im + "), " +
                   lookup(side.weights, e) + ")",
               zero);
+}
+
+// Real v at logical position e of a side, negated where Side::negate_odds takes it.
+std::string Emitter::odd_sign(const Side& side, const std::string& e, const std::string& v) const {
+  if (!side.negate_odds)
+    return v;
+  return "(" + e + " < " + u(side.axes[0].zigzag / 2) + " ? " + v + " : -(" + v + "))";
 }
 
 // value where element e of a side's axis 0 is one its buffer holds, else
@@ -233,7 +243,7 @@ std::string Emitter::store_value(const Side& side, const std::string& l, bool al
   std::string pair0 = "(2u * " + l + ")", pair1 = "(2u * " + l + " + 1u)", held = u(side.held);
   auto real = [&](const std::string& e, const char* part) {
     return "if (" + e + " < " + held + ") { " +
-           put_real(address(side, alt, e), std::string("v.") + part) + " }";
+           put_real(address(side, alt, e), odd_sign(side, e, std::string("v.") + part)) + " }";
   };
   return "cplx_t v = " + v + "; " + real(pair0, "x") + " " + real(pair1, "y");
 }
@@ -255,8 +265,10 @@ std::string Emitter::store_whole(const Side& side, const std::string& l, bool al
     return put_real(address(side, alt, l), "(" + v + ").x");
   if (paired(side))
     return put(pair_index(side, alt, l), v);
-  return "cplx_t v = " + v + "; " + put_real(address(side, alt, "(2u * " + l + ")"), "v.x") + " " +
-         put_real(address(side, alt, "(2u * " + l + " + 1u)"), "v.y");
+  std::string pair0 = "(2u * " + l + ")", pair1 = "(2u * " + l + " + 1u)";
+  return "cplx_t v = " + v + "; " +
+         put_real(address(side, alt, pair0), odd_sign(side, pair0, "v.x")) + " " +
+         put_real(address(side, alt, pair1), odd_sign(side, pair1, "v.y"));
 }
 
 } // namespace fftmux::codegen::emission

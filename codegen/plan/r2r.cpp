@@ -18,7 +18,7 @@ void Planner::r2r_line(int a, int64_t n, uint32_t kind, const Where& src, const 
                        double scale) {
   if ((kind == FFTMUX_DCT4 || kind == FFTMUX_DST4) && n % 2 == 0)
     return folded_line(a, n, kind, src, dst, scale);
-  if ((kind == FFTMUX_DCT2 || kind == FFTMUX_DCT3) && n % 2 == 0)
+  if (kind != FFTMUX_DCT1 && kind != FFTMUX_DST1 && n % 2 == 0)
     return makhoul_line(a, n, kind, src, dst, scale);
   int64_t m = geometry::logical_size(kind, n);
   bool ortho = d.norm == FFTMUX_NORM_ORTHO;
@@ -84,29 +84,35 @@ void Planner::folded_line(int a, int64_t n, uint32_t kind, const Where& src, con
 // (Axis::zigzag), V the R2C of its n reals, u = 2 exp(-pi i k / (2n)) V[k]; then y[k] = Re u and
 // y[n-k] = -Im u (Access::fold_ends), k <= n / 2. Its inverse, a DCT-III: the C2R of the half
 // spectrum (x[k] - i x[n-k]) exp(pi i k / (2n)) (Side::ends), its n reals in that order. A
-// complex line of n / 2 points, half the R2C's or C2R's of the 2n reals.
+// DST-II is the DCT-II of (-1)^j x[j] (Side::negate_odds) stored backwards (Axis::reverse), a
+// DST-III the DCT-III of its reals backwards with its odd outputs negated. A complex line of
+// n / 2 points, half the R2C's or C2R's of the 2n reals.
 void Planner::makhoul_line(int a, int64_t n, uint32_t kind, const Where& src, const Where& dst,
                            double scale) {
   int64_t h = n / 2;
-  bool ortho = d.norm == FFTMUX_NORM_ORTHO;
+  bool ortho = d.norm == FFTMUX_NORM_ORTHO, sine = kind == FFTMUX_DST2 || kind == FFTMUX_DST3;
   Line l;
   l.digits = line_digits(src.s, a);
   Side in = user_side(src.s, src.b, a, n, false), out = user_side(dst.s, dst.b, a, n, false);
-  if (kind == FFTMUX_DCT3) {
+  if (kind == FFTMUX_DCT3 || kind == FFTMUX_DST3) {
     in.ends = true;
-    in.weights = Table{tables.r2r_half(kind, n, ortho, h + 1)};
+    in.weights = Table{tables.r2r_half(FFTMUX_DCT3, n, ortho, h + 1)};
+    in.axes[0].reverse = sine ? n : 0;
     out.axes[0].zigzag = n;
+    out.negate_odds = sine;
     int forward = std::exchange(sign, FFTMUX_INVERSE); // a C2R's DFT: the conjugate weights'
     c2r_halves(l, in, out, h, scale);
     sign = forward;
     return;
   }
   in.axes[0].zigzag = n;
+  in.negate_odds = sine;
   out.access = Access::fold_ends;
   out.length = n;
   out.axes[0].limit = h + 1;
+  out.axes[0].reverse = sine ? n : 0;
   int64_t count = std::max(h + 1, smooth(h) ? h : bluestein_shape(h).first);
-  l.post = Table{tables.r2r(kind, n, false, ortho, count)};
+  l.post = Table{tables.r2r(FFTMUX_DCT2, n, false, ortho, count)};
   r2c_halves(l, in, out, h, scale);
 }
 

@@ -186,57 +186,45 @@ fftmux_desc r2r_problem(std::vector<int64_t> n, uint32_t kind, int64_t batch = 1
 // before, is the R2C of its reals: of even n in Makhoul's order (a complex line of n / 2 points),
 // of odd n zero-extended to 2n (n points), the weights after its post step; a DCT-III, which
 // weighs nothing after, the C2R of its reals weighed as they load (even n: n / 2 points, its
-// outputs in Makhoul's order). A DST-II is the R2C of the 2n reals storing its outputs 1..n, a
-// DST-III the C2R loading its reals at 1..n.
+// outputs in Makhoul's order). A DST-II of even n is that DCT-II of (-1)^j x[j] stored backwards,
+// a DST-III that DCT-III of its reals backwards, its odd outputs negated; of odd n the R2C of the
+// 2n reals storing its outputs 1..n and the C2R loading its reals at 1..n.
 TEST(Plan, RealToRealAxesAreOneKernelWhereTheirDftFits) {
-  for (int64_t n : {1000, 1001}) {
-    Plan dct2 = plan(r2r_problem({n}, FFTMUX_DCT2, 7), FFTMUX_FORWARD, h200());
-    ASSERT_EQ(dct2.passes.size(), 1u) << dct2.summary;
-    const Kernel& k = dct2.passes[0].kernel;
-    bool makhoul = n % 2 == 0;
-    EXPECT_EQ(k.length, makhoul ? n / 2 : n);
-    EXPECT_EQ(k.load.access, Access::real_pair);
-    EXPECT_EQ(k.load.axes[0].zigzag, makhoul ? n : 0);
-    EXPECT_EQ(k.store.access, makhoul ? Access::fold_ends : Access::real);
-    EXPECT_EQ(k.store.axes[0].limit, makhoul ? n / 2 + 1 : n);
-    EXPECT_EQ(k.steps.back().kind, Step::r2c_post);
-    EXPECT_GE(k.store_weights.offset, 0);
-    Plan dct3 = plan(r2r_problem({n}, FFTMUX_DCT2, 7), FFTMUX_INVERSE, h200());
-    ASSERT_EQ(dct3.passes.size(), 1u) << dct3.summary;
-    const Kernel& c = dct3.passes[0].kernel;
-    EXPECT_EQ(c.length, makhoul ? n / 2 : n);
-    EXPECT_EQ(c.load.access, Access::c2r);
-    EXPECT_GE(c.load.weights.offset, 0);
-    EXPECT_EQ(c.load.ends, makhoul);
-    EXPECT_EQ(c.store.access, Access::real_pair);
-    EXPECT_EQ(c.store.axes[0].zigzag, makhoul ? n : 0);
-    for (const Step& s : c.steps)
-      EXPECT_TRUE(s.kind != Step::multiply) << "no weights but the load's";
-    EXPECT_EQ(dct3.scratch_elements, 0u);
-  }
-  Plan dst2 = plan(r2r_problem({1000}, FFTMUX_DST2, 7), FFTMUX_FORWARD, h200());
-  ASSERT_EQ(dst2.passes.size(), 1u) << dst2.summary;
-  const Kernel& half = dst2.passes[0].kernel;
-  EXPECT_EQ(half.length, 1000);
-  EXPECT_EQ(half.load.access, Access::real_pair);
-  EXPECT_EQ(half.store.access, Access::real);
-  EXPECT_EQ(half.store.axes[0].start, 1);
-  EXPECT_EQ(half.store.axes[0].limit, 1001);
-  EXPECT_EQ(half.steps.back().kind, Step::r2c_post);
-  EXPECT_GE(half.store_weights.offset, 0);
-  Plan dst3 = plan(r2r_problem({1000}, FFTMUX_DST2, 7), FFTMUX_INVERSE, h200());
-  ASSERT_EQ(dst3.passes.size(), 1u) << dst3.summary;
-  const Kernel& k = dst3.passes[0].kernel;
-  EXPECT_EQ(k.length, 1000);
-  EXPECT_EQ(k.load.access, Access::c2r);
-  EXPECT_GE(k.load.weights.offset, 0);
-  EXPECT_EQ(k.load.axes[0].start, 1);
-  EXPECT_EQ(k.load.held, 1001);
-  EXPECT_EQ(k.store.access, Access::real_pair);
-  EXPECT_EQ(k.store.held, 1000); // the first n of 2n reals
-  for (const Step& s : k.steps)
-    EXPECT_TRUE(s.kind != Step::multiply) << "no weights but the load's";
-  EXPECT_EQ(dst3.scratch_elements, 0u);
+  for (uint32_t kind : {FFTMUX_DCT2, FFTMUX_DST2})
+    for (int64_t n : {1000, 1001}) {
+      bool makhoul = n % 2 == 0, sine = kind == FFTMUX_DST2;
+      Plan two = plan(r2r_problem({n}, kind, 7), FFTMUX_FORWARD, h200());
+      ASSERT_EQ(two.passes.size(), 1u) << two.summary;
+      const Kernel& k = two.passes[0].kernel;
+      EXPECT_EQ(k.length, makhoul ? n / 2 : n);
+      EXPECT_EQ(k.load.access, Access::real_pair);
+      EXPECT_EQ(k.load.axes[0].zigzag, makhoul ? n : 0);
+      EXPECT_EQ(k.load.negate_odds, makhoul && sine);
+      EXPECT_EQ(k.store.access, makhoul ? Access::fold_ends : Access::real);
+      EXPECT_EQ(k.store.axes[0].reverse, makhoul && sine ? n : 0);
+      EXPECT_EQ(k.store.axes[0].start, !makhoul && sine ? 1 : 0);
+      EXPECT_EQ(k.store.axes[0].limit, makhoul ? n / 2 + 1 : sine ? n + 1 : n);
+      EXPECT_EQ(k.steps.back().kind, Step::r2c_post);
+      EXPECT_GE(k.store_weights.offset, 0);
+      Plan three = plan(r2r_problem({n}, kind, 7), FFTMUX_INVERSE, h200());
+      ASSERT_EQ(three.passes.size(), 1u) << three.summary;
+      const Kernel& c = three.passes[0].kernel;
+      EXPECT_EQ(c.length, makhoul ? n / 2 : n);
+      EXPECT_EQ(c.load.access, Access::c2r);
+      EXPECT_GE(c.load.weights.offset, 0);
+      EXPECT_EQ(c.load.ends, makhoul);
+      EXPECT_EQ(c.load.axes[0].reverse, makhoul && sine ? n : 0);
+      EXPECT_EQ(c.load.axes[0].start, !makhoul && sine ? 1 : 0);
+      EXPECT_EQ(c.store.access, Access::real_pair);
+      EXPECT_EQ(c.store.axes[0].zigzag, makhoul ? n : 0);
+      EXPECT_EQ(c.store.negate_odds, makhoul && sine);
+      if (!makhoul) {
+        EXPECT_EQ(c.store.held, n); // the first n of 2n reals
+      }
+      for (const Step& s : c.steps)
+        EXPECT_TRUE(s.kind != Step::multiply) << "no weights but the load's";
+      EXPECT_EQ(three.scratch_elements, 0u);
+    }
   Plan inverse = plan(r2r_problem({1000}, FFTMUX_DCT4), FFTMUX_INVERSE, h200());
   for (const Pass& pass : inverse.passes)
     for (const Step& s : pass.kernel.steps)
@@ -367,8 +355,50 @@ TEST(Tables, RealToRealWeightsMakeEachDefinition) {
           }
           continue;
         }
+        // Makhoul: a DCT-II of even n is V, the DFT of its n reals reordered, then y[k] = Re u
+        // and y[n-k] = -Im u, u = post[k] V[k]; a DST-II the same of (-1)^j x[j], stored
+        // backwards. A DCT-III is the C2R of (x[k] - i x[n-k]) pre[k], its outputs reordered; a
+        // DST-III the same of its reals backwards, its odd outputs negated.
+        bool sine = kind == FFTMUX_DST2 || kind == FFTMUX_DST3;
+        auto zig = [&](int64_t j) { return j < n / 2 ? 2 * j : 2 * n - 1 - 2 * j; };
+        auto sign = [&](int64_t j) { return sine && j >= n / 2 ? -1.0L : 1.0L; };
+        if ((kind == FFTMUX_DCT2 || kind == FFTMUX_DST2) && n % 2 == 0) {
+          ASSERT_GE(int64_t(post.size()), n / 2 + 1);
+          auto at = [&](int64_t i) { return size_t(sine ? n - 1 - i : i); };
+          for (int64_t k = 0; k <= n / 2; ++k) {
+            std::complex<long double> z = 0;
+            for (int64_t j = 0; j < n; ++j) {
+              long double a = -2 * pi * (long double)(j * k % n) / (long double)n;
+              z += sign(j) * x[size_t(zig(j))] * std::complex<long double>(cosl(a), sinl(a));
+            }
+            std::complex<long double> v = std::complex<long double>(post[size_t(k)]) * z;
+            EXPECT_NEAR(double(v.real()) * norm, double(want[at(k)]), 1e-12) << n << " " << k;
+            if (k > 0) {
+              EXPECT_NEAR(double(-v.imag()) * norm, double(want[at(n - k)]), 1e-12)
+                  << n << " " << k;
+            }
+          }
+          continue;
+        }
+        if ((kind == FFTMUX_DCT3 || kind == FFTMUX_DST3) && n % 2 == 0) {
+          ASSERT_EQ(int64_t(pre.size()), n / 2 + 1);
+          auto in = [&](int64_t i) { return x[size_t(sine ? n - 1 - i : i)]; };
+          for (int64_t q = 0; q < n; ++q) {
+            std::complex<long double> z = 0;
+            for (int64_t j = 0; j < n; ++j) { // the whole Hermitian spectrum
+              int64_t h = j <= n / 2 ? j : n - j;
+              std::complex<long double> v = std::complex<long double>(pre[size_t(h)]) *
+                                            std::complex<long double>(in(h), h ? -in(n - h) : 0.0L);
+              long double a = 2 * pi * (long double)(j * q % n) / (long double)n;
+              z += (j <= n / 2 ? v : std::conj(v)) * std::complex<long double>(cosl(a), sinl(a));
+            }
+            EXPECT_NEAR(double(sign(q) * z.real()) * norm, double(want[size_t(zig(q))]), 1e-12)
+                << n << " " << q;
+          }
+          continue;
+        }
         int64_t m = geometry::logical_size(kind, n);
-        if (kind == FFTMUX_DST2 || kind == FFTMUX_DST3) { // the DCT paths, one position on
+        if (sine) { // odd n: the DCT paths of 2n reals, one position on
           bool c2r = kind == FFTMUX_DST3;
           ASSERT_EQ(int64_t((c2r ? pre : post).size()), c2r ? n + 1 : m);
           // DST-II: y[k] = Re(post[k + 1] Z[k + 1]); DST-III: the C2R of the half spectrum
@@ -386,41 +416,6 @@ TEST(Tables, RealToRealWeightsMakeEachDefinition) {
                 double((c2r ? z : std::complex<long double>(post[size_t(k + 1)]) * z).real());
             EXPECT_NEAR(y * norm, double(want[size_t(k)]), 1e-12)
                 << geometry::r2r_name(kind) << " n " << n << " k " << k << (ortho ? " ortho" : "");
-          }
-          continue;
-        }
-        if (kind == FFTMUX_DCT2 && n % 2 == 0) { // Makhoul: V the DFT of n reals reordered
-          ASSERT_GE(int64_t(post.size()), n / 2 + 1);
-          for (int64_t k = 0; k <= n / 2; ++k) {
-            std::complex<long double> z = 0;
-            for (int64_t j = 0; j < n; ++j) {
-              long double a = -2 * pi * (long double)(j * k % n) / (long double)n;
-              z += x[size_t(j < n / 2 ? 2 * j : 2 * n - 1 - 2 * j)] *
-                   std::complex<long double>(cosl(a), sinl(a));
-            }
-            std::complex<long double> v = std::complex<long double>(post[size_t(k)]) * z;
-            EXPECT_NEAR(double(v.real()) * norm, double(want[size_t(k)]), 1e-12) << n << " " << k;
-            if (k > 0) {
-              EXPECT_NEAR(double(-v.imag()) * norm, double(want[size_t(n - k)]), 1e-12)
-                  << n << " " << k;
-            }
-          }
-          continue;
-        }
-        if (kind == FFTMUX_DCT3 && n % 2 == 0) { // Makhoul: the C2R of (x[k] - i x[n-k]) pre[k]
-          ASSERT_EQ(int64_t(pre.size()), n / 2 + 1);
-          for (int64_t q = 0; q < n; ++q) { // v[q], stored at y[2q] or y[2n - 1 - 2q]
-            std::complex<long double> z = 0;
-            for (int64_t j = 0; j < n; ++j) { // the whole Hermitian spectrum
-              int64_t h = j <= n / 2 ? j : n - j;
-              std::complex<long double> v =
-                  std::complex<long double>(pre[size_t(h)]) *
-                  std::complex<long double>(x[size_t(h)], h ? -x[size_t(n - h)] : 0.0L);
-              long double a = 2 * pi * (long double)(j * q % n) / (long double)n;
-              z += (j <= n / 2 ? v : std::conj(v)) * std::complex<long double>(cosl(a), sinl(a));
-            }
-            int64_t at = q < n / 2 ? 2 * q : 2 * n - 1 - 2 * q;
-            EXPECT_NEAR(double(z.real()) * norm, double(want[size_t(at)]), 1e-12) << n << " " << q;
           }
           continue;
         }

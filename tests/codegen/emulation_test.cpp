@@ -621,13 +621,16 @@ TEST(Emulation, RealToReal) {
   check(r2r({32768}, {FFTMUX_DCT2}, 1, FFTMUX_NORM_BACKWARD), "default");
   check(r2r({4099}, {FFTMUX_DCT2}, 1, FFTMUX_NORM_FORWARD), "default");
   check(r2r({24, 20}, {FFTMUX_DST2, FFTMUX_DCT2}, 2, FFTMUX_NORM_ORTHO, FFTMUX_F64), "default");
-  // A DST-II is that R2C storing its outputs 1..n, a DST-III that C2R loading its reals at 1..n:
-  // fused, chained with a pass of their own, Bluestein's, and 2D.
+  // A DST-II or DST-III of even n is a DCT's line in Makhoul's order, its reals signed and
+  // reversed: fused, chained with a pass of its own, Bluestein's for 2018; of odd n the R2C of
+  // 2n reals storing its outputs 1..n (the C2R loading its reals at 1..n): 4099, 1001, 2D.
   check(r2r({1000}, {FFTMUX_DST2}, 3, FFTMUX_NORM_ORTHO), "default");
   check(r2r({1000}, {FFTMUX_DST3}, 3, FFTMUX_NORM_ORTHO), "default");
   check(r2r({32768}, {FFTMUX_DST2}, 1, FFTMUX_NORM_BACKWARD), "default");
   check(r2r({32768}, {FFTMUX_DST3}, 1, FFTMUX_NORM_FORWARD), "default");
   check(r2r({4099}, {FFTMUX_DST2}, 1, FFTMUX_NORM_FORWARD), "default");
+  check(r2r({1001}, {FFTMUX_DST3}, 2, FFTMUX_NORM_ORTHO), "default");
+  check(r2r({2018}, {FFTMUX_DST2}, 2, FFTMUX_NORM_BACKWARD), "default");
   check(r2r({20, 27}, {FFTMUX_DST3, FFTMUX_DST2}, 2, FFTMUX_NORM_ORTHO, FFTMUX_F64), "default");
   // A DCT-II (and its inverse DCT-III) of even n in Makhoul's order, n / 2 points: a chain with
   // the post (pre) step in a pass of its own, Bluestein's for 2018 (1009), 2D of two.

@@ -217,7 +217,8 @@ struct Axis {
   // n > 0: logical l < n / 2 is memory 2l, the others 2n - 1 - 2l (Makhoul's order of a DCT-II's
   // reals: the even ones, then the odd ones backwards)
   int64_t zigzag = 0;
-  int64_t stride = 0; // in elements of the side's type
+  int64_t reverse = 0; // n > 0: logical l is memory n - 1 - l (a DST's reals as a DCT's)
+  int64_t stride = 0;  // in elements of the side's type
 };
 
 // A table read: direct (entry offset + m) or split in two factors
@@ -254,6 +255,9 @@ struct Side {
   // c2r with weights: x[k] - i x[2 length - k] times weights[k], x[2 length] = 0 (a DCT-III's of
   // even n in Makhoul's order).
   bool ends = false;
+  // A zigzag side's odd reals (its logical positions n / 2 on) read and written negated: a
+  // DST-II's input (-1)^j x[j], a DST-III's output, through a DCT's Makhoul order.
+  bool negate_odds = false;
   // The elements of axes[0] the buffer holds (a padded side, in the buffer's elements: reals
   // of a real pair): a load reads zero past them and touches no memory, a store writes none.
   int64_t held = std::numeric_limits<int64_t>::max();
