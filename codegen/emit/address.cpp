@@ -25,6 +25,8 @@ std::string Emitter::axis_index(const Axis& a, const std::string& e, bool alt,
         " - 2u * " + l + ")";
   if (a.reverse)
     l = "(" + u(a.reverse - 1) + " - " + l + ")";
+  if (a.reflect)
+    l = "(" + l + " < " + u(a.reflect) + " ? " + l + " : " + u(2 * a.reflect - 2) + " - " + l + ")";
   if (a.shift)
     l = "((" + l + " + " + u(a.shift) + ") % " + u(a.extent) + ")";
   return a.stride == 1 ? l : "(" + l + ") * " + u(a.stride);
@@ -127,7 +129,7 @@ std::string Emitter::pair_index(const Side& side, bool alt, const std::string& l
 std::map<std::string, std::string> Emitter::line_bases(const Layout& l, const Side& side,
                                                        bool store) {
   const Axis& a = side.axes[0];
-  bool plain = element_coef(a) && !a.shift && !a.start && !a.zigzag && !a.reverse &&
+  bool plain = element_coef(a) && !a.shift && !a.start && !a.zigzag && !a.reverse && !a.reflect &&
                a.limit == std::numeric_limits<int64_t>::max() &&
                side.held == std::numeric_limits<int64_t>::max();
   if (side.access != Access::complex || !plain || l.flat || half_side(k_, side) ||

@@ -180,6 +180,7 @@ struct Planner {
                    double scale);
   void makhoul_line(int a, int64_t n, uint32_t kind, const Where& src, const Where& dst,
                     double scale);
+  void even_line(int a, int64_t n, const Where& src, const Where& dst, double scale);
   static bool weighed(const Line& l);
   static void weigh_load(Kernel& k, const Table& pre);
   static void weigh_store(Kernel& k, const Table& post);

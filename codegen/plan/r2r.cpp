@@ -18,8 +18,11 @@ void Planner::r2r_line(int a, int64_t n, uint32_t kind, const Where& src, const 
                        double scale) {
   if ((kind == FFTMUX_DCT4 || kind == FFTMUX_DST4) && n % 2 == 0)
     return folded_line(a, n, kind, src, dst, scale);
-  if (kind != FFTMUX_DCT1 && kind != FFTMUX_DST1 && n % 2 == 0)
+  // Lines of one complex point (n = 2) keep the line of N'.
+  if (kind != FFTMUX_DCT1 && kind != FFTMUX_DST1 && n % 2 == 0 && n >= 4)
     return makhoul_line(a, n, kind, src, dst, scale);
+  if (kind == FFTMUX_DCT1 && d.norm != FFTMUX_NORM_ORTHO && n >= 3)
+    return even_line(a, n, src, dst, scale);
   int64_t m = geometry::logical_size(kind, n);
   bool ortho = d.norm == FFTMUX_NORM_ORTHO;
   Line l;
@@ -114,6 +117,19 @@ void Planner::makhoul_line(int a, int64_t n, uint32_t kind, const Where& src, co
   int64_t count = std::max(h + 1, smooth(h) ? h : bluestein_shape(h).first);
   l.post = Table{tables.r2r(FFTMUX_DCT2, n, false, ortho, count)};
   r2c_halves(l, in, out, h, scale);
+}
+
+// A DCT-I: the R2C of its even extension x[0..n-1], x[n-2..1] (Axis::reflect), 2(n - 1) reals,
+// y[k] = Re Z[k], k < n: a complex line of n - 1 points. ORTHO weighs x[0] and x[n - 1] before,
+// which an R2C's loads cannot: it keeps the weighed line of N'.
+void Planner::even_line(int a, int64_t n, const Where& src, const Where& dst, double scale) {
+  Line l;
+  l.digits = line_digits(src.s, a);
+  Side rs = user_side(src.s, src.b, a, 2 * (n - 1), false);
+  rs.axes[0].reflect = n;
+  Side cs = user_side(dst.s, dst.b, a, n, false);
+  cs.axes[0].limit = n;
+  r2c_halves(l, rs, cs, n - 1, scale);
 }
 
 bool Planner::weighed(const Line& l) {

@@ -70,7 +70,7 @@ namespace fftmux::codegen {
 // even, and an even stride on every other axis (docs/codegen-rules.md: paired).
 bool paired(const Side& side) {
   const Axis& a = side.axes[0];
-  if (a.shift || a.start || a.zigzag || a.reverse || a.stride != 1)
+  if (a.shift || a.start || a.zigzag || a.reverse || a.reflect || a.stride != 1)
     return false;
   for (size_t i = 1; i < side.axes.size(); ++i)
     if (side.axes[i].stride % 2)

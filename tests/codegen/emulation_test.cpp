@@ -637,6 +637,16 @@ TEST(Emulation, RealToReal) {
   check(r2r({131072}, {FFTMUX_DCT2}, 1, FFTMUX_NORM_ORTHO), "default");
   check(r2r({2018}, {FFTMUX_DCT2}, 2, FFTMUX_NORM_ORTHO), "default");
   check(r2r({30, 40}, {FFTMUX_DCT2, FFTMUX_DCT2}, 3, FFTMUX_NORM_FORWARD, FFTMUX_F64), "default");
+  // A DCT-I is the R2C of its even extension, n - 1 points: one kernel, a chain (65537),
+  // Bluestein's (1010: 1009 points), 2D; ORTHO, and n = 2 (one point) of any kind, keep the
+  // weighed line of N' (a DCT-II of 4: Makhoul's line of 2).
+  check(r2r({513}, {FFTMUX_DCT1}, 2, FFTMUX_NORM_BACKWARD), "default");
+  check(r2r({65537}, {FFTMUX_DCT1}, 1, FFTMUX_NORM_NONE), "default");
+  check(r2r({1010}, {FFTMUX_DCT1}, 1, FFTMUX_NORM_FORWARD), "default");
+  check(r2r({17, 9}, {FFTMUX_DCT1, FFTMUX_DCT1}, 2, FFTMUX_NORM_BACKWARD, FFTMUX_F64), "default");
+  check(r2r({2}, {FFTMUX_DCT1}, 3, FFTMUX_NORM_NONE), "default");
+  check(r2r({2}, {FFTMUX_DST2}, 3, FFTMUX_NORM_ORTHO), "default");
+  check(r2r({4}, {FFTMUX_DCT2}, 3, FFTMUX_NORM_NONE), "default");
   // A DCT-IV or DST-IV of even n folds its reals into n / 2 complex values: one kernel (16384
   // above, a chain there before), Bluestein's for 2018 (1009 values), and 2D beside an odd axis.
   check(r2r({1000}, {FFTMUX_DST4}, 3, FFTMUX_NORM_ORTHO), "default");

@@ -218,6 +218,7 @@ struct Axis {
   // reals: the even ones, then the odd ones backwards)
   int64_t zigzag = 0;
   int64_t reverse = 0; // n > 0: logical l is memory n - 1 - l (a DST's reals as a DCT's)
+  int64_t reflect = 0; // n > 0: logical l >= n is memory 2n - 2 - l (a DCT-I's even extension)
   int64_t stride = 0;  // in elements of the side's type
 };
 
