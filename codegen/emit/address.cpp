@@ -129,8 +129,7 @@ std::string Emitter::pair_index(const Side& side, bool alt, const std::string& l
 std::map<std::string, std::string> Emitter::line_bases(const Layout& l, const Side& side,
                                                        bool store) {
   const Axis& a = side.axes[0];
-  bool plain = element_coef(a) && !a.shift && !a.start && !a.zigzag && !a.reverse && !a.reflect &&
-               a.limit == std::numeric_limits<int64_t>::max() &&
+  bool plain = element_coef(a) && !remapped(a) && a.limit == std::numeric_limits<int64_t>::max() &&
                side.held == std::numeric_limits<int64_t>::max();
   if (side.access != Access::complex || !plain || l.flat || half_side(k_, side) ||
       (store && k_.product >= 0)) // a product indexes by each store's address

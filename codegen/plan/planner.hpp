@@ -181,6 +181,7 @@ struct Planner {
   void makhoul_line(int a, int64_t n, uint32_t kind, const Where& src, const Where& dst,
                     double scale);
   void even_line(int a, int64_t n, const Where& src, const Where& dst, double scale);
+  void r2r_c2r(const Line& l, const Side& cs, const Side& rs, int64_t h, double scale);
   static bool weighed(const Line& l);
   static void weigh_load(Kernel& k, const Table& pre);
   static void weigh_store(Kernel& k, const Table& post);

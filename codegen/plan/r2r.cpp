@@ -1,11 +1,11 @@
 // Real-to-real transforms (DCT, DST): each axis a DFT of its logical size N' over the n reals
 // zero-extended, between two pointwise weights (tables.cpp: r2r_weight) that the DFT's first and
-// last kernels apply as they load and store: a line, a chain or Bluestein's convolution. A DCT-II
-// weighs nothing before: it is the R2C of its reals, a complex line of n points; a DCT-III nothing
-// after: the C2R of its reals weighed as a half spectrum, a complex line of n points. A DST-II is
-// the same R2C, its y[k] from the spectrum's Z[k + 1]; a DST-III the same C2R, x[m - 1] at the
-// half spectrum's m (Axis::start). A DCT-IV or DST-IV of even n folds its reals into n / 2
-// complex values (Access::fold_cos, fold_sin): a line of n / 2 points between two weights.
+// last kernels apply as they load and store: a line, a chain or Bluestein's convolution. Shorter
+// lines where the kind allows (r2r_line picks): a DCT-IV or DST-IV of even n folds its reals into
+// n / 2 complex values (folded_line); a DCT-II, DCT-III, DST-II or DST-III of even n is a real
+// transform of its n reals in Makhoul's order (makhoul_line, n / 2 points), of odd n one of its
+// 2n reals (n points: a DST-II's y[k] from Z[k + 1], a DST-III's x[m - 1] at m, Axis::start); a
+// DCT-I, but for ORTHO, the R2C of its even extension (even_line, n - 1 points).
 #include "plan/planner.hpp"
 
 #include <algorithm>
@@ -18,8 +18,10 @@ void Planner::r2r_line(int a, int64_t n, uint32_t kind, const Where& src, const 
                        double scale) {
   if ((kind == FFTMUX_DCT4 || kind == FFTMUX_DST4) && n % 2 == 0)
     return folded_line(a, n, kind, src, dst, scale);
+  bool second_third =
+      kind == FFTMUX_DCT2 || kind == FFTMUX_DCT3 || kind == FFTMUX_DST2 || kind == FFTMUX_DST3;
   // Lines of one complex point (n = 2) keep the line of N'.
-  if (kind != FFTMUX_DCT1 && kind != FFTMUX_DST1 && n % 2 == 0 && n >= 4)
+  if (second_third && n % 2 == 0 && n >= 4)
     return makhoul_line(a, n, kind, src, dst, scale);
   if (kind == FFTMUX_DCT1 && d.norm != FFTMUX_NORM_ORTHO && n >= 3)
     return even_line(a, n, src, dst, scale);
@@ -40,10 +42,7 @@ void Planner::r2r_line(int a, int64_t n, uint32_t kind, const Where& src, const 
     cs.held = dst3 ? n + 1 : n;      // DCT-III: x[n] = 0
     cs.weights = Table{dst3 ? tables.dst3_half(n, ortho) : tables.r2r_half(kind, n, ortho, n + 1)};
     rs.held = n;
-    int forward = std::exchange(sign, FFTMUX_INVERSE); // a C2R's DFT: the conjugate weights'
-    c2r_halves(l, cs, rs, n, scale);
-    sign = forward;
-    return;
+    return r2r_c2r(l, cs, rs, n, scale);
   }
   // An entry for every position the DFT's kernels index: N', or Bluestein's padded length.
   int64_t count = smooth(m) ? m : bluestein_shape(m).first;
@@ -103,10 +102,7 @@ void Planner::makhoul_line(int a, int64_t n, uint32_t kind, const Where& src, co
     in.axes[0].reverse = sine ? n : 0;
     out.axes[0].zigzag = n;
     out.negate_odds = sine;
-    int forward = std::exchange(sign, FFTMUX_INVERSE); // a C2R's DFT: the conjugate weights'
-    c2r_halves(l, in, out, h, scale);
-    sign = forward;
-    return;
+    return r2r_c2r(l, in, out, h, scale);
   }
   in.axes[0].zigzag = n;
   in.negate_odds = sine;
@@ -130,6 +126,14 @@ void Planner::even_line(int a, int64_t n, const Where& src, const Where& dst, do
   Side cs = user_side(dst.s, dst.b, a, n, false);
   cs.axes[0].limit = n;
   r2c_halves(l, rs, cs, n - 1, scale);
+}
+
+// c2r_halves in an R2R plan, which runs its DFTs forward in both directions: a C2R's DFT takes the
+// conjugate weights'.
+void Planner::r2r_c2r(const Line& l, const Side& cs, const Side& rs, int64_t h, double scale) {
+  int forward = std::exchange(sign, FFTMUX_INVERSE);
+  c2r_halves(l, cs, rs, h, scale);
+  sign = forward;
 }
 
 bool Planner::weighed(const Line& l) {

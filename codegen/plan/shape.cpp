@@ -148,8 +148,7 @@ bool Planner::contiguous(const Side& s, const Kernel& k, int64_t L) {
   if (s.held != std::numeric_limits<int64_t>::max())
     return false;
   for (const Axis& a : s.axes)
-    if (a.shift || a.start || a.zigzag || a.reverse || a.reflect ||
-        a.limit != std::numeric_limits<int64_t>::max())
+    if (remapped(a) || a.limit != std::numeric_limits<int64_t>::max())
       return false;
   int64_t want = L * unit;
   for (size_t i = 0; i < k.digits.size(); want *= k.digits[i], ++i)

@@ -69,13 +69,16 @@ namespace fftmux::codegen {
 // Whether a real side loads a pair as one value: unit stride on the line, whose own term 2 l is
 // even, and an even stride on every other axis (docs/codegen-rules.md: paired).
 bool paired(const Side& side) {
-  const Axis& a = side.axes[0];
-  if (a.shift || a.start || a.zigzag || a.reverse || a.reflect || a.stride != 1)
+  if (remapped(side.axes[0]) || side.axes[0].stride != 1)
     return false;
   for (size_t i = 1; i < side.axes.size(); ++i)
     if (side.axes[i].stride % 2)
       return false;
   return true;
+}
+
+bool remapped(const Axis& a) {
+  return a.shift || a.start || a.zigzag || a.reverse || a.reflect;
 }
 
 bool folds(const Side& side) {

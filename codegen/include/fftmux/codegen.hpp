@@ -270,6 +270,9 @@ int64_t stride(const Side& s, int coord);
 // Whether a real-pair side's pairs are adjacent and start at even reals, so
 // that each is one complex element.
 bool paired(const Side& side);
+// Whether an axis's memory index is other than its logical index times its stride (a shift,
+// start, zigzag, reverse or reflect remaps it).
+bool remapped(const Axis& a);
 // Whether a side is a DCT-IV's or DST-IV's folded line or a DCT-II's folded ends (Access::fold_cos,
 // fold_sin, fold_ends).
 bool folds(const Side& side);
